@@ -1,0 +1,1 @@
+"""Pure rules of the hosted games; imports nothing from the rest of Intrigue."""

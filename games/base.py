@@ -1,0 +1,149 @@
+"""The contract every game module fulfils.
+
+A game is a pure module: no I/O, no clock, no global randomness. The platform
+(events, projections, workers, service) talks to a game only through the
+functions named in :class:`GameRules`, so a new game is one new package in
+``games/`` plus one line in :mod:`games.registry`.
+
+State is plain JSON-compatible data (dicts, lists, str, int, bool, None) so it
+can be snapshotted, diffed and compared after a replay. ``evolve`` must never
+mutate the state it is given; it returns a new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Seat = int
+
+
+class RuleViolation(Exception):
+    """An action the rules forbid. ``code`` is stable, ``message`` is for people.
+
+    The message is written from what the acting seat can already see: it must
+    never mention another seat's hidden cards or bids, the deck order, or the seed.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidOptions(RuleViolation):
+    """The options or seat count given at game creation do not make a legal game."""
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """A fact produced by ``setup``/``decide``/``resolve``, before the store wraps it.
+
+    ``actor`` is the seat whose decision caused it, or ``None`` for the system
+    (the table itself: deals, reveals, scoring).
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    actor: Seat | None = None
+
+
+class EventLike(Protocol):
+    """What ``evolve`` and ``redact`` read: a stored event or a :class:`GameEvent`."""
+
+    type: str
+    data: Mapping[str, Any]
+    actor: Seat | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game as a value: who won and why."""
+
+    winners: tuple[Seat, ...]
+    reason: str
+
+
+class GameRules(Protocol):
+    """The module-level functions and constants of a game package (``games/<name>``)."""
+
+    NAME: str
+    MIN_SEATS: int
+    MAX_SEATS: int
+    #: Option keys that must not be shown to seats (a scenario's fixed deck reveals every hand).
+    #: Optional: a module without it has no secret options.
+    SECRET_OPTIONS: tuple[str, ...]
+
+    def validate_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """Return the options completed with defaults, or raise :class:`InvalidOptions`."""
+
+    def setup(self, options: Mapping[str, Any], seats: int, rng: random.Random) -> list[GameEvent]:
+        """Opening events (deal, board, turn order). The first one creates the state."""
+
+    def evolve(self, state: State | None, event: EventLike) -> State:
+        """Fold one event. Total and deterministic; trusts the event (no rule checks)."""
+
+    def decide(self, state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
+        """Validate ``action`` by ``seat`` and return the events it causes.
+
+        Raises :class:`RuleViolation` for an illegal action. Never mutates ``state``.
+        The platform only calls it for a game in progress and a seat in ``awaiting``
+        (or, for games that allow it, a seat that may revise a simultaneous choice:
+        see ``may_act``).
+        """
+
+    def awaiting(self, state: State) -> dict[Seat, str]:
+        """Seats that owe a decision now, with its kind ("turn", "react", "reveal", "bid"...).
+
+        Empty while the game is on means the system owes a step: :func:`resolve`.
+        """
+
+    def may_act(self, state: State, seat: Seat) -> bool:
+        """True when ``seat`` may post an action now (awaited, or revising a sealed bid)."""
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        """Complete actions ``seat`` may post as they are, sorted; [] when it may not act."""
+
+    def resolve(self, state: State, rng: random.Random) -> list[GameEvent]:
+        """The system step once nobody is awaited (close a window, reveal and score bids)."""
+
+    def on_timeout(self, state: State, seat: Seat) -> Action:
+        """The default action for an awaited ``seat`` whose deadline passed."""
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game has ended, else ``None``."""
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` (or a spectator, ``None``) sees now. Built by inclusion."""
+
+    def redact(self, event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
+        """The event's ``data`` as ``seat`` may see it, or ``None`` to hide it entirely."""
+
+
+def derive_rng(seed: str, seq: int) -> random.Random:
+    """The generator for the step that will append event ``seq``.
+
+    Derived from the game's secret seed and the sequence number, so a game can be
+    replayed and audited, and no seat can predict a draw without the seed.
+    """
+    digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def check_seat(state_seats: int, seat: Any) -> Seat:
+    """Validate a seat number coming from an action's ``target`` field."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state_seats:
+        raise RuleViolation("bad_target", f"target must be a seat number from 0 to {state_seats - 1}")
+    return seat
+
+
+def require_fields(action: Action, allowed: Sequence[str]) -> None:
+    """Refuse unknown keys so a typo in a client never silently changes an action."""
+    extra = sorted(set(action) - set(allowed) - {"type"})
+    if extra:
+        raise RuleViolation("unknown_field", f"unexpected field(s) for {action.get('type')!r}: {', '.join(extra)}")
