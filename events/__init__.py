@@ -1,0 +1,1 @@
+"""The event envelope, the hash chain and the Redis Streams event store."""

@@ -1,0 +1,108 @@
+"""The stored form of an event, its canonical JSON and the tamper-evident hash chain.
+
+An envelope is immutable once appended. Its ``hash`` is SHA-256 over the previous
+event's hash and the canonical JSON of this envelope without the hash, so editing,
+dropping or reordering any stored event breaks every hash after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+GENESIS_HASH = "0" * 64
+
+#: Event types written by the platform rather than by a game's rules.
+PLATFORM_EVENTS = frozenset({"GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "GameEnded"})
+
+
+def canonical_json(value: Any) -> str:
+    """One spelling per value: sorted keys, no spaces, UTF-8 kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def utc_now() -> str:
+    """ISO-8601 UTC with milliseconds: the ``at`` of new events."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def seed_commitment(seed: str) -> str:
+    """What ``GameCreated`` publishes about the secret seed: its SHA-256."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One stored event: the game's fact plus where, when, why and its chain link."""
+
+    seq: int
+    type: str
+    at: str
+    actor: int | None
+    data: Mapping[str, Any]
+    cause: Mapping[str, Any] = field(default_factory=dict)
+    prev: str = GENESIS_HASH
+    hash: str = ""
+
+    def body(self) -> dict[str, Any]:
+        """Every field but ``hash``: what the hash covers."""
+        return {"seq": self.seq, "type": self.type, "at": self.at, "actor": self.actor,
+                "data": self.data, "cause": self.cause, "prev": self.prev}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.body(), "hash": self.hash}
+
+    def to_json(self) -> str:
+        return canonical_json(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Envelope:
+        return cls(seq=raw["seq"], type=raw["type"], at=raw["at"], actor=raw["actor"], data=raw["data"],
+                   cause=raw.get("cause") or {}, prev=raw["prev"], hash=raw["hash"])
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Envelope:
+        return cls.from_dict(json.loads(text))
+
+
+def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
+    return hashlib.sha256((prev + canonical_json(body)).encode()).hexdigest()
+
+
+def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, Any],
+         cause: Mapping[str, Any], prev: str) -> Envelope:
+    """Build the envelope for the next event in a chain, hash included."""
+    draft = Envelope(seq=seq, type=type_, at=at, actor=actor, data=dict(data), cause=dict(cause), prev=prev)
+    return Envelope(**{**draft.__dict__, "hash": chain_hash(prev, draft.body())})
+
+
+class ChainError(ValueError):
+    """A log whose sequence or hashes do not link up; names the first bad event."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(f"event {seq}: {message}")
+        self.seq = seq
+
+
+def check_chain(events: Iterable[Envelope]) -> str:
+    """Raise :class:`ChainError` at the first broken link; return the last hash."""
+    prev = GENESIS_HASH
+    expected_seq = 1
+    for event in events:
+        if event.seq != expected_seq:
+            raise ChainError(event.seq, f"expected sequence number {expected_seq}")
+        if event.prev != prev:
+            raise ChainError(event.seq, "prev does not match the hash of the event before it")
+        if chain_hash(prev, event.body()) != event.hash:
+            raise ChainError(event.seq, "hash does not match the event's content")
+        prev = event.hash
+        expected_seq += 1
+    return prev

@@ -1,0 +1,182 @@
+"""The Redis Streams event store: one stream per game, append-only, version-checked.
+
+Keys are named once, here. Every key of a game shares the hash tag ``{g:<id>}``, so
+the whole game lives on one Redis Cluster shard and one Lua script can append to its
+stream, bump its version and record an idempotency key atomically.
+
+Stream entry ids are ``0-<seq>``: reading "after version N" is one XRANGE from
+``(0-N`` and no separate index of sequence numbers is needed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from events.envelope import Envelope
+
+
+class Keys:
+    """Every Redis key the platform uses, defined in one place."""
+
+    def __init__(self, prefix: str = "intrigue") -> None:
+        self.prefix = prefix
+
+    def events(self, game_id: str) -> str:
+        return f"{self.prefix}:{{g:{game_id}}}:events"
+
+    def meta(self, game_id: str) -> str:
+        return f"{self.prefix}:{{g:{game_id}}}:meta"
+
+    def idempotency(self, game_id: str) -> str:
+        return f"{self.prefix}:{{g:{game_id}}}:idem"
+
+    def seed(self, game_id: str) -> str:
+        return f"{self.prefix}:{{g:{game_id}}}:seed"
+
+    def snapshots(self, game_id: str) -> str:
+        return f"{self.prefix}:{{g:{game_id}}}:snap"
+
+    def events_pattern(self) -> str:
+        return f"{self.prefix}:{{g:*}}:events"
+
+    def game_id_from_events_key(self, key: str) -> str:
+        return key[len(self.prefix) + 4:-len("}:events")]
+
+    # Global indexes (projections, rebuildable from the streams).
+    def player(self, player_id: str) -> str:
+        return f"{self.prefix}:player:{player_id}"
+
+    def tokens(self) -> str:
+        return f"{self.prefix}:tokens"
+
+    def lobby(self) -> str:
+        return f"{self.prefix}:lobby"
+
+    def active(self) -> str:
+        return f"{self.prefix}:active"
+
+    def player_games(self, player_id: str) -> str:
+        return f"{self.prefix}:player:{player_id}:games"
+
+    def inbox(self, player_id: str) -> str:
+        return f"{self.prefix}:player:{player_id}:inbox"
+
+    def deadlines(self) -> str:
+        return f"{self.prefix}:deadlines"
+
+
+# KEYS: events stream, meta hash, idempotency hash
+# ARGV: expected version, idempotency field ("" for none), idempotency record, events (JSON)...
+_APPEND = """
+local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+if ARGV[2] ~= '' then
+  local seen = redis.call('HGET', KEYS[3], ARGV[2])
+  if seen then return {'duplicate', seen} end
+end
+if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+for i = 4, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (version + i - 3), 'e', ARGV[i])
+end
+local new_version = version + #ARGV - 3
+redis.call('HSET', KEYS[2], 'version', new_version)
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
+return {'ok', tostring(new_version)}
+"""
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """What an append did: ``ok``, ``conflict`` (someone else moved the game on) or ``duplicate``."""
+
+    status: str
+    version: int | None = None
+    record: dict[str, Any] | None = None
+
+
+class EventStore:
+    """Appends and reads the events of games; knows nothing about rules."""
+
+    def __init__(self, client: redis.Redis, keys: Keys | None = None) -> None:
+        self.redis = client
+        self.keys = keys or Keys()
+        self._append = client.register_script(_APPEND)
+
+    def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
+               idempotency: tuple[str, dict[str, Any]] | None = None) -> AppendResult:
+        """Append ``events`` if the game is still at ``expected_version``; all or nothing."""
+        if not events:
+            raise ValueError("nothing to append")
+        if events[0].seq != expected_version + 1:
+            raise ValueError("events must continue the stream")
+        field, record = idempotency if idempotency else ("", {})
+        status, value = self._append(
+            keys=[self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)],
+            args=[expected_version, field, json.dumps(record), *(e.to_json() for e in events)],
+        )
+        status = status.decode() if isinstance(status, bytes) else status
+        if status == "duplicate":
+            return AppendResult("duplicate", record=json.loads(value))
+        return AppendResult(status, version=int(value))
+
+    def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:
+        raw = self.redis.hget(self.keys.idempotency(game_id), field)
+        return json.loads(raw) if raw else None
+
+    def version(self, game_id: str) -> int:
+        return int(self.redis.hget(self.keys.meta(game_id), "version") or 0)
+
+    def exists(self, game_id: str) -> bool:
+        return bool(self.redis.exists(self.keys.meta(game_id)))
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None,
+             count: int | None = None) -> list[Envelope]:
+        """Events with ``after < seq <= upto``, in order."""
+        high = f"0-{upto}" if upto is not None else "+"
+        if upto is not None and upto <= after:
+            return []
+        entries = self.redis.xrange(self.keys.events(game_id), f"(0-{after}", high, count=count)
+        return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+
+    def wait(self, game_id: str, after: int, timeout_ms: int) -> bool:
+        """Block up to ``timeout_ms`` until the stream has an event after ``after``."""
+        found = self.redis.xread({self.keys.events(game_id): f"0-{after}"}, count=1, block=timeout_ms)
+        return bool(found)
+
+    def save_seed(self, game_id: str, seed: str) -> None:
+        self.redis.set(self.keys.seed(game_id), seed)
+
+    def seed(self, game_id: str) -> str:
+        raw = self.redis.get(self.keys.seed(game_id))
+        if raw is None:
+            raise KeyError(game_id)
+        return raw.decode()
+
+    def save_snapshot(self, game_id: str, version: int, payload: str) -> None:
+        """Keep every snapshot (one per K events) so a replay at any version is cheap."""
+        self.redis.hset(self.keys.snapshots(game_id), str(version), payload)
+        self.redis.hset(self.keys.meta(game_id), "snapshot", version)
+
+    def latest_snapshot(self, game_id: str, at_most: int | None = None) -> tuple[int, str] | None:
+        """The newest snapshot at or below ``at_most`` (default: the newest of all)."""
+        if at_most is None:
+            raw = self.redis.hget(self.keys.meta(game_id), "snapshot")
+            if raw is None:
+                return None
+            version = int(raw)
+        else:
+            versions = [int(v) for v in self.redis.hkeys(self.keys.snapshots(game_id)) if int(v) <= at_most]
+            if not versions:
+                return None
+            version = max(versions)
+        payload = self.redis.hget(self.keys.snapshots(game_id), str(version))
+        return (version, payload.decode()) if payload else None
+
+    def game_ids(self) -> list[str]:
+        """Every game in the store, found by scanning stream keys (for index rebuilds)."""
+        return sorted(self.keys.game_id_from_events_key(k.decode())
+                      for k in self.redis.scan_iter(match=self.keys.events_pattern(), count=500))

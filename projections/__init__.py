@@ -1,0 +1,1 @@
+"""Folds of the event streams: game records, per-seat views, snapshots and indexes."""

@@ -1,0 +1,133 @@
+"""Offline audit of a game log: the hash chain, the seed commitment, and every step replayed.
+
+Each batch of events records its cause: a seat's action, a timeout's default, the
+bot's move, a system step, a join. The audit folds the log and, for every batch,
+asks the rules what that cause produces with the generator derived from the
+revealed seed; any difference names the first bad event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import groupby
+
+from events.envelope import ChainError, Envelope, canonical_json, check_chain, seed_commitment
+from games.base import GameEvent, RuleViolation, derive_rng
+from projections.record import Record, fold, rules_of
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    events: int
+    finished: bool
+    winners: list[int] | None
+
+
+class AuditError(ValueError):
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(f"event {seq}: {message}")
+        self.seq = seq
+
+
+def audit(events: list[Envelope]) -> AuditReport:
+    """Raise :class:`AuditError` at the first event the chain, the seed or the rules disown."""
+    if not events:
+        raise AuditError(0, "the log is empty")
+    try:
+        check_chain(events)
+    except ChainError as err:
+        raise AuditError(err.seq, str(err).split(": ", 1)[1]) from None
+    first = events[0]
+    if first.type != "GameCreated":
+        raise AuditError(first.seq, "a log starts with GameCreated")
+    ended = [e for e in events if e.type == "GameEnded"]
+    if not ended:
+        raise AuditError(events[-1].seq, "the game has not ended: the seed is still secret, so draws cannot be checked")
+    seed = ended[0].data["seed"]
+    if seed_commitment(seed) != first.data["seed_hash"]:
+        raise AuditError(ended[0].seq, "the revealed seed does not match the commitment in GameCreated")
+    record: Record | None = None
+    for _, batch_iter in groupby(events, key=lambda e: e.cause.get("batch")):
+        batch = list(batch_iter)
+        _check_batch(record, batch, seed)
+        for event in batch:
+            record = fold(record, event)
+    assert record is not None
+    return AuditReport(events=len(events), finished=record["status"] == "finished", winners=record["winners"])
+
+
+def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> None:
+    head = batch[0]
+    cause = head.cause
+    if cause.get("batch") != head.seq:
+        raise AuditError(head.seq, "the event's cause does not name the batch it starts")
+    kind = cause.get("kind")
+    if kind == "create":
+        expected = [_as_draft(head)] if head.type == "GameCreated" and record is None else []
+        _compare(batch, expected)
+        return
+    if record is None:
+        raise AuditError(head.seq, "an event comes before GameCreated")
+    rules = rules_of(record)
+    rng = derive_rng(seed, head.seq)
+    state = record["state"]
+    try:
+        if kind == "join":
+            expected = [_as_draft(head)]
+            if len(batch) > 1 and batch[1].type == "GameStarted":
+                expected.append(GameEvent("GameStarted", {}))
+                expected += rules.setup(record["options"], record["seats"], rng)
+        elif kind == "system":
+            expected = rules.resolve(state, rng)
+        elif kind in ("player", "timeout", "bot"):
+            seat = head.actor
+            action = cause.get("action")
+            if seat is None or not isinstance(action, dict):
+                raise AuditError(head.seq, "an action's batch must name its seat and action")
+            expected = [_as_draft(head)] if head.type == "DeadlineMissed" else []
+            if kind == "timeout" and canonical_json(rules.on_timeout(state, seat)) != canonical_json(action):
+                raise AuditError(head.seq, "the timeout did not play the rules' default action")
+            if not rules.may_act(state, seat):
+                raise AuditError(head.seq, f"seat {seat} had no decision to make")
+            expected += rules.decide(state, seat, action, rng)
+        else:
+            raise AuditError(head.seq, f"unknown cause {kind!r}")
+    except RuleViolation as err:
+        raise AuditError(head.seq, f"the rules refuse this step: {err.message}") from None
+    after = record
+    for event in batch:
+        if event.type != "GameEnded":
+            after = fold(after, event)
+    outcome = rules.outcome(after["state"]) if after["state"] is not None else None
+    if outcome is not None:
+        expected.append(GameEvent("GameEnded", {"winners": list(outcome.winners), "reason": outcome.reason,
+                                                "seed": seed}))
+    _compare(batch, expected)
+
+
+def _as_draft(event: Envelope) -> GameEvent:
+    return GameEvent(event.type, event.data, event.actor)
+
+
+def _compare(batch: list[Envelope], expected: list[GameEvent]) -> None:
+    for index, event in enumerate(batch):
+        if index >= len(expected):
+            raise AuditError(event.seq, "the rules do not produce this event")
+        want = expected[index]
+        if (event.type, event.actor) != (want.type, want.actor) or canonical_json(event.data) != canonical_json(
+                dict(want.data)):
+            raise AuditError(event.seq, f"recorded {event.type} differs from what the rules produce ({want.type})")
+    if len(expected) > len(batch):
+        raise AuditError(batch[-1].seq, "the rules produce more events than were recorded")
+
+
+def read_log(lines: Iterable[str]) -> list[Envelope]:
+    events = []
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            try:
+                events.append(Envelope.from_json(line))
+            except (ValueError, KeyError) as err:
+                raise AuditError(number, f"line {number} is not an event envelope: {err}") from None
+    return events

@@ -1,0 +1,156 @@
+"""The game record: the platform's fold of one game's stream.
+
+A record wraps the game's own state (folded by the game's ``evolve``) with what
+the platform tracks around it: seats and players, status, version, whom it awaits
+and until when, missed deadlines, autoplay and the result. It is plain JSON data
+so it can be snapshotted, and :func:`fold` never mutates the record it is given.
+
+Deadlines are derived from the events alone (each event's ``at`` plus the time
+control), so they survive restarts and can be rebuilt. A seat's clock keeps running
+while a simultaneous step only shrinks (other seats passing or bidding); any other
+change of whom the game awaits starts a fresh clock for every awaited seat.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from events.envelope import Envelope, parse_time
+from games.base import GameRules
+from games.registry import load
+
+Record = dict[str, Any]
+
+DEFAULT_TIME_CONTROL = {"seconds_per_move": 86400, "autoplay_after": 3, "autoplay_seconds": 10}
+
+
+def _awaited(record: Record) -> dict[int, str]:
+    return {seat: kind for seat, kind in enumerate(record["awaiting"]) if kind is not None}
+
+
+def awaiting(record: Record) -> dict[int, str]:
+    """Seats the game waits for, with the kind of decision each owes."""
+    return _awaited(record)
+
+
+def _game_created(event: Envelope) -> Record:
+    data = event.data
+    seats = data["seats"]
+    return {
+        "id": data["id"], "game": data["game"], "seats": seats, "options": data["options"],
+        "time_control": {**DEFAULT_TIME_CONTROL, **data["time_control"]},
+        "created_at": event.at, "created_by": data["created_by"], "seed_hash": data["seed_hash"],
+        "status": "open", "players": [None] * seats, "version": 0, "last_hash": "", "updated_at": event.at,
+        "state": None, "awaiting": [None] * seats, "deadlines": [None] * seats, "misses": [0] * seats,
+        "autoplay": [False] * seats, "winners": None, "reason": None, "seed": None,
+    }
+
+
+def fold(record: Record | None, event: Envelope) -> Record:
+    """Apply one stored event to a record and return the new record."""
+    if event.type == "GameCreated":
+        new = _game_created(event)
+    else:
+        if record is None:
+            raise ValueError(f"event {event.seq} ({event.type}) comes before GameCreated")
+        new = dict(record)
+        handler = _PLATFORM_HANDLERS.get(event.type)
+        if handler is not None:
+            handler(new, event)
+        else:
+            _fold_game_event(new, event)
+    new["version"] = event.seq
+    new["last_hash"] = event.hash
+    new["updated_at"] = event.at
+    return new
+
+
+def _player_joined(record: Record, event: Envelope) -> None:
+    players = list(record["players"])
+    players[event.data["seat"]] = event.data["player"]
+    record["players"] = players
+
+
+def _game_started(record: Record, event: Envelope) -> None:
+    record["status"] = "active"
+
+
+def _deadline_missed(record: Record, event: Envelope) -> None:
+    seat = event.data["seat"]
+    misses, autoplay = list(record["misses"]), list(record["autoplay"])
+    misses[seat] = event.data["misses"]
+    autoplay[seat] = event.data["autoplay"]
+    record["misses"], record["autoplay"] = misses, autoplay
+
+
+def _game_ended(record: Record, event: Envelope) -> None:
+    record["status"] = "finished"
+    record["winners"] = list(event.data["winners"])
+    record["reason"] = event.data["reason"]
+    record["seed"] = event.data["seed"]
+    record["awaiting"] = [None] * record["seats"]
+    record["deadlines"] = [None] * record["seats"]
+
+
+_PLATFORM_HANDLERS = {
+    "PlayerJoined": _player_joined,
+    "GameStarted": _game_started,
+    "DeadlineMissed": _deadline_missed,
+    "GameEnded": _game_ended,
+}
+
+
+def rules_of(record: Record) -> GameRules:
+    return load(record["game"])
+
+
+def _fold_game_event(record: Record, event: Envelope) -> None:
+    rules = rules_of(record)
+    record["state"] = rules.evolve(record["state"], event)
+    if event.actor is not None and event.cause.get("kind") == "player":
+        # The player is back: their own decision ends any run of misses and the bot's stand-in.
+        if record["misses"][event.actor] or record["autoplay"][event.actor]:
+            misses, autoplay = list(record["misses"]), list(record["autoplay"])
+            misses[event.actor], autoplay[event.actor] = 0, False
+            record["misses"], record["autoplay"] = misses, autoplay
+    if record["status"] != "active":
+        return
+    before = _awaited(record)
+    after = {} if rules.outcome(record["state"]) is not None else rules.awaiting(record["state"])
+    # A seat's own decision (a pass, a bid, a replaced bid) that leaves the others awaited
+    # for the same thing does not restart their clocks; system steps and new decisions do.
+    only_shrank = (event.actor is not None
+                   and all(before.get(seat) == kind for seat, kind in after.items()))
+    awaiting_list: list[str | None] = [None] * record["seats"]
+    deadlines: list[str | None] = [None] * record["seats"]
+    at = parse_time(event.at)
+    control = record["time_control"]
+    for seat, kind in after.items():
+        awaiting_list[seat] = kind
+        if only_shrank and record["deadlines"][seat] is not None:
+            deadlines[seat] = record["deadlines"][seat]
+        else:
+            seconds = control["autoplay_seconds"] if record["autoplay"][seat] else control["seconds_per_move"]
+            seconds = min(seconds, control["seconds_per_move"])
+            deadlines[seat] = (at + timedelta(seconds=seconds)).isoformat(timespec="milliseconds").replace(
+                "+00:00", "Z")
+    record["awaiting"] = awaiting_list
+    record["deadlines"] = deadlines
+
+
+def earliest_deadline(record: Record) -> str | None:
+    """When the platform must next act on its own: a seat's deadline, or now for a system step."""
+    if record["status"] != "active":
+        return None
+    due = [d for d in record["deadlines"] if d is not None]
+    if not due:
+        return record["updated_at"]  # nobody awaited: a system step (resolve) is due at once
+    return min(due, key=parse_time)
+
+
+def seat_of(record: Record, player_id: str) -> int | None:
+    for seat, player in enumerate(record["players"]):
+        if player is not None and player["id"] == player_id:
+            return seat
+    return None

@@ -1,0 +1,99 @@
+"""Everything about a game that leaves the server passes through this module.
+
+A caller is a seat number, ``None`` for a spectator, or the operator (who audits).
+Views are built by inclusion: the record's public fields are copied one by one and
+the game's own ``view``/``redact`` decide what of the game state a seat sees. After
+the game has ended every secret is public, the seed included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.envelope import PLATFORM_EVENTS, Envelope
+from projections.record import Record, rules_of
+
+OPERATOR = "operator"
+
+
+def summary(record: Record) -> dict[str, Any]:
+    """The public facts of a game: what the lobby and every caller may see."""
+    return {
+        "id": record["id"],
+        "game": record["game"],
+        "status": record["status"],
+        "version": record["version"],
+        "seats": record["seats"],
+        "players": [None if p is None else {"id": p["id"], "name": p["name"]} for p in record["players"]],
+        "options": public_options(record),
+        "time_control": record["time_control"],
+        "created_at": record["created_at"],
+        "updated_at": record["updated_at"],
+        "seed_hash": record["seed_hash"],
+    }
+
+
+def public_options(record: Record) -> dict[str, Any]:
+    """Options minus those a game declares secret (a scenario's fixed deck reveals every hand)."""
+    secret = getattr(rules_of(record), "SECRET_OPTIONS", ())
+    return {key: value for key, value in record["options"].items() if key not in secret}
+
+
+def game_view(record: Record, seat: int | None | str) -> dict[str, Any]:
+    """``GET /v1/games/<id>`` for one caller: status, whom it awaits, the seat's view and moves.
+
+    The operator sees the spectator's view plus the raw state, for audits.
+    """
+    rules = rules_of(record)
+    awaited = [s for s, kind in enumerate(record["awaiting"]) if kind is not None]
+    deadlines = [d for d in record["deadlines"] if d is not None]
+    body = {
+        **summary(record),
+        "awaiting": awaited,
+        "awaiting_kinds": {str(s): record["awaiting"][s] for s in awaited},
+        "deadline": min(deadlines) if deadlines else None,
+        "deadlines": {str(s): record["deadlines"][s] for s in awaited},
+        "autoplay": [s for s, on in enumerate(record["autoplay"]) if on],
+        "seat": None if seat == OPERATOR else seat,
+        "view": None,
+        "legal_actions": [],
+        "winners": record["winners"],
+        "reason": record["reason"],
+        "seed": record["seed"],
+    }
+    if record["state"] is not None and seat == OPERATOR:
+        body["view"] = rules.view(record["state"], None)
+        body["state"] = record["state"]
+    elif record["state"] is not None:
+        assert not isinstance(seat, str)
+        body["view"] = rules.view(record["state"], seat)
+        if seat is not None and record["status"] == "active" and rules.may_act(record["state"], seat):
+            body["legal_actions"] = rules.legal_actions(record["state"], seat)
+    return body
+
+
+def feed_item(record: Record, event: Envelope, seat: int | None | str) -> dict[str, Any] | None:
+    """One event as the caller may see it, or None when it is hidden from them entirely."""
+    if seat == OPERATOR or record["status"] == "finished":
+        data: Any = event.data
+    elif event.type in PLATFORM_EVENTS:
+        data = _platform_data(record, event)
+    else:
+        data = rules_of(record).redact(event, seat)  # type: ignore[arg-type]
+        if data is None:
+            return None
+    return {"seq": event.seq, "type": event.type, "at": event.at, "actor": event.actor, "data": data}
+
+
+def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
+    data = event.data
+    if event.type == "GameCreated":
+        keep = ("id", "game", "seats", "time_control", "created_by", "seed_hash")
+        return {**{k: data[k] for k in keep}, "options": public_options(record)}
+    if event.type == "PlayerJoined":
+        return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
+    if event.type == "DeadlineMissed":
+        return {"seat": data["seat"], "misses": data["misses"], "autoplay": data["autoplay"]}
+    if event.type == "GameEnded":
+        return {"winners": data["winners"], "reason": data["reason"], "seed": data["seed"]}
+    return {}

@@ -1,0 +1,1 @@
+"""The HTTP API, its schemas and errors, the command engine and the CLI."""

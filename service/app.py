@@ -1,0 +1,137 @@
+"""The Flask app factory: one engine per app, blueprints per resource, one error handler."""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import redis
+from flask import Flask, Response, g, json, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from service.engine import Engine, Player
+from service.errors import Problem
+from service.ratelimit import RateLimiter
+from workers.scheduling import JobScheduler, make_queue
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+
+
+def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
+               operator_token: str | None = None, rate_limit: float | None = None) -> Flask:
+    """Build the API. Without an engine, connect to ``redis_url`` (or ``REDIS_URL``).
+
+    ``rate_limit`` is requests per second per player (``INTRIGUE_RATE_LIMIT``, default
+    50, bursts of twice that; 0 turns it off).
+    """
+    app = Flask(__name__)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    if engine is None:
+        url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        client = redis.Redis.from_url(url)
+        engine = Engine(client, JobScheduler(make_queue(client)),
+                        operator_token=operator_token or os.environ.get("INTRIGUE_OPERATOR_TOKEN"))
+    app.extensions["intrigue"] = engine
+    rate = rate_limit if rate_limit is not None else float(os.environ.get("INTRIGUE_RATE_LIMIT", "50"))
+    limiter = RateLimiter(rate, burst=2 * rate)
+
+    @app.before_request
+    def _limit() -> None:
+        token = request.headers.get("Authorization", "")
+        if not token:
+            return
+        wait = limiter.allow(token)
+        if wait:
+            raise Problem(429, "rate_limited", f"too many requests; retry in {wait:.2f} s",
+                          retry_after=round(wait, 3))
+
+    from service.openapi import docs_bp
+    from service.routes import games_bp, me_bp, players_bp
+
+    for blueprint in (players_bp, games_bp, me_bp, docs_bp):
+        app.register_blueprint(blueprint)
+
+    @app.errorhandler(Problem)
+    def _problem(err: Problem) -> Response:
+        return problem_response(err)
+
+    @app.errorhandler(ValidationError)
+    def _invalid(err: ValidationError) -> Response:
+        return problem_response(Problem(400, "invalid_body", "the request body does not match the schema",
+                                        errors=err.messages))
+
+    @app.errorhandler(HTTPException)
+    def _http(err: HTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+                415: "unsupported_media_type"}.get(err.code or 500, "http_error")
+        return problem_response(Problem(err.code or 500, code, err.description or ""))
+
+    @app.errorhandler(redis.ConnectionError)
+    def _redis_down(err: Exception) -> Response:
+        log.error("redis unavailable: %s", err)
+        return problem_response(Problem(503, "store_unavailable", "the event store cannot be reached; retry later"))
+
+    @app.errorhandler(Exception)
+    def _unexpected(err: Exception) -> Response:
+        log.exception("unhandled error")
+        return problem_response(Problem(500, "internal_error", "an unexpected error occurred; nothing was changed"))
+
+    return app
+
+
+def problem_response(problem: Problem) -> Response:
+    response = Response(json.dumps(problem.to_dict()), status=problem.status, mimetype=PROBLEM_JSON)
+    if problem.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="intrigue"'
+    if problem.status == 429:
+        response.headers["Retry-After"] = str(max(1, round(problem.extra.get("retry_after", 1))))
+    return response
+
+
+def engine() -> Engine:
+    from flask import current_app
+
+    return current_app.extensions["intrigue"]
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if not header:
+        return None
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(401, "bad_authorization", "use the header 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def current_player(required: bool = True) -> Player | None:
+    """The player behind the bearer token (cached per request)."""
+    if "player" not in g:
+        token = bearer_token()
+        g.operator = bool(token) and engine().is_operator(token or "")
+        g.player = engine().player_for_token(token) if token and not g.operator else None
+        if token and not g.operator and g.player is None:
+            raise Problem(401, "bad_token", "this token is not known; create a player with POST /v1/players")
+    if required and g.player is None:
+        raise Problem(401, "auth_required", "this needs a player token: 'Authorization: Bearer <token>'")
+    return g.player
+
+
+def is_operator() -> bool:
+    current_player(required=False)
+    return bool(g.get("operator"))
+
+
+def json_body() -> Any:
+    """The parsed JSON body, or a 400 problem that says what is wrong with it."""
+    if not request.data:
+        raise Problem(400, "empty_body", "this request needs a JSON body")
+    try:
+        return json.loads(request.data)
+    except ValueError as err:
+        raise Problem(400, "malformed_json", f"the body is not valid JSON: {err}") from None

@@ -1,0 +1,122 @@
+"""The ``intrigue`` command: serve, worker, verify, reindex."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+log = logging.getLogger("intrigue")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="intrigue", description="Hidden-information board games over HTTP.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the API and a worker (embedded Redis unless REDIS_URL is set)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", default="intrigue-data", help="folder for the embedded Redis (default: %(default)s)")
+    serve.add_argument("--threads", type=int, default=32, help="HTTP worker threads (long-polls hold one each)")
+    serve.add_argument("--workers", type=int, default=1, help="worker processes to start beside the API")
+
+    worker = commands.add_parser("worker", help="run a worker (system steps and deadlines) against REDIS_URL")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--sweep-seconds", type=float, default=1.0)
+
+    verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed")
+    verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
+
+    commands.add_parser("reindex", help="rebuild the lobby, inbox and deadline indexes from the streams")
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=os.environ.get("INTRIGUE_LOG_LEVEL", "INFO"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return {"serve": _serve, "worker": _worker, "verify": _verify, "reindex": _reindex}[args.command](args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from waitress import create_server
+
+    from service.app import create_app
+    from service.embedded import EmbeddedRedis
+
+    embedded = None
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        embedded = EmbeddedRedis(Path(args.data).resolve()).start()
+        redis_url = embedded.url
+        log.info("embedded Redis on %s, data in %s", redis_url, Path(args.data).resolve())
+    env = {**os.environ, "REDIS_URL": redis_url}
+    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+               for _ in range(args.workers)]
+    server = create_server(create_app(redis_url=redis_url), host=args.host, port=args.port, threads=args.threads,
+                           channel_timeout=120, connection_limit=max(1000, 8 * args.threads))
+    log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, server.effective_port)
+    print(f"Intrigue serving on http://{args.host}:{server.effective_port}/", flush=True)
+    signal.signal(signal.SIGTERM, _exit_quietly)
+    try:
+        server.run()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+def _exit_quietly(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from workers.runner import run_worker
+
+    run_worker(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), sweep_seconds=args.sweep_seconds,
+               burst=args.burst)
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from projections.audit import AuditError, audit, read_log
+
+    try:
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+        with stream:
+            report = audit(read_log(stream))
+    except OSError as err:
+        print(f"cannot read {args.file}: {err}", file=sys.stderr)
+        return 2
+    except AuditError as err:
+        print(f"INVALID: {err}", file=sys.stderr)
+        return 1
+    print(f"OK: {report.events} events, hash chain intact, seed matches its commitment, every step replayed; "
+          f"winners {report.winners}")
+    return 0
+
+
+def _reindex(args: argparse.Namespace) -> int:
+    import redis
+
+    from service.engine import Engine
+    from workers.scheduling import JobScheduler, make_queue
+
+    client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    count = Engine(client, JobScheduler(make_queue(client))).rebuild_indexes()
+    print(f"rebuilt the indexes of {count} game(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,394 @@
+"""The command side of Intrigue: load a record, let the rules decide, append, follow up.
+
+Both the HTTP API and the workers go through this one class, so a seat's action, a
+worker's system step and a deadline's default action are validated, sealed, appended
+and indexed the same way. Appends carry the expected version: of two writers racing
+on one game only one wins; the other re-reads and re-decides, or reports 409.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import redis
+
+from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
+from events.store import EventStore, Keys
+from games import registry
+from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
+from projections.projector import Projector
+from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
+from workers.scheduling import JobScheduler
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 5
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Committed:
+    """The outcome of a command: the record after it and the events it appended."""
+
+    record: Record
+    events: list[Envelope]
+
+
+class Engine:
+    def __init__(self, client: redis.Redis, scheduler: JobScheduler | None = None, *,
+                 keys: Keys | None = None, snapshot_every: int = 50,
+                 operator_token: str | None = None) -> None:
+        self.redis = client
+        self.keys = keys or Keys()
+        self.store = EventStore(client, self.keys)
+        self.projector = Projector(self.store, snapshot_every=snapshot_every)
+        self.scheduler = scheduler
+        self.operator_token = operator_token
+        self._seeds: dict[str, str] = {}
+        self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
+
+    # ----------------------------------------------------------------- players
+    def create_player(self, name: str) -> tuple[Player, str]:
+        """Register a player; the token is returned once and only its hash is kept."""
+        player = Player(id=secrets.token_hex(8), name=name)
+        token = secrets.token_urlsafe(32)
+        pipe = self.redis.pipeline()
+        pipe.hset(self.keys.player(player.id), mapping={"name": name, "created_at": utc_now()})
+        pipe.hset(self.keys.tokens(), _token_hash(token), player.id)
+        pipe.execute()
+        return player, token
+
+    def player_for_token(self, token: str) -> Player | None:
+        hashed = _token_hash(token)
+        cached = self._players.get(hashed)
+        if cached is not None:
+            return cached
+        player_id = self.redis.hget(self.keys.tokens(), hashed)
+        if player_id is None:
+            return None
+        player_id = player_id.decode()
+        name = self.redis.hget(self.keys.player(player_id), "name")
+        player = Player(player_id, name.decode() if name else "")
+        if len(self._players) > 100_000:
+            self._players.clear()
+        self._players[hashed] = player
+        return player
+
+    def is_operator(self, token: str) -> bool:
+        return bool(self.operator_token) and secrets.compare_digest(token, self.operator_token or "")
+
+    # ------------------------------------------------------------------- games
+    def load(self, game_id: str) -> Record:
+        record = self.projector.load(game_id)
+        if record is None:
+            raise _problem(404, "game_not_found", f"there is no game {game_id!r}")
+        return record
+
+    def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
+                    time_control: Mapping[str, Any]) -> Record:
+        if game not in registry.GAMES:
+            raise _problem(422, "unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
+        rules = registry.load(game)
+        if not rules.MIN_SEATS <= seats <= rules.MAX_SEATS:
+            raise _problem(422, "bad_seat_count",
+                           f"{game} is played by {rules.MIN_SEATS} to {rules.MAX_SEATS} seats, not {seats}")
+        try:
+            full_options = rules.validate_options(dict(options), seats)
+        except InvalidOptions as err:
+            raise _problem(422, err.code, err.message) from None
+        game_id = secrets.token_hex(6)
+        seed = secrets.token_hex(32)
+        self.store.save_seed(game_id, seed)
+        self._seeds[game_id] = seed
+        created = GameEvent("GameCreated", {
+            "id": game_id, "game": game, "seats": seats, "options": full_options,
+            "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
+        })
+        return self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}).record
+
+    def join(self, player: Player, game_id: str) -> tuple[int, Record]:
+        """Take the first free seat; the last seat filled starts the game (setup runs here)."""
+        for _ in range(MAX_RETRIES):
+            record = self.load(game_id)
+            seat = seat_of(record, player.id)
+            if seat is not None:
+                return seat, record  # joining twice is harmless: you keep your seat
+            if record["status"] != "open":
+                raise _problem(409, "game_not_open", "this game is not open for joining")
+            seat = record["players"].index(None)
+            drafts = [GameEvent("PlayerJoined", {"seat": seat, "player": {"id": player.id, "name": player.name}},
+                                actor=seat)]
+            if record["players"].count(None) == 1:
+                rules = rules_of(record)
+                drafts.append(GameEvent("GameStarted", {}))
+                drafts += rules.setup(record["options"], record["seats"], self._rng(game_id, record["version"] + 1))
+            done = self._commit(game_id, record, drafts, {"kind": "join", "player": player.id})
+            if done is not None:
+                return seat, done.record
+        raise _problem(409, "busy", "the game changed too often while joining; try again")
+
+    def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
+            if_match: int | None = None) -> Committed:
+        """A seat's action: decide, append, follow up. Rejected actions change nothing."""
+        record = self.load(game_id)
+        seat = seat_of(record, player.id)
+        if seat is None:
+            raise _problem(403, "not_seated", "you do not hold a seat in this game")
+        idem = None
+        if idempotency_key is not None:
+            field = f"{seat}:{idempotency_key}"
+            fingerprint = hashlib.sha256(canonical_json(dict(action)).encode()).hexdigest()
+            idem = (field, fingerprint)
+            replay = self._replay_idempotent(game_id, record, seat, idem)
+            if replay is not None:
+                return replay
+        for _ in range(MAX_RETRIES):
+            try:
+                drafts = self._decide(record, seat, action, if_match)
+            except Exception:
+                if idem is not None:  # an identical request may have won meanwhile: answer as it did
+                    replay = self._replay_idempotent(game_id, self.load(game_id), seat, idem)
+                    if replay is not None:
+                        return replay
+                raise
+            cause = {"kind": "player", "action": dict(action)}
+            if idempotency_key is not None:
+                cause["key"] = idempotency_key
+            done = self._commit(game_id, record, drafts, cause, idem)
+            if isinstance(done, Committed):
+                return done
+            if isinstance(done, dict):  # duplicate: the same key won a race
+                replay = self._replay_idempotent(game_id, self.load(game_id), seat, idem)  # type: ignore[arg-type]
+                assert replay is not None
+                return replay
+            if if_match is not None:
+                raise _problem(409, "version_conflict", "the game moved on before your action landed",
+                               version=self.store.version(game_id))
+            record = self.load(game_id)
+        raise _problem(409, "busy", "the game changed too often; try again")
+
+    def _decide(self, record: Record, seat: int, action: Mapping[str, Any], if_match: int | None) -> list[GameEvent]:
+        if record["status"] == "open":
+            raise _problem(409, "game_not_started", "the game has not started: seats are still open")
+        if record["status"] == "finished":
+            raise _problem(409, "game_over", "the game is over")
+        if if_match is not None and if_match != record["version"]:
+            raise _problem(409, "version_conflict", f"the game is at version {record['version']}, not {if_match}",
+                           version=record["version"])
+        rules = rules_of(record)
+        if not rules.may_act(record["state"], seat):
+            raise _problem(409, "not_your_turn", "you have no decision to make now", version=record["version"])
+        try:
+            return rules.decide(record["state"], seat, dict(action), self._rng(record["id"], record["version"] + 1))
+        except RuleViolation as err:
+            raise _problem(422, err.code, err.message, version=record["version"],
+                           legal_actions=rules.legal_actions(record["state"], seat)) from None
+
+    def _replay_idempotent(self, game_id: str, record: Record, seat: int,
+                           idem: tuple[str, str]) -> Committed | None:
+        stored = self.store.idempotent_result(game_id, idem[0])
+        if stored is None:
+            return None
+        if stored["fingerprint"] != idem[1]:
+            raise _problem(409, "idempotency_key_reused",
+                           "this Idempotency-Key was already used for a different action")
+        events = self.store.read(game_id, after=stored["first"] - 1, upto=stored["last"])
+        return Committed(record, events)
+
+    # ---------------------------------------------------------------- workers
+    def advance(self, game_id: str, version: int = 0, now: datetime | None = None) -> str:
+        """The worker's step for one game: whatever is due at the moment it runs.
+
+        If nobody is awaited it runs the game's ``resolve``; otherwise it applies the
+        default action of the first awaited seat whose deadline has passed. ``version``
+        only names the job: the step is decided from the current record, and the
+        append's version check makes running it twice harmless.
+        """
+        record = self.projector.load(game_id)
+        if record is None or record["status"] != "active":
+            return "idle"
+        rules = rules_of(record)
+        waiting = awaiting(record)
+        if not waiting:
+            drafts = rules.resolve(record["state"], self._rng(game_id, record["version"] + 1))
+            done = self._commit(game_id, record, drafts, {"kind": "system"})
+            return "resolved" if done else "raced"
+        now = now or datetime.now(UTC)
+        due = [seat for seat in sorted(waiting) if parse_time(record["deadlines"][seat]) <= now]
+        if not due:
+            return "nothing_due"
+        return self._time_out(record, due[0])
+
+    def _time_out(self, record: Record, seat: int) -> str:
+        rules = rules_of(record)
+        game_id, version = record["id"], record["version"]
+        misses = record["misses"][seat] + 1
+        was_autoplay = record["autoplay"][seat]
+        autoplay = was_autoplay or misses >= record["time_control"]["autoplay_after"]
+        rng = self._rng(game_id, version + 1)
+        if was_autoplay:
+            action, kind = rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+        else:
+            action, kind = rules.on_timeout(record["state"], seat), "timeout"
+        try:
+            drafts = rules.decide(record["state"], seat, action, rng)
+        except RuleViolation:
+            log.exception("default action refused in game %s for seat %s; playing a random legal one", game_id, seat)
+            action, kind = rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+            drafts = rules.decide(record["state"], seat, action, rng)
+        missed = GameEvent("DeadlineMissed", {"seat": seat, "misses": misses, "autoplay": autoplay}, actor=seat)
+        done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "action": action})
+        return "timed_out" if done else "raced"
+
+    def sweep(self, now: datetime | None = None, limit: int = 500) -> int:
+        """Ask again for every game whose next step is due: backs up lost or stalled jobs."""
+        if self.scheduler is None:
+            return 0
+        now = now or datetime.now(UTC)
+        due = self.redis.zrangebyscore(self.keys.deadlines(), "-inf", now.timestamp(), start=0, num=limit)
+        for raw in due:
+            game_id = raw.decode()
+            self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}")
+        return len(due)
+
+    def reconcile(self) -> int:
+        """Re-run the follow-up of every game whose indexes lag its stream (after a crash)."""
+        repaired = 0
+        for game_id in self.store.game_ids():
+            meta = self.redis.hmget(self.keys.meta(game_id), "version", "indexed")
+            if meta[0] is not None and meta[0] != meta[1]:
+                record = self.projector.load(game_id)
+                if record is not None:
+                    self._follow_up(record)
+                    repaired += 1
+        return repaired
+
+    # ------------------------------------------------------------ the append
+    def _rng(self, game_id: str, seq: int):
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            seed = self._seeds[game_id] = self.store.seed(game_id)
+        return derive_rng(seed, seq)
+
+    def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
+                idem: tuple[str, str] | None = None) -> Committed | dict[str, Any] | None:
+        """Seal, fold and append; then index and schedule. None on a version conflict."""
+        version = record["version"] if record else 0
+        prev = record["last_hash"] if record else GENESIS_HASH
+        at = utc_now()
+        cause = {**cause, "batch": version + 1}
+        envelopes: list[Envelope] = []
+        new = record
+        pending = list(drafts)
+        while pending:
+            draft = pending.pop(0)
+            envelope = seal(version + len(envelopes) + 1, draft.type, at, draft.actor, draft.data, cause, prev)
+            new = fold(new, envelope)
+            envelopes.append(envelope)
+            prev = envelope.hash
+            if not pending and new["status"] == "active":
+                outcome = rules_of(new).outcome(new["state"])
+                if outcome is not None:
+                    pending.append(GameEvent("GameEnded", {"winners": list(outcome.winners), "reason": outcome.reason,
+                                                           "seed": self._seed(game_id)}))
+        assert new is not None
+        record_for_key = None
+        if idem is not None:
+            record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
+                                        "last": version + len(envelopes)})
+        result = self.store.append(game_id, version, envelopes, record_for_key)
+        if result.status == "duplicate":
+            return result.record
+        if result.status != "ok":
+            self.projector.forget(game_id)
+            return None
+        self.projector.remember(game_id, new)
+        self.projector.maybe_snapshot(game_id, version, new)
+        self._follow_up(new, record)
+        return Committed(new, envelopes)
+
+    def _seed(self, game_id: str) -> str:
+        self._rng(game_id, 0)
+        return self._seeds[game_id]
+
+    def _follow_up(self, record: Record, before: Record | None = None) -> None:
+        """Update the indexes of one game and ask a worker for its next system step.
+
+        With ``before`` (the record the commit started from) only what changed is
+        written; without it (repairs, rebuilds) everything is.
+        """
+        game_id = record["id"]
+        pipe = self.redis.pipeline(transaction=False)
+        full = before is None
+        if full or before["status"] != record["status"]:  # type: ignore[index]
+            if record["status"] == "open":
+                pipe.zadd(self.keys.lobby(), {game_id: parse_time(record["created_at"]).timestamp()})
+            else:
+                pipe.zrem(self.keys.lobby(), game_id)
+            if record["status"] == "active":
+                pipe.sadd(self.keys.active(), game_id)
+            else:
+                pipe.srem(self.keys.active(), game_id)
+        for seat, player in enumerate(record["players"]):
+            if player is None:
+                continue
+            if full or before["players"][seat] is None:  # type: ignore[index]
+                pipe.zadd(self.keys.player_games(player["id"]),
+                          {game_id: parse_time(record["created_at"]).timestamp()})
+            awaited, deadline = record["awaiting"][seat], record["deadlines"][seat]
+            if not full and (before["awaiting"][seat], before["deadlines"][seat]) == (awaited, deadline):  # type: ignore[index]
+                continue
+            if awaited is not None and deadline is not None:
+                pipe.zadd(self.keys.inbox(player["id"]), {game_id: parse_time(deadline).timestamp()})
+            else:
+                pipe.zrem(self.keys.inbox(player["id"]), game_id)
+        due = earliest_deadline(record)
+        previous_due = None if full else earliest_deadline(before)  # type: ignore[arg-type]
+        if full or due != previous_due:
+            if due is not None:
+                pipe.zadd(self.keys.deadlines(), {game_id: parse_time(due).timestamp()})
+            else:
+                pipe.zrem(self.keys.deadlines(), game_id)
+        pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
+        pipe.execute()
+        if due is None or self.scheduler is None:
+            return
+        if not any(record["awaiting"]):
+            self.scheduler.advance(game_id, f"{record['version']}")  # a system step: due now
+        elif full or due != previous_due:
+            self.scheduler.advance(game_id, f"d{int(parse_time(due).timestamp() * 1000)}", parse_time(due))
+
+    def rebuild_indexes(self) -> int:
+        """Drop and rebuild every index from the streams (they are projections)."""
+        for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:inbox"):
+            self.redis.delete(key)
+        self.redis.delete(self.keys.lobby(), self.keys.active(), self.keys.deadlines())
+        count = 0
+        for game_id in self.store.game_ids():
+            self.projector.forget(game_id)
+            record = self.projector.load(game_id)
+            if record is not None:
+                self._follow_up(record)
+                count += 1
+        return count
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _problem(status: int, code: str, detail: str, **extra: Any):
+    from service.errors import Problem
+
+    return Problem(status, code, detail, **extra)

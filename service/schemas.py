@@ -1,0 +1,138 @@
+"""Marshmallow schemas: request validation and the response shapes in the OpenAPI document."""
+
+from __future__ import annotations
+
+from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
+
+DAY = 86400
+
+
+class PlayerCreateSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                         metadata={"description": "Display name shown to the other seats"})
+
+
+class PlayerSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    token = fields.String(metadata={"description": "Bearer token; shown once, keep it secret"})
+
+
+class TimeControlSchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    seconds_per_move = fields.Integer(load_default=DAY, validate=validate.Range(min=1, max=30 * DAY),
+                                      metadata={"description": "Time each decision may take before its default"})
+    autoplay_after = fields.Integer(load_default=3, validate=validate.Range(min=1, max=100),
+                                    metadata={"description": "Missed deadlines in a row before the bot plays the seat"})
+    autoplay_seconds = fields.Integer(load_default=10, validate=validate.Range(min=1, max=30 * DAY),
+                                      metadata={"description": "Time the bot leaves a seat it plays before moving"})
+
+
+class GameCreateSchema(Schema):
+    game = fields.String(required=True, metadata={"example": "coup"})
+    seats = fields.Integer(required=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    time_control = fields.Nested(TimeControlSchema, load_default=lambda: TimeControlSchema().load({}))
+
+
+class PlayerRefSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
+class GameSummarySchema(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
+    version = fields.Integer()
+    seats = fields.Integer()
+    players = fields.List(fields.Nested(PlayerRefSchema, allow_none=True))
+    options = fields.Dict()
+    time_control = fields.Nested(TimeControlSchema)
+    created_at = fields.String()
+    updated_at = fields.String()
+    seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end"})
+
+
+class GameViewSchema(GameSummarySchema):
+    awaiting = fields.List(fields.Integer(), metadata={"description": "Seats that owe a decision now"})
+    awaiting_kinds = fields.Dict(keys=fields.String(), values=fields.String())
+    deadline = fields.String(allow_none=True, metadata={"description": "Earliest deadline among awaited seats"})
+    deadlines = fields.Dict(keys=fields.String(), values=fields.String())
+    autoplay = fields.List(fields.Integer(), metadata={"description": "Seats the built-in bot is playing"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat, null for spectators"})
+    view = fields.Dict(allow_none=True, metadata={"description": "The game as the caller's seat sees it"})
+    legal_actions = fields.List(fields.Dict(), metadata={"description": "Complete actions to post as they are"})
+    winners = fields.List(fields.Integer(), allow_none=True)
+    reason = fields.String(allow_none=True)
+    seed = fields.String(allow_none=True, metadata={"description": "The seed, once the game has ended"})
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema))
+
+
+class InboxEntrySchema(GameSummarySchema):
+    seat = fields.Integer()
+    awaiting_me = fields.Boolean()
+    deadline = fields.String(allow_none=True)
+
+
+class InboxSchema(Schema):
+    games = fields.List(fields.Nested(InboxEntrySchema))
+
+
+class JoinResultSchema(Schema):
+    seat = fields.Integer(required=True)
+    game = fields.Nested(GameViewSchema)
+
+
+class ActionSchema(Schema):
+    """An action object: ``type`` plus the fields that action takes (see ``legal_actions``)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"example": "income"})
+
+
+class FeedEventSchema(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    at = fields.String()
+    actor = fields.Integer(allow_none=True)
+    data = fields.Dict()
+
+
+class ActionResultSchema(Schema):
+    version = fields.Integer(metadata={"description": "The game's version after the action"})
+    events = fields.List(fields.Nested(FeedEventSchema), metadata={"description": "Events it caused, as you see them"})
+    game = fields.Nested(GameViewSchema)
+
+
+class EventPageSchema(Schema):
+    events = fields.List(fields.Nested(FeedEventSchema))
+    version = fields.Integer(metadata={"description": "Pass as `after` to continue"})
+    status = fields.String()
+
+
+class ReplaySchema(Schema):
+    version = fields.Integer()
+    game = fields.Nested(GameViewSchema)
+    state = fields.Dict(allow_none=True, metadata={"description": "Full state (finished games and operator only)"})
+
+
+class ProblemSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "Stable machine-readable error code"})
+    version = fields.Integer(metadata={"description": "Current game version, where it matters"})
+    legal_actions = fields.List(fields.Dict(), metadata={"description": "For a rule violation: what you may do"})
+    errors = fields.Dict(metadata={"description": "For malformed input: the fields at fault"})

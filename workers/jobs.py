@@ -1,0 +1,34 @@
+"""RQ job functions: module-level, taking ids and versions, JSON-serialisable arguments.
+
+The worker process sets up one engine (with its projection cache) and every job
+uses it; a job does what is due when it runs, so a late or repeated one is harmless.
+"""
+
+from __future__ import annotations
+
+import os
+
+import redis
+
+from service.engine import Engine
+from workers.scheduling import JobScheduler, make_queue
+
+_engine: Engine | None = None
+
+
+def install_engine(engine: Engine) -> None:
+    global _engine
+    _engine = engine
+
+
+def current_engine() -> Engine:
+    global _engine
+    if _engine is None:
+        client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+        _engine = Engine(client, JobScheduler(make_queue(client)))
+    return _engine
+
+
+def advance(game_id: str) -> str:
+    """Resolve a pending system step, or apply the default action of an expired deadline."""
+    return current_engine().advance(game_id)

@@ -1,0 +1,52 @@
+"""How the engine asks for later work: ``advance(game_id)`` now, or at a deadline.
+
+A job's id is built from the game and a tag (the version for a system step, the
+deadline's time for a deadline), so asking twice is harmless and a deadline that did
+not move is not scheduled again. Finished jobs keep no result (``result_ttl=0``), so
+the sweep can ask again for a step whose job ran too early or was lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from datetime import UTC, datetime
+
+import redis
+from rq import Queue
+from rq.exceptions import DuplicateJobError
+from rq.serializers import JSONSerializer
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAME = "intrigue"
+ADVANCE = "workers.jobs.advance"
+
+
+def make_queue(connection: redis.Redis, name: str = QUEUE_NAME) -> Queue:
+    return Queue(name, connection=connection, serializer=JSONSerializer)
+
+
+class JobScheduler:
+    """Enqueues ``advance(game_id, version)`` now or at a deadline."""
+
+    def __init__(self, queue: Queue) -> None:
+        self.queue = queue
+
+    @staticmethod
+    def job_id(game_id: str, tag: str) -> str:
+        return f"advance-{game_id}-{tag}"
+
+    def advance(self, game_id: str, tag: str, at: datetime | None = None) -> None:
+        """Ask for ``advance(game_id)``; ``tag`` (a version or a deadline) makes the job id unique."""
+        options = {"job_id": self.job_id(game_id, tag), "unique": True, "result_ttl": 0,
+                   "failure_ttl": 3600, "job_timeout": 60}
+        try:
+            if at is None or at <= datetime.now(UTC):
+                self.queue.enqueue(ADVANCE, game_id, **options)
+            else:
+                # The scheduler's registry counts whole seconds: round up so a job never runs early.
+                at = datetime.fromtimestamp(math.ceil(at.timestamp()), UTC)
+                self.queue.enqueue_at(at, ADVANCE, game_id, **options)
+        except DuplicateJobError:
+            pass  # already asked for this version: nothing more to do
