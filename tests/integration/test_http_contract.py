@@ -1,0 +1,100 @@
+"""The v1 contract over real HTTP against a real Redis, proven with Coup."""
+
+from __future__ import annotations
+
+import random
+
+import requests
+
+from tests.support.client import Client
+
+
+def start_coup(server: str, seats: int = 3, **time_control: int) -> tuple[str, list[Client]]:
+    players = [Client.register(server, f"p{i}") for i in range(seats)]
+    game_id = players[0].create_game("coup", seats, **time_control)
+    for index, player in enumerate(players):
+        assert player.join(game_id) == index
+    return game_id, players
+
+
+def test_player_registration_returns_id_and_token(server: str) -> None:
+    body = Client(server).post("/v1/players", {"name": "Natasha"}, expect=201)
+    assert set(body) >= {"id", "token", "name"} and body["name"] == "Natasha"
+
+
+def test_created_game_is_open_in_lobby_until_full(server: str) -> None:
+    host = Client.register(server, "host")
+    game_id = host.create_game("coup", 2)
+    lobby = Client(server).get("/v1/games")["games"]
+    assert game_id in [g["id"] for g in lobby]
+    assert host.game(game_id)["status"] == "open"
+    host.join(game_id)
+    Client.register(server, "guest").join(game_id)
+    assert host.game(game_id)["status"] == "active"
+    assert game_id not in [g["id"] for g in Client(server).get("/v1/games")["games"]]
+
+
+def test_game_view_has_contract_fields_and_postable_legal_actions(server: str) -> None:
+    game_id, players = start_coup(server)
+    view = players[0].game(game_id)
+    for key in ("id", "game", "status", "version", "awaiting", "deadline", "view", "legal_actions", "winners"):
+        assert key in view
+    assert view["status"] == "active" and view["awaiting"] == [0]
+    assert view["legal_actions"] and players[1].game(game_id)["legal_actions"] == []
+    result = players[0].act(game_id, view["legal_actions"][0])
+    assert result["version"] > view["version"]
+    assert all(e["seq"] > view["version"] for e in result["events"])
+
+
+def test_joining_twice_keeps_the_seat(server: str) -> None:
+    host = Client.register(server, "host")
+    game_id = host.create_game("coup", 3)
+    assert host.join(game_id) == 0
+    assert host.join(game_id) == 0
+
+
+def test_openapi_document_and_offline_docs_page(server: str) -> None:
+    spec = requests.get(server + "/v1/openapi.json", timeout=5).json()
+    assert spec["openapi"].startswith("3.")
+    assert "/v1/games/{game_id}/actions" in spec["paths"]
+    assert "GameView" in spec["components"]["schemas"]
+    page = requests.get(server + "/docs", timeout=5)
+    assert page.status_code == 200 and "/v1/games/{game_id}/actions" in page.text
+    assert "<script" not in page.text and "http" not in page.text.split("<body>")[1].replace("/v1/openapi.json", "")
+
+
+def test_inbox_lists_games_awaiting_me(server: str) -> None:
+    game_id, players = start_coup(server)
+    inbox0 = players[0].get("/v1/me/games", params={"awaiting": "me"})["games"]
+    inbox1 = players[1].get("/v1/me/games", params={"awaiting": "me"})["games"]
+    assert game_id in [g["id"] for g in inbox0]
+    assert game_id not in [g["id"] for g in inbox1]
+    assert game_id in [g["id"] for g in players[1].get("/v1/me/games")["games"]]
+
+
+def test_random_bots_finish_a_game_over_http_and_the_log_verifies(server: str, tmp_path) -> None:
+    from projections.audit import audit, read_log
+
+    game_id, players = start_coup(server)
+    rng = random.Random(7)
+    version = 0
+    for _ in range(2000):
+        view = players[0].game(game_id)
+        if view["status"] == "finished":
+            break
+        movers = [p for p in players if p.game(game_id)["legal_actions"]]
+        if not movers:  # a worker owes a system step: wait for the stream to move
+            players[0].events(game_id, after=view["version"], wait=5)
+            continue
+        mover = rng.choice(movers)
+        actions = mover.game(game_id)["legal_actions"]
+        response = mover.request("POST", f"/v1/games/{game_id}/actions", rng.choice(actions))
+        assert response.status_code in (200, 409), response.text
+        version = max(version, view["version"])
+    final = players[0].game(game_id)
+    assert final["status"] == "finished" and len(final["winners"]) == 1
+    assert final["seed"]
+    log = requests.get(f"{server}/v1/games/{game_id}/log", timeout=10)
+    assert log.status_code == 200 and log.headers["Content-Type"].startswith("application/x-ndjson")
+    report = audit(read_log(log.text.splitlines()))
+    assert report.finished and report.winners == final["winners"]

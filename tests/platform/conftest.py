@@ -1,0 +1,34 @@
+"""In-process engine fixtures: a real redis-server, the engine called directly, a toy game registered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from games import registry
+from service.embedded import EmbeddedRedis
+from service.engine import Engine
+from workers.scheduling import JobScheduler, make_queue
+
+
+@pytest.fixture(scope="session")
+def platform_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    server = EmbeddedRedis(tmp_path_factory.mktemp("platform-redis"), persist=False).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> Iterator[None]:
+    registry.GAMES["toy"] = "tests.support.toy"
+    yield
+    registry.GAMES.pop("toy", None)
+
+
+@pytest.fixture()
+def engine(platform_redis: EmbeddedRedis) -> Engine:
+    client = redis.Redis.from_url(platform_redis.url)
+    client.flushall()
+    return Engine(client, JobScheduler(make_queue(client)), snapshot_every=5)

@@ -1,0 +1,176 @@
+"""The engine's guarantees, proven on a toy game against a real Redis (no HTTP, no worker process)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from events.envelope import check_chain, seed_commitment
+from games.registry import load
+from projections.audit import AuditError, audit
+from projections.projector import fold_all
+from projections.views import feed_item, game_view
+from service.engine import Engine
+from service.errors import Problem
+
+
+def started(engine: Engine, seats: int = 2, seconds: int = 60):
+    players = [engine.create_player(f"p{i}")[0] for i in range(seats)]
+    record = engine.create_game(players[0], "toy", seats, {}, {"seconds_per_move": seconds, "autoplay_after": 3,
+                                                                "autoplay_seconds": 5})
+    for player in players:
+        engine.join(player, record["id"])
+    return record["id"], players
+
+
+def test_last_join_starts_the_game_and_commits_the_seed(engine: Engine) -> None:
+    game_id, _ = started(engine)
+    record = engine.load(game_id)
+    assert record["status"] == "active" and record["awaiting"] == ["pick", "pick"]
+    assert record["seed_hash"] == seed_commitment(engine.store.seed(game_id))
+    check_chain(engine.store.read(game_id))
+
+
+def test_sealed_pick_is_hidden_from_the_other_seat_until_revealed(engine: Engine) -> None:
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    record = engine.load(game_id)
+    other_pick = {**record, "state": {**record["state"], "picks": [1, None]}}
+    assert game_view(record, 1) == game_view(other_pick, 1)  # seat 1 cannot tell a 3 from a 1
+    assert game_view(record, None) == game_view(other_pick, None)
+    assert game_view(record, 0) != game_view(other_pick, 0)
+    picked = [e for e in engine.store.read(game_id) if e.type == "Picked"][0]
+    assert feed_item(record, picked, 1)["data"] == {}
+    assert feed_item(record, picked, 0)["data"] == {"number": 3}
+
+
+def test_all_picked_leaves_a_system_step_for_the_worker(engine: Engine) -> None:
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    done = engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    assert done.record["awaiting"] == [None, None]
+    assert engine.advance(game_id, done.record["version"]) == "resolved"
+    assert engine.load(game_id)["state"]["score"] == [1, 0]
+    version = engine.store.version(game_id)
+    assert engine.advance(game_id, done.record["version"]) == "nothing_due"  # a repeated job does nothing
+    assert engine.store.version(game_id) == version
+
+
+def test_expired_deadline_plays_the_default_and_counts_a_miss(engine: Engine) -> None:
+    game_id, players = started(engine, seconds=30)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    version = engine.load(game_id)["version"]
+    assert engine.advance(game_id, version) == "nothing_due"
+    later = datetime.now(UTC) + timedelta(seconds=31)
+    assert engine.advance(game_id, version, now=later) == "timed_out"
+    record = engine.load(game_id)
+    assert record["misses"] == [0, 1]
+    assert [e.type for e in engine.store.read(game_id, after=version)] == ["DeadlineMissed", "Picked"]
+
+
+def test_three_misses_hand_the_seat_to_the_bot_until_its_player_acts(engine: Engine) -> None:
+    game_id, players = started(engine, seconds=30)
+    for _ in range(3):  # seat 0 picks 1, seat 1 misses and defaults to 1: a tie, nobody scores
+        engine.act(players[0], game_id, {"type": "pick", "number": 1})
+        record = engine.load(game_id)
+        assert engine.advance(game_id, record["version"], now=datetime.now(UTC) + timedelta(seconds=31)) == "timed_out"
+        assert engine.advance(game_id, engine.load(game_id)["version"]) == "resolved"
+    record = engine.load(game_id)
+    assert record["status"] == "active" and record["misses"] == [0, 3] and record["autoplay"] == [False, True]
+    assert record["deadlines"][1] <= (datetime.now(UTC) + timedelta(seconds=6)).isoformat()
+    engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    record = engine.load(game_id)
+    assert record["autoplay"] == [False, False] and record["misses"] == [0, 0]
+
+
+def test_rejected_actions_change_nothing(engine: Engine) -> None:
+    game_id, players = started(engine)
+    before = engine.store.version(game_id)
+    with pytest.raises(Problem) as err:
+        engine.act(players[0], game_id, {"type": "pick", "number": 9})
+    assert err.value.status == 422 and err.value.code == "bad_number"
+    assert err.value.extra["legal_actions"][0] == {"type": "pick", "number": 1}
+    with pytest.raises(Problem) as err:
+        engine.act(players[0], game_id, {"type": "pick", "number": 1}, if_match=before - 1)
+    assert err.value.status == 409
+    assert engine.store.version(game_id) == before
+
+
+def test_idempotency_key_replays_the_first_result(engine: Engine) -> None:
+    game_id, players = started(engine)
+    first = engine.act(players[0], game_id, {"type": "pick", "number": 2}, idempotency_key="k1")
+    again = engine.act(players[0], game_id, {"type": "pick", "number": 2}, idempotency_key="k1")
+    assert [e.seq for e in first.events] == [e.seq for e in again.events]
+    assert engine.store.version(game_id) == first.events[-1].seq
+    with pytest.raises(Problem) as err:
+        engine.act(players[0], game_id, {"type": "pick", "number": 3}, idempotency_key="k1")
+    assert err.value.code == "idempotency_key_reused"
+
+
+def play_to_end(engine: Engine, game_id: str, players) -> None:
+    for _ in range(100):
+        record = engine.load(game_id)
+        if record["status"] == "finished":
+            return
+        if not any(record["awaiting"]):
+            engine.advance(game_id, record["version"])
+            continue
+        for seat, kind in enumerate(record["awaiting"]):
+            if kind:
+                engine.act(players[seat], game_id, {"type": "pick", "number": 3 - seat % 3})
+    raise AssertionError("game did not end")
+
+
+def test_finished_game_reveals_seed_and_its_log_audits(engine: Engine) -> None:
+    game_id, players = started(engine)
+    play_to_end(engine, game_id, players)
+    record = engine.load(game_id)
+    assert record["status"] == "finished" and record["winners"] == [0]
+    assert seed_commitment(record["seed"]) == record["seed_hash"]
+    events = engine.store.read(game_id)
+    report = audit(events)
+    assert report.winners == [0]
+    tampered = list(events)
+    index = next(i for i, e in enumerate(tampered) if e.type == "Picked")
+    forged = tampered[index].__class__(**{**tampered[index].__dict__, "data": {"number": 1}})
+    tampered[index] = forged
+    with pytest.raises(AuditError) as err:
+        audit(tampered)
+    assert err.value.seq == forged.seq
+
+
+def test_snapshots_and_replay_at_version_match_a_full_fold(engine: Engine) -> None:
+    game_id, players = started(engine)
+    play_to_end(engine, game_id, players)
+    events = engine.store.read(game_id)
+    assert engine.store.latest_snapshot(game_id) is not None
+    engine.projector.forget(game_id)
+    assert engine.load(game_id) == fold_all(events)
+    for version in range(1, len(events) + 1):
+        assert engine.projector.at_version(game_id, version) == fold_all(events[:version])
+
+
+def test_indexes_rebuild_from_the_streams(engine: Engine) -> None:
+    game_id, players = started(engine)
+    inbox = engine.keys.inbox(players[0].id)
+    assert engine.redis.zscore(inbox, game_id) is not None
+    engine.redis.delete(inbox, engine.keys.deadlines())
+    assert engine.rebuild_indexes() == 1
+    assert engine.redis.zscore(inbox, game_id) is not None
+    assert engine.redis.zscore(engine.keys.deadlines(), game_id) is not None
+
+
+def test_replacing_a_sealed_bid_does_not_restart_the_other_clocks(engine: Engine) -> None:
+    players = [engine.create_player(f"r{i}")[0] for i in range(3)]
+    game_id = engine.create_game(players[0], "revolution", 3, {}, {"seconds_per_move": 600})["id"]
+    for player in players:
+        engine.join(player, game_id)
+    started_record = engine.load(game_id)
+    bids = load("revolution").legal_actions(started_record["state"], 0)
+    engine.act(players[0], game_id, bids[0])
+    after_first = engine.load(game_id)["deadlines"]
+    engine.act(players[0], game_id, bids[1])  # seat 0 changes its mind
+    record = engine.load(game_id)
+    assert record["awaiting"] == [None, "bid", "bid"]
+    assert record["deadlines"][1:] == after_first[1:] == started_record["deadlines"][1:]
