@@ -1,0 +1,23 @@
+"""The baseline for bench scripts: a bare Flask endpoint doing one XADD, served like Intrigue."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import redis
+from flask import Flask, request
+from waitress import serve
+
+app = Flask(__name__)
+client = redis.Redis.from_url(os.environ["REDIS_URL"])
+
+
+@app.post("/xadd")
+def xadd() -> tuple[dict[str, str], int]:
+    entry = client.xadd("bench:baseline", {"e": request.get_data()}, maxlen=10_000, approximate=True)
+    return {"id": entry.decode()}, 200
+
+
+if __name__ == "__main__":
+    serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=int(sys.argv[2]) if len(sys.argv) > 2 else 32)

@@ -1,0 +1,96 @@
+"""Shared pieces of the bench scripts: servers to measure, timers and figures."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+
+
+def wait_for(url: str, timeout: float = 30) -> None:
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        try:
+            requests.get(url, timeout=1)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{url} did not answer")
+
+
+@contextmanager
+def redis_for_bench(url: str | None):
+    """The Redis to measure against: ``url`` if given, else a fresh embedded one."""
+    if url:
+        yield url
+        return
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, persist=False) as server:
+        yield server.url
+
+
+@contextmanager
+def intrigue_server(redis_url: str, workers: int = 2, threads: int = 64):
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "INTRIGUE_LOG_LEVEL": "WARNING"}
+    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+                                "--workers", str(workers), "--threads", str(threads)], cwd=ROOT, env=env)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/v1/openapi.json")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@contextmanager
+def baseline_server(redis_url: str):
+    port = free_port()
+    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "baseline_app.py"), str(port)],
+                               env={**os.environ, "REDIS_URL": redis_url})
+    try:
+        wait_for(f"http://127.0.0.1:{port}/xadd")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def figures(label: str, latencies: list[float], elapsed: float) -> str:
+    rate = len(latencies) / elapsed if elapsed else 0.0
+    return (f"{label:<28} {len(latencies):>7} req  {rate:>8.1f}/s  p50 {percentile(latencies, 0.5) * 1000:7.2f} ms  "
+            f"p99 {percentile(latencies, 0.99) * 1000:7.2f} ms  mean {statistics.fmean(latencies) * 1000:7.2f} ms"
+            if latencies else f"{label}: no requests")
+
+
+class Progress:
+    """A one-line progress display on stderr for long runs."""
+
+    def __init__(self, label: str, total: int) -> None:
+        self.label, self.total, self.done, self.started = label, total, 0, time.monotonic()
+
+    def step(self, count: int = 1) -> None:
+        self.done += count
+        if sys.stderr.isatty() or self.done == self.total or self.done % max(1, self.total // 10) == 0:
+            elapsed = time.monotonic() - self.started
+            print(f"\r{self.label}: {self.done}/{self.total} ({elapsed:.1f}s)", end="", file=sys.stderr, flush=True)
+        if self.done >= self.total:
+            print(file=sys.stderr)

@@ -1,0 +1,210 @@
+"""Load figures for Intrigue: concurrent random-legal games over HTTP beside a bare XADD baseline.
+
+    python bench/coup_load.py                    # embedded Redis, 20 games of Coup
+    python bench/coup_load.py --games 50 --redis-url redis://127.0.0.1:6379/15
+    python bench/coup_load.py --game revolution --games 200
+
+Prints actions per second and p50/p99 latency of game actions, the same for a bare
+Flask endpoint doing one XADD on the same Redis (the baseline), the cost of an early
+versus a late action in one long game, and for simultaneous games the time from the
+last sealed decision to the worker's resolution (read from the events' own times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import requests
+from common import Progress, baseline_server, figures, intrigue_server, percentile, redis_for_bench
+
+from events.envelope import Envelope, parse_time
+from tests.support.client import Client
+
+SEATS = {"coup": 3, "revolution": 4}
+
+
+def play_one(base: str, game: str, seed: int, latencies: list[float], lock: threading.Lock,
+             progress: Progress, requests_made: list[int]) -> str:
+    """One game's bots: a client that reuses the view each POST returns, as a good client would."""
+    rng = random.Random(seed)
+    session = requests.Session()
+    clients = [Client(base, session=session) for _ in range(SEATS[game])]
+    for index, client in enumerate(clients):
+        body = client.post("/v1/players", {"name": f"bot{seed}-{index}"}, expect=201)
+        client.token = body["token"]
+    game_id = clients[0].create_game(game, len(clients), seconds_per_move=3600)
+    for client in clients:
+        client.join(game_id)
+    views = {0: clients[0].game(game_id)}
+    calls = 1
+    for _ in range(20_000):
+        latest = max(views.values(), key=lambda v: v["version"])
+        if latest["status"] == "finished":
+            break
+        if not latest["awaiting"]:  # a worker owes a system step: wait for the stream, then look again
+            clients[0].events(game_id, after=latest["version"], wait=5)
+            views = {0: clients[0].game(game_id)}
+            calls += 2
+            continue
+        seat = rng.choice(latest["awaiting"])
+        mine = views.get(seat)
+        if mine is None or mine["version"] != latest["version"]:
+            mine = views[seat] = clients[seat].game(game_id)
+            calls += 1
+            if mine["version"] != latest["version"] or not mine["legal_actions"]:
+                continue
+        action = rng.choice(mine["legal_actions"])
+        started = time.perf_counter()
+        response = clients[seat].request("POST", f"/v1/games/{game_id}/actions", action,
+                                         headers={"If-Match": str(mine["version"])})
+        elapsed = time.perf_counter() - started
+        calls += 1
+        if response.status_code == 200:
+            views[seat] = response.json()["game"]
+            with lock:
+                latencies.append(elapsed)
+        elif response.status_code == 409:
+            views = {seat: clients[seat].game(game_id)}
+            calls += 1
+        else:
+            raise RuntimeError(f"unexpected {response.status_code}: {response.text}")
+    with lock:
+        requests_made.append(calls)
+    progress.step()
+    return game_id
+
+
+def run_games(base: str, game: str, count: int) -> tuple[list[float], float, list[str], int]:
+    latencies: list[float] = []
+    requests_made: list[int] = []
+    lock = threading.Lock()
+    progress = Progress(f"{count} games of {game}", count)
+    started = time.perf_counter()
+    with ThreadPoolExecutor(count) as pool:
+        ids = list(pool.map(lambda i: play_one(base, game, i, latencies, lock, progress, requests_made),
+                            range(count)))
+    return latencies, time.perf_counter() - started, ids, sum(requests_made)
+
+
+def run_baseline(base: str, threads: int, per_thread: int) -> tuple[list[float], float]:
+    latencies: list[float] = []
+    lock = threading.Lock()
+    payload = json.dumps({"type": "income", "padding": "x" * 200})
+
+    def hammer(_: int) -> None:
+        session = requests.Session()
+        for _ in range(per_thread):
+            started = time.perf_counter()
+            response = session.post(base + "/xadd", data=payload, headers={"Content-Type": "application/json"})
+            elapsed = time.perf_counter() - started
+            assert response.status_code == 200
+            with lock:
+                latencies.append(elapsed)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(hammer, range(threads)))
+    return latencies, time.perf_counter() - started
+
+
+def long_coup_game(base: str, actions: int) -> dict[int, float]:
+    """One Coup game kept going with exchanges: POST latency by action number."""
+    session = requests.Session()
+    clients = [Client(base, session=session) for _ in range(3)]
+    for index, client in enumerate(clients):
+        client.token = client.post("/v1/players", {"name": f"long{index}"}, expect=201)["token"]
+    game_id = clients[0].create_game("coup", 3)
+    for client in clients:
+        client.join(game_id)
+    timings: dict[int, float] = {}
+    progress = Progress("long game", actions)
+    count = 0
+    while count < actions:
+        view = clients[0].game(game_id)
+        if not view["awaiting"]:
+            clients[0].events(game_id, after=view["version"], wait=5)
+            continue
+        seat = view["awaiting"][0]
+        legal = clients[seat].game(game_id)["legal_actions"]
+        by_type = {a["type"]: a for a in legal}
+        action = by_type.get("exchange") or by_type.get("pass") or legal[0]
+        started = time.perf_counter()
+        clients[seat].act(game_id, action)
+        timings[count + 1] = time.perf_counter() - started
+        count += 1
+        progress.step()
+    return timings
+
+
+def resolution_delays(base: str, game_ids: list[str]) -> list[float]:
+    """Seconds from the last seat's decision to the system step that followed it (event times)."""
+    delays = []
+    for game_id in game_ids:
+        text = requests.get(f"{base}/v1/games/{game_id}/log", timeout=30).text
+        events = [Envelope.from_json(line) for line in text.splitlines() if line]
+        previous = None
+        for event in events:
+            batch_start = event.cause.get("batch") == event.seq
+            if batch_start and event.cause.get("kind") == "system" and previous is not None \
+                    and previous.cause.get("kind") == "player":
+                delays.append((parse_time(event.at) - parse_time(previous.at)).total_seconds())
+            previous = event
+    return delays
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=sorted(SEATS), default="coup")
+    parser.add_argument("--games", type=int, default=20, help="concurrent games (default %(default)s)")
+    parser.add_argument("--long-actions", type=int, default=1000, help="length of the long game (coup only)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes beside the API")
+    parser.add_argument("--redis-url", help="measure against this Redis instead of an embedded one")
+    parser.add_argument("--url", help="measure an already running Intrigue (its Redis must be --redis-url)")
+    args = parser.parse_args()
+
+    with redis_for_bench(args.redis_url) as redis_url:
+        with baseline_server(redis_url) as baseline:
+            base_lat, base_time = run_baseline(baseline, args.games, 200)
+        if args.url:
+            results = measure(args.url, args)
+        else:
+            # Every bot may hold a long-poll open: give the server a thread for each.
+            with intrigue_server(redis_url, workers=args.workers, threads=args.games + 32) as base:
+                results = measure(base, args)
+    game_lat, game_time, delays, timings, calls = results
+    print()
+    print(f"concurrency: {args.games} clients/games, 2-core machine, Redis {'given' if args.redis_url else 'embedded'}")
+    print(figures("baseline (Flask + XADD)", base_lat, base_time))
+    print(figures(f"{args.game} actions (POST)", game_lat, game_time))
+    base_rate = len(base_lat) / base_time
+    game_rate = len(game_lat) / game_time
+    print(f"game API requests (GET+POST+long-poll): {calls / game_time:.1f}/s, {calls / len(game_lat):.2f} per action")
+    print(f"throughput ratio: actions {game_rate / base_rate:.2f} of baseline requests (aim >= 0.50); "
+          f"all game requests {calls / game_time / base_rate:.2f}")
+    if delays:
+        print(f"last decision -> resolution: n={len(delays)}  p50 {percentile(delays, 0.5) * 1000:.1f} ms  "
+              f"p99 {percentile(delays, 0.99) * 1000:.1f} ms  max {max(delays) * 1000:.1f} ms")
+    if timings:
+        early = [timings[i] for i in range(5, 16) if i in timings]
+        late_range = range(max(1, len(timings) - 10), len(timings) + 1)
+        late = [timings[i] for i in late_range if i in timings]
+        ratio = (sum(late) / len(late)) / (sum(early) / len(early))
+        print(f"one long game: actions 5-15 mean {sum(early) / len(early) * 1000:.2f} ms, "
+              f"actions {late_range.start}-{late_range.stop - 1} mean {sum(late) / len(late) * 1000:.2f} ms, "
+              f"ratio {ratio:.2f} (aim <= 1.5)")
+
+
+def measure(base: str, args: argparse.Namespace):
+    game_lat, game_time, ids, calls = run_games(base, args.game, args.games)
+    delays = resolution_delays(base, ids)
+    timings = long_coup_game(base, args.long_actions) if args.game == "coup" and args.long_actions else {}
+    return game_lat, game_time, delays, timings, calls
+
+
+if __name__ == "__main__":
+    main()
