@@ -85,7 +85,7 @@ end
 local new_version = version + #ARGV - 3
 redis.call('HSET', KEYS[2], 'version', new_version)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
-return {'ok', tostring(new_version)}
+return {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or ''}
 """
 
 
@@ -96,6 +96,8 @@ class AppendResult:
     status: str
     version: int | None = None
     record: dict[str, Any] | None = None
+    #: When the game's deadline job is set to run (epoch ms), read in the same step as the append.
+    job_due: int | None = None
 
 
 class EventStore:
@@ -114,14 +116,15 @@ class EventStore:
         if events[0].seq != expected_version + 1:
             raise ValueError("events must continue the stream")
         field, record = idempotency if idempotency else ("", {})
-        status, value = self._append(
+        status, value, *rest = self._append(
             keys=[self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)],
             args=[expected_version, field, json.dumps(record), *(e.to_json() for e in events)],
         )
         status = status.decode() if isinstance(status, bytes) else status
         if status == "duplicate":
             return AppendResult("duplicate", record=json.loads(value))
-        return AppendResult(status, version=int(value))
+        job_due = int(rest[0]) if rest and rest[0] else None
+        return AppendResult(status, version=int(value), job_due=job_due)
 
     def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self.keys.idempotency(game_id), field)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -227,6 +228,11 @@ class Engine:
         now = now or datetime.now(UTC)
         due = [seat for seat in sorted(waiting) if parse_time(record["deadlines"][seat]) <= now]
         if not due:
+            # The deadline moved later since this job was booked: book the next one.
+            next_due = earliest_deadline(record)
+            if next_due is not None and self.scheduler is not None:
+                self.redis.hset(self.keys.meta(game_id), "job_due", int(parse_time(next_due).timestamp() * 1000))
+                self._book_deadline(game_id, next_due)
             return "nothing_due"
         return self._time_out(record, due[0])
 
@@ -315,18 +321,22 @@ class Engine:
             return None
         self.projector.remember(game_id, new)
         self.projector.maybe_snapshot(game_id, version, new)
-        self._follow_up(new, record)
+        self._follow_up(new, record, job_due=result.job_due)
         return Committed(new, envelopes)
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)
         return self._seeds[game_id]
 
-    def _follow_up(self, record: Record, before: Record | None = None) -> None:
+    def _follow_up(self, record: Record, before: Record | None = None, job_due: int | None = None) -> None:
         """Update the indexes of one game and ask a worker for its next system step.
 
         With ``before`` (the record the commit started from) only what changed is
-        written; without it (repairs, rebuilds) everything is.
+        written; without it (repairs, rebuilds) everything is. ``job_due`` is when the
+        game's deadline job already runs (epoch ms): a deadline that moved later needs
+        no new job, since that job finds nothing due and books one at the new time
+        (see :meth:`advance`). So a game costs one scheduled job per deadline that can
+        actually expire, not one per action.
         """
         game_id = record["id"]
         pipe = self.redis.pipeline(transaction=False)
@@ -360,14 +370,25 @@ class Engine:
                 pipe.zadd(self.keys.deadlines(), {game_id: parse_time(due).timestamp()})
             else:
                 pipe.zrem(self.keys.deadlines(), game_id)
+        book_deadline = False
+        if due is not None and self.scheduler is not None and any(record["awaiting"]):
+            due_ms = int(parse_time(due).timestamp() * 1000)
+            already = job_due is not None and time.time() * 1000 < job_due <= due_ms
+            book_deadline = (full or due != previous_due) and not already
+            if book_deadline:
+                pipe.hset(self.keys.meta(game_id), "job_due", due_ms)
         pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
         pipe.execute()
         if due is None or self.scheduler is None:
             return
         if not any(record["awaiting"]):
             self.scheduler.advance(game_id, f"{record['version']}")  # a system step: due now
-        elif full or due != previous_due:
-            self.scheduler.advance(game_id, f"d{int(parse_time(due).timestamp() * 1000)}", parse_time(due))
+        elif book_deadline:
+            self._book_deadline(game_id, due)
+
+    def _book_deadline(self, game_id: str, due: str) -> None:
+        at = parse_time(due)
+        self.scheduler.advance(game_id, f"d{int(at.timestamp() * 1000)}", at)  # type: ignore[union-attr]
 
     def rebuild_indexes(self) -> int:
         """Drop and rebuild every index from the streams (they are projections)."""

@@ -174,3 +174,23 @@ def test_replacing_a_sealed_bid_does_not_restart_the_other_clocks(engine: Engine
     record = engine.load(game_id)
     assert record["awaiting"] == [None, "bid", "bid"]
     assert record["deadlines"][1:] == after_first[1:] == started_record["deadlines"][1:]
+
+
+def test_a_deadline_that_moves_later_reuses_the_booked_job_which_rebooks_itself(engine: Engine) -> None:
+    game_id, players = started(engine, seconds=30)
+    registry_ = engine.scheduler.queue.scheduled_job_registry  # type: ignore[union-attr]
+    booked = set(registry_.get_job_ids())
+    assert len(booked) == 1, "the start books one deadline job"
+    job_due = int(engine.redis.hget(engine.keys.meta(game_id), "job_due"))
+    for _ in range(3):  # tied rounds resolve and every new deadline is later than the booked job
+        engine.act(players[0], game_id, {"type": "pick", "number": 1})
+        engine.act(players[1], game_id, {"type": "pick", "number": 1})
+        engine.advance(game_id)
+    assert set(registry_.get_job_ids()) == booked, "a later deadline books no new job"
+    record = engine.load(game_id)
+    assert record["status"] == "active"
+    # The booked job runs at its time, finds nothing due and books the current deadline.
+    assert engine.advance(game_id, now=datetime.fromtimestamp(job_due / 1000, UTC)) == "nothing_due"
+    new_due = int(engine.redis.hget(engine.keys.meta(game_id), "job_due"))
+    assert new_due > job_due
+    assert len(set(registry_.get_job_ids()) - booked) == 1
