@@ -40,31 +40,57 @@ def redis_for_bench(url: str | None):
         yield server.url
 
 
-@contextmanager
-def intrigue_server(redis_url: str, workers: int = 2, threads: int = 64):
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "INTRIGUE_LOG_LEVEL": "WARNING"}
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                "--workers", str(workers), "--threads", str(threads)], cwd=ROOT, env=env)
-    try:
-        wait_for(f"http://127.0.0.1:{port}/v1/openapi.json")
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+def _gunicorn(app: str, port: int, processes: int, threads: int) -> list[str]:
+    return [sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(processes), "--threads", str(threads),
+            "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
 
 
 @contextmanager
-def baseline_server(redis_url: str):
-    port = free_port()
-    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "baseline_app.py"), str(port)],
-                               env={**os.environ, "REDIS_URL": redis_url})
+def _running(commands: list[list[str]], env: dict[str, str], probe: str):
+    processes = [subprocess.Popen(command, cwd=ROOT, env=env) for command in commands]
     try:
-        wait_for(f"http://127.0.0.1:{port}/xadd")
-        yield f"http://127.0.0.1:{port}"
+        wait_for(probe)
+        yield
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=20)
+
+
+@contextmanager
+def intrigue_server(redis_url: str, workers: int = 2, threads: int = 64, server: str = "waitress",
+                    processes: int = 2):
+    """Intrigue on a free port, with ``workers`` worker processes.
+
+    ``server="waitress"`` runs ``intrigue serve`` (one API process, the README's way);
+    ``server="gunicorn"`` runs the production shape of docker-compose.yml: gunicorn with
+    ``processes`` API processes plus ``intrigue worker`` processes. The per-player rate
+    limit is off, since bots are measured, not policed.
+    """
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0"}
+    if server == "gunicorn":
+        commands = [_gunicorn("service.wsgi:app", port, processes, threads)]
+        commands += [[sys.executable, "-m", "service.cli", "worker"] for _ in range(workers)]
+    else:
+        commands = [[sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
+                     "--threads", str(threads)]]
+    with _running(commands, env, f"http://127.0.0.1:{port}/v1/openapi.json"):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def baseline_server(redis_url: str, server: str = "waitress", processes: int = 2, threads: int = 32):
+    """The bare Flask + XADD endpoint, served the same way as Intrigue is in the same run."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT / "bench")}
+    if server == "gunicorn":
+        command = _gunicorn("baseline_app:app", port, processes, threads)
+    else:
+        command = [sys.executable, str(ROOT / "bench" / "baseline_app.py"), str(port), str(threads)]
+    with _running([command], env, f"http://127.0.0.1:{port}/xadd"):
+        yield f"http://127.0.0.1:{port}"
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -1,13 +1,16 @@
 """Load figures for Intrigue: concurrent random-legal games over HTTP beside a bare XADD baseline.
 
-    python bench/coup_load.py                    # embedded Redis, 20 games of Coup
+    pip install -e '.[test,prod]'                # gunicorn, for the production shape
+    python bench/coup_load.py                    # embedded Redis, 20 games of Coup, under gunicorn
     python bench/coup_load.py --games 50 --redis-url redis://127.0.0.1:6379/15
     python bench/coup_load.py --game revolution --games 200
+    python bench/coup_load.py --server waitress  # `intrigue serve`, one API process
 
 Prints actions per second and p50/p99 latency of game actions, the same for a bare
 Flask endpoint doing one XADD on the same Redis (the baseline), the cost of an early
 versus a late action in one long game, and for simultaneous games the time from the
 last sealed decision to the worker's resolution (read from the events' own times).
+The baseline is served the same way as Intrigue in each run (gunicorn or waitress).
 """
 
 from __future__ import annotations
@@ -29,8 +32,12 @@ SEATS = {"coup": 3, "revolution": 4}
 
 
 def play_one(base: str, game: str, seed: int, latencies: list[float], lock: threading.Lock,
-             progress: Progress, requests_made: list[int]) -> str:
-    """One game's bots: a client that reuses the view each POST returns, as a good client would."""
+             progress: Progress, requests_made: list[int], ready: threading.Barrier) -> str:
+    """One game's bots: a client that reuses the view each POST returns, as a good client would.
+
+    Players, the game and its seats are set up first; every game then waits at ``ready``
+    so the clock measures play (actions, views, long-polls), not the lobby.
+    """
     rng = random.Random(seed)
     session = requests.Session()
     clients = [Client(base, session=session) for _ in range(SEATS[game])]
@@ -40,6 +47,7 @@ def play_one(base: str, game: str, seed: int, latencies: list[float], lock: thre
     game_id = clients[0].create_game(game, len(clients), seconds_per_move=3600)
     for client in clients:
         client.join(game_id)
+    ready.wait()
     views = {0: clients[0].game(game_id)}
     calls = 1
     for _ in range(20_000):
@@ -84,11 +92,12 @@ def run_games(base: str, game: str, count: int) -> tuple[list[float], float, lis
     requests_made: list[int] = []
     lock = threading.Lock()
     progress = Progress(f"{count} games of {game}", count)
-    started = time.perf_counter()
+    clock: dict[str, float] = {}
+    ready = threading.Barrier(count, action=lambda: clock.setdefault("started", time.perf_counter()))
     with ThreadPoolExecutor(count) as pool:
-        ids = list(pool.map(lambda i: play_one(base, game, i, latencies, lock, progress, requests_made),
+        ids = list(pool.map(lambda i: play_one(base, game, i, latencies, lock, progress, requests_made, ready),
                             range(count)))
-    return latencies, time.perf_counter() - started, ids, sum(requests_made)
+    return latencies, time.perf_counter() - clock["started"], ids, sum(requests_made)
 
 
 def run_baseline(base: str, threads: int, per_thread: int) -> tuple[list[float], float]:
@@ -163,22 +172,30 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="concurrent games (default %(default)s)")
     parser.add_argument("--long-actions", type=int, default=1000, help="length of the long game (coup only)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes beside the API")
+    parser.add_argument("--server", choices=["gunicorn", "waitress"], default="gunicorn",
+                        help="gunicorn: the production shape (default); waitress: `intrigue serve` as in the README")
+    parser.add_argument("--api-processes", type=int, default=2, help="API processes under gunicorn")
     parser.add_argument("--redis-url", help="measure against this Redis instead of an embedded one")
     parser.add_argument("--url", help="measure an already running Intrigue (its Redis must be --redis-url)")
     args = parser.parse_args()
 
     with redis_for_bench(args.redis_url) as redis_url:
-        with baseline_server(redis_url) as baseline:
+        with baseline_server(redis_url, args.server, args.api_processes) as baseline:
             base_lat, base_time = run_baseline(baseline, args.games, 200)
         if args.url:
             results = measure(args.url, args)
         else:
             # Every bot may hold a long-poll open: give the server a thread for each.
-            with intrigue_server(redis_url, workers=args.workers, threads=args.games + 32) as base:
+            threads = args.games + 32 if args.server == "waitress" else args.games // args.api_processes + 16
+            with intrigue_server(redis_url, workers=args.workers, threads=threads, server=args.server,
+                                 processes=args.api_processes) as base:
                 results = measure(base, args)
     game_lat, game_time, delays, timings, calls = results
     print()
-    print(f"concurrency: {args.games} clients/games, 2-core machine, Redis {'given' if args.redis_url else 'embedded'}")
+    shape = f"gunicorn x{args.api_processes}" if args.server == "gunicorn" else "intrigue serve (waitress)"
+    where = "given" if args.redis_url else "embedded"
+    print(f"concurrency: {args.games} clients/games, 2-core machine, Redis {where}, "
+          f"API and baseline under {shape}, {args.workers} worker process(es)")
     print(figures("baseline (Flask + XADD)", base_lat, base_time))
     print(figures(f"{args.game} actions (POST)", game_lat, game_time))
     base_rate = len(base_lat) / base_time
