@@ -10,7 +10,7 @@ from flask import Flask, request
 from waitress import serve
 
 app = Flask(__name__)
-client = redis.Redis.from_url(os.environ["REDIS_URL"])
+client = redis.Redis.from_url(os.environ["REDIS_URL"], max_connections=10_000)  # as Intrigue's
 
 
 @app.post("/xadd")

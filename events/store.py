@@ -19,6 +19,18 @@ import redis
 
 from events.envelope import Envelope
 
+#: Connections one process may open. Every long-poll holds one for its whole wait, so
+#: redis-py's default cap (100 per pool) would refuse requests on a busy API process.
+MAX_CONNECTIONS = 10_000
+#: Longest single blocking read: below the client's socket timeout, so a long-poll of
+#: 30 s is several short XREADs and never trips the timeout meant for dead servers.
+BLOCK_SLICE_MS = 2_000
+
+
+def connect(url: str) -> redis.Redis:
+    """A client for ``url`` sized for an API process whose threads may all be long-polling."""
+    return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
+
 
 class Keys:
     """Every Redis key the platform uses, defined in one place."""
@@ -147,8 +159,13 @@ class EventStore:
 
     def wait(self, game_id: str, after: int, timeout_ms: int) -> bool:
         """Block up to ``timeout_ms`` until the stream has an event after ``after``."""
-        found = self.redis.xread({self.keys.events(game_id): f"0-{after}"}, count=1, block=timeout_ms)
-        return bool(found)
+        remaining = max(1, timeout_ms)
+        while remaining > 0:
+            block = min(remaining, BLOCK_SLICE_MS)
+            if self.redis.xread({self.keys.events(game_id): f"0-{after}"}, count=1, block=block):
+                return True
+            remaining -= block
+        return False
 
     def save_seed(self, game_id: str, seed: str) -> None:
         self.redis.set(self.keys.seed(game_id), seed)

@@ -11,6 +11,7 @@ from flask import Flask, Response, g, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from events.store import connect
 from service.engine import Engine, Player
 from service.errors import Problem
 from service.ratelimit import RateLimiter
@@ -33,7 +34,7 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     if engine is None:
         url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-        client = redis.Redis.from_url(url)
+        client = connect(url)
         engine = Engine(client, JobScheduler(make_queue(client)),
                         operator_token=operator_token or os.environ.get("INTRIGUE_OPERATOR_TOKEN"))
     app.extensions["intrigue"] = engine

@@ -107,12 +107,11 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _reindex(args: argparse.Namespace) -> int:
-    import redis
-
+    from events.store import connect
     from service.engine import Engine
     from workers.scheduling import JobScheduler, make_queue
 
-    client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     count = Engine(client, JobScheduler(make_queue(client))).rebuild_indexes()
     print(f"rebuilt the indexes of {count} game(s)")
     return 0

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 
-import redis
-
+from events.store import connect
 from service.engine import Engine
 from workers.scheduling import JobScheduler, make_queue
 
@@ -24,7 +23,7 @@ def install_engine(engine: Engine) -> None:
 def current_engine() -> Engine:
     global _engine
     if _engine is None:
-        client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+        client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
         _engine = Engine(client, JobScheduler(make_queue(client)))
     return _engine
 

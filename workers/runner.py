@@ -15,6 +15,7 @@ import time
 import redis
 from rq.worker import SimpleWorker
 
+from events.store import connect
 from service.engine import Engine
 from workers.jobs import install_engine
 from workers.scheduling import JobScheduler, make_queue
@@ -46,7 +47,7 @@ class Sweeper(threading.Thread):
 
 
 def run_worker(redis_url: str, *, sweep_seconds: float = 1.0, burst: bool = False) -> None:
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     queue = make_queue(client)
     engine = Engine(client, JobScheduler(queue))
     install_engine(engine)
