@@ -125,14 +125,35 @@ class GameRules(Protocol):
         """The event's ``data`` as ``seat`` may see it, or ``None`` to hide it entirely."""
 
 
-def derive_rng(seed: str, seq: int) -> random.Random:
+def derive_rng(seed: str, seq: int, purpose: str = "") -> random.Random:
     """The generator for the step that will append event ``seq``.
 
     Derived from the game's secret seed and the sequence number, so a game can be
-    replayed and audited, and no seat can predict a draw without the seed.
+    replayed and audited, and no seat can predict a draw without the seed. A
+    ``purpose`` gives an independent stream for a choice made outside the rules (the
+    bot's move), so that choice never shifts the draws the rules make after it.
     """
-    digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
+    label = f"{seed}:{seq}:{purpose}" if purpose else f"{seed}:{seq}"
+    digest = hashlib.sha256(label.encode()).digest()
     return random.Random(int.from_bytes(digest, "big"))
+
+
+def clone_json(value: Any) -> Any:
+    """A deep copy of plain JSON data: cheaper than copy.deepcopy in a fold, and a view
+    built from it leaves no caller a way into the state."""
+    if isinstance(value, dict):
+        return {k: clone_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clone_json(v) for v in value]
+    return value
+
+
+def viewer_seat(seat: Any, seats: int) -> Seat | None:
+    """``seat`` when it names a seat of a ``seats``-seat game; anything else (None, a
+    bool, a string, an out-of-range number) sees as a spectator."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
+        return seat
+    return None
 
 
 def check_seat(state_seats: int, seat: Any) -> Seat:

@@ -86,10 +86,14 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
             if seat is None or not isinstance(action, dict):
                 raise AuditError(head.seq, "an action's batch must name its seat and action")
             expected = [_as_draft(head)] if head.type == "DeadlineMissed" else []
-            if kind == "timeout" and canonical_json(rules.on_timeout(state, seat)) != canonical_json(action):
-                raise AuditError(head.seq, "the timeout did not play the rules' default action")
             if not rules.may_act(state, seat):
                 raise AuditError(head.seq, f"seat {seat} had no decision to make")
+            if kind == "timeout" and canonical_json(rules.on_timeout(state, seat)) != canonical_json(action):
+                raise AuditError(head.seq, "the timeout did not play the rules' default action")
+            if kind == "bot":
+                pick = derive_rng(seed, head.seq, "bot").choice(rules.legal_actions(state, seat))
+                if canonical_json(pick) != canonical_json(action):
+                    raise AuditError(head.seq, "the bot did not play the move its generator picks")
             expected += rules.decide(state, seat, action, rng)
         else:
             raise AuditError(head.seq, f"unknown cause {kind!r}")

@@ -69,6 +69,8 @@ def game_view(record: Record, seat: int | None | str) -> dict[str, Any]:
         body["view"] = rules.view(record["state"], seat)
         if seat is not None and record["status"] == "active" and rules.may_act(record["state"], seat):
             body["legal_actions"] = rules.legal_actions(record["state"], seat)
+    view = body["view"]
+    body["phase"] = view.get("phase") if isinstance(view, dict) else None
     return body
 
 

@@ -227,8 +227,10 @@ def _fold_challenge(state: State, data: Mapping[str, Any]) -> None:
             state["treasury"] -= refund
             state["steps"] = lose + [{"step": "end"}]
         else:
+            # The failed block lets the action through before the bluffer's loss: the rulebook's
+            # example has Sacha steal Haig's 2 coins although that loss exiles Haig.
             state["block"] = None
-            state["steps"] = lose + [{"step": "effect"}, {"step": "end"}]
+            state["steps"] = [{"step": "effect"}] + lose + [{"step": "end"}]
 
 
 def _fold_influence_lost(state: State, data: Mapping[str, Any]) -> None:

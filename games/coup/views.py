@@ -12,20 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import EventLike, Seat, State
+from games.base import EventLike, Seat, State, viewer_seat
 from games.coup.rules import CARD_NAMES, awaiting
-
-
-def _own_seat(state: State, seat: Seat | None) -> Seat | None:
-    """``seat`` when it is a real seat of this game; anything else sees as a spectator."""
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state["seats"]):
-        return seat
-    return None
 
 
 def view(state: State, seat: Seat | None) -> dict[str, Any]:
     """The table as ``seat`` (or a spectator, None) sees it now."""
-    seat = _own_seat(state, seat)
+    seat = viewer_seat(seat, len(state["seats"]))
     seats = []
     for index, player in enumerate(state["seats"]):
         entry: dict[str, Any] = {
@@ -86,6 +79,8 @@ def redact(event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
     """The event's data as ``seat`` may see it: deck orders never, cards only to their holder."""
     data = event.data
     kind = event.type
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        seat = None  # anything but a seat number sees as a spectator, as in ``view``
     if kind == "CardsDealt":
         shown: dict[str, Any] = {"coins": data["coins"], "treasury": data["treasury"], "first": data["first"],
                                  "scenario": data["scenario"], "deck_size": len(data["deck"]),

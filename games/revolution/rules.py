@@ -30,6 +30,7 @@ from games.base import (
     RuleViolation,
     Seat,
     State,
+    clone_json,
     require_fields,
 )
 
@@ -81,15 +82,6 @@ BIDDING, RESOLUTION, PATRONAGE, OVER = "bidding", "resolution", "patronage", "ov
 
 
 # --- Small helpers --------------------------------------------------------------------------
-
-def _clone(value: Any) -> Any:
-    """A deep copy of plain JSON data; much cheaper than copy.deepcopy on every fold."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clone(v) for v in value]
-    return value
-
 
 def _no_tokens() -> dict[str, int]:
     return {k: 0 for k in KINDS}
@@ -212,7 +204,7 @@ def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[Ga
         "supply": [CUBES_PER_SEAT] * seats,
         "areas": {area: [0] * seats for area in AREA_IDS},
     }
-    return [GameEvent("BoardPrepared", started), GameEvent("RoundStarted", {"round": 1, "hands": _clone(hands)})]
+    return [GameEvent("BoardPrepared", started), GameEvent("RoundStarted", {"round": 1, "hands": clone_json(hands)})]
 
 
 # --- The fold: one small handler per event type --------------------------------------------
@@ -221,14 +213,14 @@ def _fold_board_prepared(state: State | None, data: Mapping[str, Any]) -> State:
     seats = data["seats"]
     return {
         "seats": seats,
-        "options": _clone(data["options"]),
+        "options": clone_json(data["options"]),
         "round": 0,
         "phase": PATRONAGE,  # as if round 0 had just ended: RoundStarted always follows
         "support": [0] * seats,
         "hands": [_tokens(hand) for hand in data["hands"]],
         "bank": _tokens(data["bank"]),
         "supply": list(data["supply"]),
-        "areas": _clone(data["areas"]),
+        "areas": clone_json(data["areas"]),
         "sealed": [None] * seats,
         "revealed": None,
         "next": 0,
@@ -248,7 +240,7 @@ def _fold_round_started(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _fold_bid_placed(state: State, data: Mapping[str, Any]) -> State:
-    state["sealed"][data["seat"]] = {"bids": _clone(data["bids"]), "forfeit": bool(data.get("forfeit", False))}
+    state["sealed"][data["seat"]] = {"bids": clone_json(data["bids"]), "forfeit": bool(data.get("forfeit", False))}
     return state
 
 
@@ -262,7 +254,7 @@ def _fold_bids_revealed(state: State, data: Mapping[str, Any]) -> State:
         for kind, count in lost.items():
             hand[kind] -= count
             state["bank"][kind] += count
-    state["revealed"] = _clone(data["bids"])
+    state["revealed"] = clone_json(data["bids"])
     state["sealed"] = [None] * state["seats"]
     state["phase"] = RESOLUTION
     state["next"] = 0
@@ -553,7 +545,7 @@ def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list
 def _reveal(state: State) -> GameEvent:
     bids, forfeited = [], []
     for seat, sealed in enumerate(state["sealed"]):
-        bids.append(_clone(sealed["bids"]))
+        bids.append(clone_json(sealed["bids"]))
         forfeited.append(_tokens(state["hands"][seat]) if sealed["forfeit"] else _no_tokens())
     return GameEvent("BidsRevealed", {"round": state["round"], "bids": bids, "forfeited": forfeited})
 
@@ -651,7 +643,7 @@ def _next_step(state: State) -> GameEvent:
             return _resolve_character(state, state["next"])
         return _after_resolution(state)
     if phase == PATRONAGE:
-        return GameEvent("RoundStarted", {"round": state["round"] + 1, "hands": _clone(state["hands"])})
+        return GameEvent("RoundStarted", {"round": state["round"] + 1, "hands": clone_json(state["hands"])})
     raise RuleViolation("game_over", "the game is over")
 
 

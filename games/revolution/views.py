@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import EventLike, Seat, State
+from games.base import EventLike, Seat, State, clone_json, viewer_seat
 from games.revolution.rules import (
     AREAS,
     BIDDING,
@@ -37,25 +37,9 @@ PUBLIC_EVENTS = frozenset({
 })
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of plain data, so no caller can reach into the state through a view."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_copy(v) for v in value]
-    return value
-
-
-def _own_seat(state: State, seat: Seat | None) -> Seat | None:
-    """``seat`` when it is a real seat of this game; anything else sees as a spectator."""
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["seats"]:
-        return seat
-    return None
-
-
 def view(state: State, seat: Seat | None) -> dict[str, Any]:
     """The game as ``seat`` (or a spectator, None) sees it now."""
-    seat = _own_seat(state, seat)
+    seat = viewer_seat(seat, state["seats"])
     options = state["options"]
     control = bool(options["area_control_bonus"])
     out: dict[str, Any] = {
@@ -86,10 +70,10 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         out["bids_placed"] = [sealed is not None for sealed in state["sealed"]]
         if seat is not None:
             mine = state["sealed"][seat]
-            out["my_bid"] = None if mine is None else {"bids": _copy(mine["bids"]), "forfeit": mine["forfeit"]}
+            out["my_bid"] = None if mine is None else {"bids": clone_json(mine["bids"]), "forfeit": mine["forfeit"]}
             out["bid_limits"] = bid_limits(state, seat)
     if state["revealed"] is not None:
-        out["revealed_bids"] = _copy(state["revealed"])
+        out["revealed_bids"] = clone_json(state["revealed"])
         index = state["next"]
         out["next_character"] = CHARACTER_IDS[index] if index < len(CHARACTER_IDS) else None
     decision = state["decision"]
@@ -107,8 +91,8 @@ def redact(event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
     data = event.data
     if event.type == "BidPlaced":
         if seat is not None and not isinstance(seat, bool) and seat == data["seat"]:
-            return {"seat": data["seat"], "bids": _copy(data["bids"]), "forfeit": bool(data.get("forfeit", False))}
+            return {"seat": data["seat"], "bids": clone_json(data["bids"]), "forfeit": bool(data.get("forfeit", False))}
         return {"seat": data["seat"]}
     if event.type in PUBLIC_EVENTS:
-        return _copy(dict(data))
+        return clone_json(dict(data))
     return None

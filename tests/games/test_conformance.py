@@ -26,6 +26,14 @@ def seat_counts(name: str) -> list[int]:
     return list(range(rules.MIN_SEATS, rules.MAX_SEATS + 1))
 
 
+def option_sets(name: str) -> list[dict]:
+    """No options, each optional rule that is off by default switched on alone, then all of them."""
+    rules = registry.load(name)
+    defaults = rules.validate_options({}, rules.MIN_SEATS)  # the protocol completes options with defaults
+    switches = [key for key, value in defaults.items() if value is False]
+    return [{}, *({key: True} for key in switches), *([dict.fromkeys(switches, True)] if len(switches) > 1 else [])]
+
+
 def check_step(table: Table) -> None:
     rules, state = table.rules, table.current
     waiting = rules.awaiting(state)
@@ -46,8 +54,8 @@ def check_step(table: Table) -> None:
 def test_random_playouts_end_and_replay(name: str) -> None:
     rules = registry.load(name)
     for seats in seat_counts(name):
-        for seed in range(3):
-            table = Table(rules, seats, seed=f"conformance-{seed}")
+        for seed, options in enumerate([{}, {}, *option_sets(name)]):
+            table = Table(rules, seats, options, seed=f"conformance-{seed}")
             table.play_randomly(random.Random(seed), check=check_step)
             assert table.outcome is not None and table.outcome.winners
             assert table.replay() == table.state
@@ -73,11 +81,32 @@ def test_decide_and_evolve_leave_their_input_alone(name: str) -> None:
         assert table.current == before, "decide changed the state it was given"
         state = table.current
         for offset, draft in enumerate(drafts, 1):
-            frozen = copy.deepcopy(state)
-            state = rules.evolve(state, TableEvent(len(table.events) + offset, draft.type, dict(draft.data),
-                                                   draft.actor))
-            assert frozen == copy.deepcopy(frozen) and table.current == before
+            previous, frozen = state, copy.deepcopy(state)
+            state = rules.evolve(previous, TableEvent(len(table.events) + offset, draft.type, dict(draft.data),
+                                                      draft.actor))
+            assert previous == frozen and state is not previous, "evolve changed the state it was given"
+            assert table.current == before
         table.act(seat, action)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_evolve_leaves_its_input_alone_over_whole_games(name: str) -> None:
+    """Refold finished random games, optional rules included: no event may change its input."""
+    rules = registry.load(name)
+    counts = seat_counts(name)
+    plays = [(seats, {}) for seats in counts]
+    plays += [(counts[i % len(counts)], options) for i, options in enumerate(option_sets(name)[1:])]
+    for index, (seats, options) in enumerate(plays):
+        table = Table(rules, seats, options, seed=f"purity-{index}")
+        table.play_randomly(random.Random(index))
+        state = None
+        for event in table.events:
+            frozen = json.dumps(state, sort_keys=True)
+            new = rules.evolve(state, event)
+            assert json.dumps(state, sort_keys=True) == frozen, f"evolve changed its input at {event.type}"
+            assert new is not state
+            state = new
+        assert state == table.current
 
 
 @pytest.mark.parametrize("name", GAMES)

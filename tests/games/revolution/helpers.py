@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import games.revolution as revolution
+from games.base import clone_json
 from games.revolution import rules
 from games.table import Table
 
@@ -44,9 +45,13 @@ def totals(state: dict[str, Any]) -> dict[str, int]:
     return counts
 
 
+#: Every seat's tokens at the start of the game (the rulebook's setup).
+START = tokens(force=1, blackmail=1, gold=3)
+
+
 def set_hands(t: Table, hands: list[dict[str, int]]) -> None:
     """Give the seats these hands at the start of bidding, keeping the token totals (bank pays)."""
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     for seat, hand in enumerate(hands):
         for kind in rules.KINDS:
             state["bank"][kind] += state["hands"][seat][kind] - hand.get(kind, 0)
@@ -57,7 +62,7 @@ def set_hands(t: Table, hands: list[dict[str, int]]) -> None:
 
 def set_areas(t: Table, areas: dict[str, list[int]]) -> None:
     """Put cubes on the city board (taken from each seat's supply)."""
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     for area, counts in areas.items():
         for seat, n in enumerate(counts):
             state["supply"][seat] -= n - state["areas"][area][seat]

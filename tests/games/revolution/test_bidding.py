@@ -7,19 +7,17 @@ from typing import Any
 import pytest
 
 import games.revolution as revolution
-from games.base import RuleViolation
+from games.base import RuleViolation, clone_json
 from games.revolution import rules
 
-from .helpers import GREEN, RED, RNG, YELLOW, bid, set_hands, table, tokens
-
-START = tokens(force=1, blackmail=1, gold=3)
+from .helpers import GREEN, RED, RNG, START, YELLOW, bid, set_hands, table, tokens
 
 
 def refused(action: dict[str, Any], seat: int = 0, hand: dict[str, int] | None = None) -> RuleViolation:
     t = table()
     if hand is not None:
         set_hands(t, [hand] * 4)
-    before = rules._clone(t.current)
+    before = clone_json(t.current)
     with pytest.raises(RuleViolation) as caught:
         revolution.decide(t.current, seat, action, RNG)
     assert t.current == before

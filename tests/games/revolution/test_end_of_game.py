@@ -5,12 +5,24 @@ from __future__ import annotations
 import pytest
 
 import games.revolution as revolution
-from games.base import Outcome, RuleViolation
+from games.base import Outcome, RuleViolation, clone_json
 from games.revolution import rules
 
-from .helpers import BLUE, GREEN, RED, RNG, YELLOW, bid, events_of, fill_board, play_bids, set_areas, table, tokens
-
-START = tokens(force=1, blackmail=1, gold=3)
+from .helpers import (
+    BLUE,
+    GREEN,
+    RED,
+    RNG,
+    START,
+    YELLOW,
+    bid,
+    events_of,
+    fill_board,
+    play_bids,
+    set_areas,
+    table,
+    tokens,
+)
 
 
 def test_rulebook_cathedral_example_a_three_cubes_beat_two_and_two() -> None:
@@ -42,7 +54,7 @@ def test_each_area_scores_its_printed_value() -> None:
 
 def test_tokens_in_hand_score_five_three_and_one() -> None:
     t = table(3)
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     state["hands"] = [tokens(force=2, blackmail=1, gold=4), tokens(gold=5), tokens()]
     assert rules.final_scores(state)["token_support"] == [10 + 3 + 4, 5, 0]
 
@@ -79,7 +91,7 @@ def test_final_support_adds_track_tokens_and_areas_and_the_top_seat_wins() -> No
 
 def test_shared_win_is_every_seat_with_the_top_support() -> None:
     t = table(3)
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     state["support"] = [40, 40, 10]
     state["hands"] = [tokens(), tokens(), tokens(gold=30)]
     assert rules.final_scores(state)["winners"] == [0, 1, 2]

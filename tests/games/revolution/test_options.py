@@ -15,6 +15,7 @@ from .helpers import (
     GREEN,
     RED,
     RNG,
+    START,
     YELLOW,
     bid,
     events_of,
@@ -27,8 +28,6 @@ from .helpers import (
     tokens,
     totals,
 )
-
-START = tokens(force=1, blackmail=1, gold=3)
 
 
 def test_options_default_to_the_base_game() -> None:

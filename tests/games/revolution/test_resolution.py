@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import games.revolution as revolution
+from games.base import clone_json
 from games.revolution import rules
 
 from .helpers import (
@@ -12,6 +13,7 @@ from .helpers import (
     GREEN,
     RED,
     RNG,
+    START,
     YELLOW,
     bid,
     events_of,
@@ -24,8 +26,6 @@ from .helpers import (
     tokens,
     totals,
 )
-
-START = tokens(force=1, blackmail=1, gold=3)
 
 
 def test_characters_resolve_in_board_order_from_general_to_mercenary() -> None:
@@ -96,7 +96,7 @@ def test_patronage_never_gives_force_or_blackmail_and_never_takes_tokens_away() 
     t.act(1, bid(rogue=tokens(gold=5)))
     t.act(2, bid(mercenary=tokens(gold=5)))
     assert t.current["hands"] == [tokens(gold=5), tokens(blackmail=2, gold=3), tokens(force=1, gold=4)]
-    t.state = rules._clone(t.current)
+    t.state = clone_json(t.current)
     assert sum(t.current["hands"][0].values()) == 5
 
 
@@ -123,7 +123,7 @@ def test_all_bid_tokens_go_back_to_the_bank() -> None:
 
 def test_rewards_are_paid_only_while_the_bank_has_the_tokens() -> None:
     t = table(3)
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     # Eleven Force in hands (one per seat placed as a bid, the rest held by seat 2 for later).
     state["hands"] = [tokens(force=1), tokens(gold=1), tokens(force=10, gold=1)]
     state["bank"] = {"force": 1, "blackmail": 12 - 0, "gold": 32 - 2}
@@ -140,7 +140,7 @@ def test_rewards_are_paid_only_while_the_bank_has_the_tokens() -> None:
 
 def test_an_empty_bank_pays_no_tokens_but_support_and_cube_still_come() -> None:
     t = table(3)
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     state["hands"] = [tokens(gold=1), tokens(force=6, gold=1), tokens(force=6, gold=1)]
     state["bank"] = {"force": 0, "blackmail": 12, "gold": 29}
     t.state = state
@@ -164,7 +164,7 @@ def test_no_cube_is_placed_in_a_full_area() -> None:
 
 def test_no_cube_is_placed_by_a_seat_without_cubes_left() -> None:
     t = table(3)
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     state["supply"][0] = 0
     t.state = state
     events = play_bids(t, {0: bid(priest=START), 1: bid(printer=START), 2: bid(merchant=START)})

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import games.revolution as revolution
-from games.base import RuleViolation
+from games.base import RuleViolation, clone_json
 from games.revolution import rules
 
 from .helpers import BLUE, GREEN, RED, RNG, YELLOW, bid, events_of, fill_board, resolved, set_areas, set_hands, table
@@ -92,7 +92,7 @@ def test_spy_without_a_rival_cube_on_the_board_is_skipped_automatically() -> Non
 def test_spy_without_a_cube_in_supply_is_skipped_automatically() -> None:
     t = table()
     set_areas(t, {"tavern": [0, 2, 0, 0]})
-    state = rules._clone(t.current)
+    state = clone_json(t.current)
     state["supply"][YELLOW] = 0
     t.state = state
     events = win(t, {"spy": YELLOW})

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import games.revolution as revolution
+from games.base import clone_json
 from games.revolution import rules
 
-from .helpers import BLUE, GREEN, RED, YELLOW, bid, events_of, set_areas, set_hands, table, tokens, totals
-
-START = tokens(force=1, blackmail=1, gold=3)
+from .helpers import BLUE, GREEN, RED, START, YELLOW, bid, events_of, set_areas, set_hands, table, tokens, totals
 
 
 def test_timeout_default_while_bidding_is_a_forfeit() -> None:
@@ -46,8 +45,8 @@ def test_missing_a_deadline_never_pays_even_with_refunds() -> None:
     forfeited = after(None)
     assert forfeited == tokens(gold=5)
     assert lost["force"] + lost["blackmail"] >= forfeited["force"] + forfeited["blackmail"]
-    assert rules.final_scores({**rules._clone(table().current), "hands": [lost] * 4})["token_support"][0] > \
-        rules.final_scores({**rules._clone(table().current), "hands": [forfeited] * 4})["token_support"][0]
+    assert rules.final_scores({**clone_json(table().current), "hands": [lost] * 4})["token_support"][0] > \
+        rules.final_scores({**clone_json(table().current), "hands": [forfeited] * 4})["token_support"][0]
 
 
 def test_forfeit_may_be_posted_and_replaced_like_any_bid() -> None:

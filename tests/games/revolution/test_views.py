@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 
 import games.revolution as revolution
-from games.base import GameEvent
+from games.base import GameEvent, clone_json
 from games.revolution import rules
 from games.revolution.views import PUBLIC_EVENTS
 
-from .helpers import BLUE, GREEN, RED, YELLOW, bid, events_of, set_areas, set_hands, table, tokens
-
-START = tokens(force=1, blackmail=1, gold=3)
+from .helpers import BLUE, GREEN, RED, START, YELLOW, bid, events_of, set_areas, set_hands, table, tokens
 
 
 def test_a_seat_sees_its_own_sealed_bid() -> None:
@@ -122,7 +120,7 @@ def test_views_and_state_are_plain_json() -> None:
 def test_a_view_cannot_be_used_to_change_the_state() -> None:
     t = table()
     t.act(YELLOW, bid(priest=START))
-    before = rules._clone(t.current)
+    before = clone_json(t.current)
     view = revolution.view(t.current, YELLOW)
     view["my_bid"]["bids"]["priest"]["gold"] = 99
     view["hands"][0]["gold"] = 99
