@@ -73,23 +73,33 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
         return problem_response(Problem(err.code or 500, code, err.description or ""))
 
     @app.errorhandler(redis.ConnectionError)
+    @app.errorhandler(redis.TimeoutError)
     def _redis_down(err: Exception) -> Response:
+        # A reply that never came may hide an append that did happen: say so, and how to find out.
         log.error("redis unavailable: %s", err)
-        return problem_response(Problem(503, "store_unavailable", "the event store cannot be reached; retry later"))
+        return problem_response(Problem(503, "store_unavailable", UNKNOWN_OUTCOME.format(
+            what="the event store could not be reached or did not answer in time"), retry_after=1))
 
     @app.errorhandler(Exception)
     def _unexpected(err: Exception) -> Response:
         log.exception("unhandled error")
-        return problem_response(Problem(500, "internal_error", "an unexpected error occurred; nothing was changed"))
+        return problem_response(Problem(500, "internal_error", UNKNOWN_OUTCOME.format(
+            what="an unexpected error occurred")))
 
     return app
+
+
+#: What a client is told when a request failed at a point where an action may already
+#: be recorded: an Idempotency-Key turns the retry into an answer.
+UNKNOWN_OUTCOME = ("{what}. An action posted with this request may or may not have been recorded: "
+                   "post it again with the same Idempotency-Key (or read the game) to find out.")
 
 
 def problem_response(problem: Problem) -> Response:
     response = Response(json.dumps(problem.to_dict()), status=problem.status, mimetype=PROBLEM_JSON)
     if problem.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="intrigue"'
-    if problem.status == 429:
+    if problem.status in (429, 503):
         response.headers["Retry-After"] = str(max(1, round(problem.extra.get("retry_after", 1))))
     return response
 

@@ -242,17 +242,19 @@ class Engine:
         misses = record["misses"][seat] + 1
         was_autoplay = record["autoplay"][seat]
         autoplay = was_autoplay or misses >= record["time_control"]["autoplay_after"]
-        rng = self._rng(game_id, version + 1)
+        # The bot picks with its own stream: the rules' draws must not depend on its pick,
+        # or an audit replaying the decision would draw different cards.
+        bot_rng = self._rng(game_id, version + 1, "bot")
         if was_autoplay:
-            action, kind = rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+            action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
         else:
             action, kind = rules.on_timeout(record["state"], seat), "timeout"
         try:
-            drafts = rules.decide(record["state"], seat, action, rng)
+            drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         except RuleViolation:
             log.exception("default action refused in game %s for seat %s; playing a random legal one", game_id, seat)
-            action, kind = rng.choice(rules.legal_actions(record["state"], seat)), "bot"
-            drafts = rules.decide(record["state"], seat, action, rng)
+            action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+            drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         missed = GameEvent("DeadlineMissed", {"seat": seat, "misses": misses, "autoplay": autoplay}, actor=seat)
         done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "action": action})
         return "timed_out" if done else "raced"
@@ -268,24 +270,35 @@ class Engine:
             self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}")
         return len(due)
 
-    def reconcile(self) -> int:
-        """Re-run the follow-up of every game whose indexes lag its stream (after a crash)."""
-        repaired = 0
+    def reconcile(self, suspects: Mapping[str, bytes] | None = None) -> tuple[int, dict[str, bytes]]:
+        """Re-run the follow-up of every game whose indexes lag its stream (after a crash).
+
+        A commit in flight lags for a moment too, between its append and its follow-up,
+        so a game is repaired only when it already lagged at the same version on the
+        previous pass (``suspects``, as this method returned them). Returns how many
+        games were repaired and the suspects for the next pass.
+        """
+        suspects = suspects or {}
+        repaired, lagging = 0, {}
         for game_id in self.store.game_ids():
-            meta = self.redis.hmget(self.keys.meta(game_id), "version", "indexed")
-            if meta[0] is not None and meta[0] != meta[1]:
-                record = self.projector.load(game_id)
-                if record is not None:
-                    self._follow_up(record)
-                    repaired += 1
-        return repaired
+            version, indexed = self.redis.hmget(self.keys.meta(game_id), "version", "indexed")
+            if version is None or version == indexed:
+                continue
+            if suspects.get(game_id) != version:
+                lagging[game_id] = version
+                continue
+            record = self.projector.load(game_id)
+            if record is not None:
+                self._follow_up(record)
+                repaired += 1
+        return repaired, lagging
 
     # ------------------------------------------------------------ the append
-    def _rng(self, game_id: str, seq: int):
+    def _rng(self, game_id: str, seq: int, purpose: str = ""):
         seed = self._seeds.get(game_id)
         if seed is None:
             seed = self._seeds[game_id] = self.store.seed(game_id)
-        return derive_rng(seed, seq)
+        return derive_rng(seed, seq, purpose)
 
     def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
                 idem: tuple[str, str] | None = None) -> Committed | dict[str, Any] | None:

@@ -25,7 +25,11 @@ def _problems(*statuses: int) -> dict[str, Any]:
 
 _REASONS = {400: "Malformed request", 401: "Missing or unknown token", 403: "Not allowed for this caller",
             404: "No such game", 409: "Version or state conflict (stale If-Match, not your turn, game over)",
-            422: "Rule violation; `legal_actions` lists what you may do"}
+            422: "Rule violation; `legal_actions` lists what you may do",
+            429: "Too many requests from this player; wait `Retry-After` seconds",
+            503: "The store did not answer; a POST's outcome is unknown: repeat it with the same Idempotency-Key"}
+#: Problems any operation may answer with, whatever it does.
+_ANYWHERE = (429, 503)
 
 
 def _ok(schema: str, description: str, status: int = 200) -> dict[str, Any]:
@@ -107,7 +111,8 @@ def openapi_document() -> dict[str, Any]:
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema=schema)
     for path, operations in PATHS:
-        spec.path(path=path, operations=operations)
+        spec.path(path=path, operations={method: {**op, "responses": {**op["responses"], **_problems(*_ANYWHERE)}}
+                                         for method, op in operations.items()})
     return spec.to_dict()
 
 

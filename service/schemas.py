@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
 
 DAY = 86400
 
@@ -23,7 +23,7 @@ class PlayerSchema(Schema):
 
 class TimeControlSchema(Schema):
     class Meta:
-        unknown = EXCLUDE
+        unknown = RAISE
 
     seconds_per_move = fields.Integer(load_default=DAY, validate=validate.Range(min=1, max=30 * DAY),
                                       metadata={"description": "Time each decision may take before its default"})
@@ -62,6 +62,8 @@ class GameSummarySchema(Schema):
 class GameViewSchema(GameSummarySchema):
     awaiting = fields.List(fields.Integer(), metadata={"description": "Seats that owe a decision now"})
     awaiting_kinds = fields.Dict(keys=fields.String(), values=fields.String())
+    phase = fields.String(allow_none=True, metadata={"description": "The game's own phase (its view's `phase`); "
+                                                                     "null before the game starts"})
     deadline = fields.String(allow_none=True, metadata={"description": "Earliest deadline among awaited seats"})
     deadlines = fields.Dict(keys=fields.String(), values=fields.String())
     autoplay = fields.List(fields.Integer(), metadata={"description": "Seats the built-in bot is playing"})

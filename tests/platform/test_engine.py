@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from events.envelope import check_chain, seed_commitment
+from events.envelope import check_chain, seal, seed_commitment
 from games.registry import load
 from projections.audit import AuditError, audit
 from projections.projector import fold_all
@@ -194,3 +194,41 @@ def test_a_deadline_that_moves_later_reuses_the_booked_job_which_rebooks_itself(
     new_due = int(engine.redis.hget(engine.keys.meta(game_id), "job_due"))
     assert new_due > job_due
     assert len(set(registry_.get_job_ids()) - booked) == 1
+
+
+def test_a_coup_game_left_to_its_clocks_ends_and_audits_with_the_bot_moves_checked(engine: Engine) -> None:
+    """Every seat misses every deadline: defaults, then the bot, to the end; the log audits.
+
+    Coup's exchange shuffles the court deck, so a bot whose pick consumed the rules'
+    generator would leave a log that no audit can replay.
+    """
+    players = [engine.create_player(f"c{i}")[0] for i in range(3)]
+    record = engine.create_game(players[0], "coup", 3, {}, {"seconds_per_move": 60, "autoplay_after": 1,
+                                                             "autoplay_seconds": 60})
+    for player in players:
+        engine.join(player, record["id"])
+    game_id, far = record["id"], datetime.now(UTC) + timedelta(days=1)
+    for _ in range(2000):
+        record = engine.load(game_id)
+        if record["status"] == "finished":
+            break
+        due = far if any(record["awaiting"]) else None
+        assert engine.advance(game_id, record["version"], now=due) in ("timed_out", "resolved")
+    assert record["status"] == "finished" and len(record["winners"]) == 1
+    events = engine.store.read(game_id)
+    causes = [e.cause["kind"] for e in events if e.type == "DeadlineMissed"]
+    assert causes[:3] == ["timeout"] * 3 and causes.count("bot") >= 3
+    assert audit(events).winners == record["winners"]
+    # A bot move swapped for another legal one is caught, even with the chain re-sealed.
+    index = next(i for i, e in enumerate(events) if e.cause.get("kind") == "bot" and e.type == "DeadlineMissed")
+    other = {"type": "tax"} if events[index].cause["action"] != {"type": "tax"} else {"type": "income"}
+    resealed, prev = list(events[:index]), events[index - 1].hash
+    for event in events[index:]:
+        cause = event.cause
+        if event.cause.get("batch") == events[index].seq:
+            cause = {**cause, "action": other}
+        resealed.append(seal(event.seq, event.type, event.at, event.actor, event.data, cause, prev))
+        prev = resealed[-1].hash
+    with pytest.raises(AuditError) as err:
+        audit(resealed)
+    assert err.value.seq == events[index].seq and "bot did not play" in str(err.value)
