@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -34,16 +34,25 @@ def redis_client(redis_server: EmbeddedRedis) -> redis.Redis:
     return redis.Redis.from_url(redis_server.url)
 
 
-def wait_until(condition, timeout: float = 30.0, interval: float = 0.05, message: str = "condition"):
-    """Poll ``condition`` until it returns something truthy; fail after ``timeout`` seconds."""
+def wait_for_server(process: subprocess.Popen, base: str, output: Callable[[], str], timeout: float = 30.0) -> None:
+    """Block until ``process`` answers on ``base``, for at most ``timeout`` seconds.
+
+    Between probes it waits on the process itself, so a server that dies is reported at
+    once (with ``output()``, read only then) rather than after the timeout.
+    """
     give_up = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > give_up:
-            raise AssertionError(f"timed out waiting for {message}")
-        time.sleep(interval)
+    while time.monotonic() < give_up:
+        try:
+            if requests.get(base + "/v1/openapi.json", timeout=1).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        try:
+            process.wait(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            continue
+        raise AssertionError(f"the server exited: {output()}")
+    raise AssertionError(f"the server did not answer within {timeout} s")
 
 
 @pytest.fixture(scope="session")
@@ -57,16 +66,7 @@ def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
                                    cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"intrigue serve exited: {log_path.read_text()}")
-        try:
-            return requests.get(base + "/v1/openapi.json", timeout=1).status_code == 200
-        except requests.ConnectionError:
-            return False
-
-    wait_until(up, message="intrigue serve to answer")
+    wait_for_server(process, base, log_path.read_text)
     yield base
     process.terminate()
     process.wait(timeout=20)

@@ -40,6 +40,7 @@ def test_game_view_has_contract_fields_and_postable_legal_actions(server: str) -
     for key in ("id", "game", "status", "version", "awaiting", "deadline", "view", "legal_actions", "winners"):
         assert key in view
     assert view["status"] == "active" and view["awaiting"] == [0]
+    assert view["phase"] == view["view"]["phase"] == "turn"
     assert view["legal_actions"] and players[1].game(game_id)["legal_actions"] == []
     result = players[0].act(game_id, view["legal_actions"][0])
     assert result["version"] > view["version"]
@@ -58,6 +59,10 @@ def test_openapi_document_and_offline_docs_page(server: str) -> None:
     assert spec["openapi"].startswith("3.")
     assert "/v1/games/{game_id}/actions" in spec["paths"]
     assert "GameView" in spec["components"]["schemas"]
+    assert "phase" in spec["components"]["schemas"]["GameView"]["properties"]
+    post_action = spec["paths"]["/v1/games/{game_id}/actions"]["post"]["responses"]
+    assert {"200", "409", "422", "429", "503"} <= set(post_action)
+    assert "Idempotency-Key" in post_action["503"]["description"]
     page = requests.get(server + "/docs", timeout=5)
     assert page.status_code == 200 and "/v1/games/{game_id}/actions" in page.text
     assert "<script" not in page.text and "http" not in page.text.split("<body>")[1].replace("/v1/openapi.json", "")
@@ -98,3 +103,45 @@ def test_random_bots_finish_a_game_over_http_and_the_log_verifies(server: str, t
     assert log.status_code == 200 and log.headers["Content-Type"].startswith("application/x-ndjson")
     report = audit(read_log(log.text.splitlines()))
     assert report.finished and report.winners == final["winners"]
+
+
+def read_sse(lines, count: int) -> list[dict]:
+    """The next ``count`` events from an SSE stream's line iterator, as {id, event, data}."""
+    frames, current = [], {}
+    for line in lines:
+        if line.startswith(":"):
+            continue  # a comment: the greeting or a keep-alive
+        if not line:
+            if current:
+                frames.append(current)
+                current = {}
+                if len(frames) == count:
+                    return frames
+            continue
+        field, _, value = line.partition(": ")
+        current[field] = value
+    raise AssertionError(f"stream ended after {len(frames)} of {count} events")
+
+
+def test_event_stream_matches_the_feed_and_resumes_from_last_event_id(server: str) -> None:
+    import json
+
+    game_id, players = start_coup(server)
+    sacha = players[1]
+    feed = sacha.events(game_id, after=0)["events"]
+    url = f"{server}/v1/games/{game_id}/events/stream"
+    with sacha.http.get(url, headers=sacha.headers(), stream=True, timeout=20) as response:
+        assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/event-stream")
+        lines = response.iter_lines(chunk_size=1, decode_unicode=True)
+        frames = read_sse(lines, len(feed))
+        assert [int(f["id"]) for f in frames] == [e["seq"] for e in feed]
+        assert [f["event"] for f in frames] == [e["type"] for e in feed]
+        assert [json.loads(f["data"]) for f in frames] == feed  # the same redaction: Sacha sees only his hand
+        players[0].act(game_id, {"type": "tax"})  # a live event arrives on the open stream
+        live = read_sse(lines, 1)[0]
+        assert live["event"] == "ActionDeclared" and int(live["id"]) == feed[-1]["seq"] + 1
+    resume = {**sacha.headers(), "Last-Event-ID": live["id"]}
+    sacha.act(game_id, {"type": "pass"})
+    with sacha.http.get(url, headers=resume, stream=True, timeout=20) as response:
+        first = read_sse(response.iter_lines(chunk_size=1, decode_unicode=True), 1)[0]
+        assert int(first["id"]) == int(live["id"]) + 1 and first["event"] == "Passed"

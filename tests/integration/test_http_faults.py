@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -82,6 +83,38 @@ def test_target_out_of_range_or_self_is_422(server, game) -> None:
     assert stream_length(server, game_id) == before
 
 
+def test_targeting_an_exiled_seat_is_422_and_changes_nothing(server) -> None:
+    """Seat 2 challenges a true Assassin aimed at it: it loses a card for the challenge and
+    its last one to the assassination. Seat 1 then aims at the exiled seat."""
+    deck = ["assassin", "duke", "captain", "contessa", "duke", "ambassador",
+            "assassin", "assassin", "duke", "captain", "captain", "contessa", "contessa", "ambassador", "ambassador"]
+    players = [Client.register(server, f"exile{i}") for i in range(3)]
+    game_id = players[0].create_game("coup", 3, {"deck": deck})
+    for player in players:
+        player.join(game_id)
+    for seat in (0, 1, 2):
+        players[seat].act(game_id, {"type": "income"})
+    players[0].act(game_id, {"type": "assassinate", "target": 2})
+    players[2].act(game_id, {"type": "challenge"})  # the Assassin is real: seat 2 loses the challenge
+    players[2].act(game_id, {"type": "reveal", "card": "duke"})
+    players[2].act(game_id, {"type": "pass"})  # offered the Contessa block, it has none
+    for _ in range(20):  # the worker closes the offer: the assassination exiles seat 2
+        view = players[1].game(game_id)
+        if view["awaiting_kinds"].get("1") == "turn":
+            break
+        players[1].events(game_id, after=view["version"], wait=5)
+    exiled = view["view"]["seats"][2]
+    assert exiled["alive"] is False and exiled["coins"] == 0 and sorted(exiled["revealed"]) == ["ambassador", "duke"]
+    assert {"type": "steal", "target": 2} not in view["legal_actions"]
+    before = stream_length(server, game_id)
+    for action in ({"type": "steal", "target": 2}, {"type": "assassinate", "target": 2}):
+        body = assert_problem(players[1].request("POST", f"/v1/games/{game_id}/actions", action),
+                              422, "target_eliminated")
+        assert {"type": "steal", "target": 0} in body["legal_actions"]
+    assert stream_length(server, game_id) == before
+    assert players[1].game(game_id)["view"] == view["view"]
+
+
 def test_stale_version_is_409_with_current_version(server, game) -> None:
     game_id, players = game
     version = players[0].game(game_id)["version"]
@@ -127,6 +160,11 @@ def test_bad_game_creation_is_refused(server) -> None:
                                                            "options": {"deck": ["duke"]}}).json()["code"])
     assert_problem(host.request("POST", "/v1/games", {"game": "coup", "seats": 3,
                                                       "time_control": {"seconds_per_move": 0}}), 400, "invalid_body")
+    # A misspelt clock must not silently become the one-day default.
+    typo = assert_problem(host.request("POST", "/v1/games", {"game": "coup", "seats": 3,
+                                                             "time_control": {"second_per_move": 60}}),
+                          400, "invalid_body")
+    assert "second_per_move" in json.dumps(typo)
 
 
 def test_acting_before_the_game_starts_is_409(server) -> None:

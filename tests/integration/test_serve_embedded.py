@@ -7,10 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import requests
-
 from service.embedded import free_port
-from tests.integration.conftest import ROOT, wait_until
+from tests.integration.conftest import ROOT, wait_for_server
 from tests.support.client import Client
 
 
@@ -21,15 +19,7 @@ def serve(data: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 def wait_up(process: subprocess.Popen[bytes], base: str) -> None:
-    def up() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(process.stdout.read().decode() if process.stdout else "exited")
-        try:
-            return requests.get(base + "/v1/openapi.json", timeout=1).status_code == 200
-        except requests.ConnectionError:
-            return False
-
-    wait_until(up, message="embedded intrigue serve")
+    wait_for_server(process, base, lambda: process.stdout.read().decode() if process.stdout else "exited")
 
 
 def stop(process: subprocess.Popen[bytes]) -> str:

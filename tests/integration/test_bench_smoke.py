@@ -1,0 +1,35 @@
+"""The bench scripts still run and print their figures (tiny sizes; no timing is asserted)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.integration.conftest import ROOT
+
+
+def run_bench(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.mark.parametrize("game", ["coup", "revolution"])
+def test_load_bench_prints_its_figures(game: str) -> None:
+    out = run_bench("bench/coup_load.py", "--game", game, "--games", "2", "--long-actions", "20",
+                    "--server", "waitress", "--workers", "1")
+    assert re.search(r"baseline \(Flask \+ XADD\) +400 req", out), out
+    assert re.search(rf"{game} actions \(POST\) +\d+ req", out), out
+    assert "throughput ratio: actions" in out
+    assert re.search(r"last decision -> resolution: n=[1-9]", out), out
+    if game == "coup":
+        assert "one long game: actions 5-15 mean" in out
+
+
+def test_profile_bench_prints_commands_per_action() -> None:
+    out = run_bench("bench/profile_actions.py", "--actions", "30", "--top", "3")
+    assert re.search(r"Redis commands per action: \d+\.\d", out), out
+    assert "evalsha" in out
