@@ -8,4 +8,7 @@ COPY workers workers
 COPY service service
 RUN pip install --no-cache-dir '.[prod]'
 EXPOSE 8000
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "16", "--worker-class", "gthread", "service.wsgi:app"]
+# Every long-poll (GET .../events?wait=30) holds a thread for up to 30 s: 4 x 64 threads
+# serve 256 waiting clients at once. See docs/ARCHITECTURE.md for the long keep-alive.
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "64", "--worker-class", "gthread", \
+     "--keep-alive", "75", "service.wsgi:app"]

@@ -25,7 +25,7 @@ def wait_for(url: str, timeout: float = 30) -> None:
         try:
             requests.get(url, timeout=1)
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.05)
     raise RuntimeError(f"{url} did not answer")
 
@@ -41,8 +41,11 @@ def redis_for_bench(url: str | None):
 
 
 def _gunicorn(app: str, port: int, processes: int, threads: int) -> list[str]:
+    # gthread closes a kept-alive connection whose keep-alive ran out while every thread
+    # was busy, even when the client's next request is already waiting on it; under load
+    # the 2 s default drops requests ("Remote end closed connection without response").
     return [sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(processes), "--threads", str(threads),
-            "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
+            "--keep-alive", "75", "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
 
 
 @contextmanager

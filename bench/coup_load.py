@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import threading
 import time
@@ -29,6 +30,18 @@ from events.envelope import Envelope, parse_time
 from tests.support.client import Client
 
 SEATS = {"coup": 3, "revolution": 4}
+#: Niceness of the load generator's threads (set from --client-nice).
+CLIENT_NICE = 10
+
+
+def yield_cpu() -> None:
+    """Lower this thread's priority (Linux: per thread), as if the clients ran elsewhere.
+
+    The bots share two cores with the server they measure; at equal priority a
+    resolution waits behind 200 busy client threads, which measures the bench.
+    """
+    if CLIENT_NICE:
+        os.nice(CLIENT_NICE)
 
 
 def play_one(base: str, game: str, seed: int, latencies: list[float], lock: threading.Lock,
@@ -38,6 +51,7 @@ def play_one(base: str, game: str, seed: int, latencies: list[float], lock: thre
     Players, the game and its seats are set up first; every game then waits at ``ready``
     so the clock measures play (actions, views, long-polls), not the lobby.
     """
+    yield_cpu()
     rng = random.Random(seed)
     session = requests.Session()
     clients = [Client(base, session=session) for _ in range(SEATS[game])]
@@ -106,6 +120,7 @@ def run_baseline(base: str, threads: int, per_thread: int) -> tuple[list[float],
     payload = json.dumps({"type": "income", "padding": "x" * 200})
 
     def hammer(_: int) -> None:
+        yield_cpu()
         session = requests.Session()
         for _ in range(per_thread):
             started = time.perf_counter()
@@ -167,6 +182,7 @@ def resolution_delays(base: str, game_ids: list[str]) -> list[float]:
 
 
 def main() -> None:
+    global CLIENT_NICE
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=sorted(SEATS), default="coup")
     parser.add_argument("--games", type=int, default=20, help="concurrent games (default %(default)s)")
@@ -177,16 +193,20 @@ def main() -> None:
     parser.add_argument("--api-processes", type=int, default=2, help="API processes under gunicorn")
     parser.add_argument("--redis-url", help="measure against this Redis instead of an embedded one")
     parser.add_argument("--url", help="measure an already running Intrigue (its Redis must be --redis-url)")
+    parser.add_argument("--client-nice", type=int, default=CLIENT_NICE,
+                        help="niceness of the bot threads, so they yield the CPU to the servers (0: equal)")
     args = parser.parse_args()
+    CLIENT_NICE = args.client_nice
 
+    # Every bot may hold a long-poll open: give the server a thread for each (and the
+    # baseline as many, so both are served alike).
+    threads = args.games + 32 if args.server == "waitress" else args.games // args.api_processes + 16
     with redis_for_bench(args.redis_url) as redis_url:
-        with baseline_server(redis_url, args.server, args.api_processes) as baseline:
+        with baseline_server(redis_url, args.server, args.api_processes, threads) as baseline:
             base_lat, base_time = run_baseline(baseline, args.games, 200)
         if args.url:
             results = measure(args.url, args)
         else:
-            # Every bot may hold a long-poll open: give the server a thread for each.
-            threads = args.games + 32 if args.server == "waitress" else args.games // args.api_processes + 16
             with intrigue_server(redis_url, workers=args.workers, threads=threads, server=args.server,
                                  processes=args.api_processes) as base:
                 results = measure(base, args)
@@ -194,8 +214,8 @@ def main() -> None:
     print()
     shape = f"gunicorn x{args.api_processes}" if args.server == "gunicorn" else "intrigue serve (waitress)"
     where = "given" if args.redis_url else "embedded"
-    print(f"concurrency: {args.games} clients/games, 2-core machine, Redis {where}, "
-          f"API and baseline under {shape}, {args.workers} worker process(es)")
+    print(f"concurrency: {args.games} clients/games, {os.cpu_count()} cores, Redis {where}, "
+          f"API and baseline under {shape}, {args.workers} worker process(es), bots at nice {args.client_nice}")
     print(figures("baseline (Flask + XADD)", base_lat, base_time))
     print(figures(f"{args.game} actions (POST)", game_lat, game_time))
     base_rate = len(base_lat) / base_time
