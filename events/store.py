@@ -81,6 +81,10 @@ class Keys:
     def deadlines(self) -> str:
         return f"{self.prefix}:deadlines"
 
+    def creating(self) -> str:
+        """Games whose creation was asked for and not yet indexed (epoch seconds)."""
+        return f"{self.prefix}:creating"
+
 
 # KEYS: events stream, meta hash, idempotency hash
 # ARGV: expected version, idempotency field ("" for none), idempotency record, events (JSON)...
@@ -167,8 +171,8 @@ class EventStore:
             remaining -= block
         return False
 
-    def save_seed(self, game_id: str, seed: str) -> None:
-        self.redis.set(self.keys.seed(game_id), seed)
+    def save_seed(self, game_id: str, seed: str, pipe: redis.client.Pipeline | None = None) -> None:
+        (pipe or self.redis).set(self.keys.seed(game_id), seed)
 
     def seed(self, game_id: str) -> str:
         raw = self.redis.get(self.keys.seed(game_id))

@@ -110,7 +110,12 @@ class Engine:
             raise _problem(422, err.code, err.message) from None
         game_id = secrets.token_hex(6)
         seed = secrets.token_hex(32)
-        self.store.save_seed(game_id, seed)
+        # Written before the append, in one round trip: the seed, and the game's place
+        # among those the reconcile checks, in case this process dies before indexing it.
+        pipe = self.redis.pipeline(transaction=False)
+        self.store.save_seed(game_id, seed, pipe)
+        pipe.zadd(self.keys.creating(), {game_id: time.time()})
+        pipe.execute()
         self._seeds[game_id] = seed
         created = GameEvent("GameCreated", {
             "id": game_id, "game": game, "seats": seats, "options": full_options,
@@ -270,6 +275,17 @@ class Engine:
             self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}")
         return len(due)
 
+    def seconds_to_next_deadline(self, now: datetime | None = None) -> float | None:
+        """How long until the earliest deadline still in the future (None: there is none).
+
+        Deadlines already due are left out: their steps were just asked for, and a
+        sweeper that woke for them again would spin until a worker ran them.
+        """
+        now_ts = (now or datetime.now(UTC)).timestamp()
+        upcoming = self.redis.zrangebyscore(self.keys.deadlines(), f"({now_ts}", "+inf", start=0, num=1,
+                                            withscores=True)
+        return upcoming[0][1] - now_ts if upcoming else None
+
     def reconcile(self, suspects: Mapping[str, bytes] | None = None) -> tuple[int, dict[str, bytes]]:
         """Re-run the follow-up of every game whose indexes lag its stream (after a crash).
 
@@ -277,11 +293,19 @@ class Engine:
         so a game is repaired only when it already lagged at the same version on the
         previous pass (``suspects``, as this method returned them). Returns how many
         games were repaired and the suspects for the next pass.
+
+        Only games that can lag are read: those open or active at their last indexing
+        and those being created. A finished game leaves the active set in the same
+        follow-up that indexes its last event, so its work is done; the cost of a pass
+        grows with the games in play, not with every game ever played.
         """
         suspects = suspects or {}
+        candidates = self._reconcile_candidates()
         repaired, lagging = 0, {}
-        for game_id in self.store.game_ids():
-            version, indexed = self.redis.hmget(self.keys.meta(game_id), "version", "indexed")
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in candidates:
+            pipe.hmget(self.keys.meta(game_id), "version", "indexed")
+        for game_id, (version, indexed) in zip(candidates, pipe.execute(), strict=True):
             if version is None or version == indexed:
                 continue
             if suspects.get(game_id) != version:
@@ -292,6 +316,20 @@ class Engine:
                 self._follow_up(record)
                 repaired += 1
         return repaired, lagging
+
+    def _reconcile_candidates(self, abandoned_after: float = 3600.0) -> list[str]:
+        """Open, active and still-being-created games; drops creations that never appended."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrange(self.keys.lobby(), 0, -1)
+        pipe.smembers(self.keys.active())
+        pipe.zrange(self.keys.creating(), 0, -1)
+        pipe.zrangebyscore(self.keys.creating(), "-inf", time.time() - abandoned_after)
+        lobby, active, creating, stale = pipe.execute()
+        abandoned = {raw for raw in stale if not self.store.exists(raw.decode())}
+        for raw in abandoned:  # the process died between saving the seed and appending
+            self.redis.zrem(self.keys.creating(), raw)
+            self.redis.delete(self.keys.seed(raw.decode()))
+        return sorted({raw.decode() for raw in (*lobby, *active, *creating) if raw not in abandoned})
 
     # ------------------------------------------------------------ the append
     def _rng(self, game_id: str, seq: int, purpose: str = ""):
@@ -391,11 +429,17 @@ class Engine:
             if book_deadline:
                 pipe.hset(self.keys.meta(game_id), "job_due", due_ms)
         pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
+        if full:
+            pipe.zrem(self.keys.creating(), game_id)
         pipe.execute()
         if due is None or self.scheduler is None:
             return
         if not any(record["awaiting"]):
             self.scheduler.advance(game_id, f"{record['version']}")  # a system step: due now
+        elif due_ms <= time.time() * 1000:
+            # Another seat's deadline passed while this step was taken (seats awaited
+            # together time out one per step): its default is due now, not at a sweep.
+            self.scheduler.advance(game_id, f"{record['version']}")
         elif book_deadline:
             self._book_deadline(game_id, due)
 

@@ -1,9 +1,10 @@
 """The worker process: an RQ worker (no fork per job) with its scheduler, plus our sweep.
 
-RQ's scheduler moves ``enqueue_at`` jobs onto the queue about once a second, but it
-can stall for minutes after a worker dies. The sweep backs it up: every
-``sweep_seconds`` it asks again for every game whose next step is due (the deadline
-index), and every half minute it repairs games whose indexes lag their stream.
+RQ's scheduler moves ``enqueue_at`` jobs onto the queue about once a second, counts
+whole seconds, and can stall for minutes after a worker dies. The sweep backs it up
+and keeps deadlines punctual: it wakes at the earliest upcoming deadline (and at least
+every ``sweep_seconds``), asks for every game whose next step is due (the deadline
+index), and every half minute repairs games whose indexes lag their stream.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from datetime import UTC, datetime
 
 import redis
 from rq.worker import SimpleWorker
@@ -21,6 +23,9 @@ from workers.jobs import install_engine
 from workers.scheduling import JobScheduler, make_queue
 
 log = logging.getLogger(__name__)
+
+#: Woken this long after a deadline, the sweep's ``<= now`` surely counts it as due.
+DEADLINE_GRACE = 0.01
 
 
 class Sweeper(threading.Thread):
@@ -43,10 +48,28 @@ class Sweeper(threading.Thread):
                         log.warning("repaired the indexes of %d game(s) a crash left behind", repaired)
                     passes += 1
                     next_reconcile = time.monotonic() + (5.0 if passes == 1 else self.reconcile_seconds)
-                self.engine.sweep()
+                now = datetime.now(UTC)
+                self.engine.sweep(now=now)
+                wait = self.next_wait(now)
             except redis.RedisError as err:
                 log.warning("sweep failed, will retry: %s", err)
-            self.stopping.wait(self.sweep_seconds)
+                wait = self.sweep_seconds
+            self.stopping.wait(wait)
+
+    def next_wait(self, swept_at: datetime) -> float:
+        """Sleep until the next deadline falls due, but never longer than ``sweep_seconds``.
+
+        "Next" is counted from the sweep's own clock reading (``swept_at``): a deadline
+        that fell due just after the sweep read the index is swept at once, instead of
+        being mistaken for one already asked for. The index is read at each wake, so only
+        a deadline booked less than ``sweep_seconds`` ahead while the sweeper sleeps can
+        be late, and by less than that.
+        """
+        upcoming = self.engine.seconds_to_next_deadline(now=swept_at)
+        if upcoming is None:
+            return self.sweep_seconds
+        elapsed = datetime.now(UTC).timestamp() - swept_at.timestamp()
+        return min(self.sweep_seconds, max(0.0, upcoming - elapsed) + DEADLINE_GRACE)
 
 
 def build_worker(redis_url: str) -> tuple[SimpleWorker, Engine]:

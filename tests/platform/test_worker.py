@@ -10,7 +10,7 @@ from service.embedded import EmbeddedRedis
 from service.engine import Engine
 from tests.platform.test_engine import started
 from workers.jobs import install_engine
-from workers.runner import build_worker
+from workers.runner import DEADLINE_GRACE, Sweeper, build_worker
 
 
 def test_the_dequeue_never_reuses_a_connection_with_a_short_socket_timeout(platform_redis: EmbeddedRedis) -> None:
@@ -69,3 +69,72 @@ def test_the_sweep_asks_again_for_a_step_whose_job_was_lost(engine: Engine) -> N
     assert record["version"] > done.record["version"] and record["state"]["score"] == [1, 0]
     # Nothing is due any more: the next sweep asks for nothing.
     assert engine.sweep(now=datetime.now(UTC) + timedelta(seconds=1)) == 0
+
+
+def test_a_creation_cut_off_before_indexing_reaches_the_lobby_on_the_next_passes(engine: Engine, monkeypatch) -> None:
+    """The append ran but the process died before indexing: nobody could find the game."""
+    creator, _ = engine.create_player("creator")
+
+    def die(*args, **kwargs) -> None:
+        raise ConnectionError("the process died here")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(engine, "_follow_up", die)
+        try:
+            engine.create_game(creator, "toy", 2, {}, {"seconds_per_move": 60})
+        except ConnectionError:
+            pass
+    (game_id,) = [raw.decode() for raw in engine.redis.zrange(engine.keys.creating(), 0, -1)]
+    assert engine.store.version(game_id) == 1 and engine.redis.zscore(engine.keys.lobby(), game_id) is None
+    _, suspects = engine.reconcile()
+    repaired, _ = engine.reconcile(suspects)
+    assert repaired == 1 and engine.redis.zscore(engine.keys.lobby(), game_id) is not None
+    assert engine.redis.zcard(engine.keys.creating()) == 0
+
+
+def test_reconcile_reads_only_games_in_play_and_forgets_creations_that_never_appended(engine: Engine) -> None:
+    """Its cost follows the games in play; finished games are never read again."""
+    open_game = engine.create_game(engine.create_player("host")[0], "toy", 2, {}, {"seconds_per_move": 60})["id"]
+    active_game, players = started(engine)
+    finished_game, finishers = started(engine)
+    for _ in range(2):  # seat 0 wins two rounds; each resolve runs in place of the worker
+        engine.act(finishers[0], finished_game, {"type": "pick", "number": 3})
+        engine.act(finishers[1], finished_game, {"type": "pick", "number": 1})
+        engine.advance(finished_game)
+    assert engine.load(finished_game)["status"] == "finished"
+    # A creation whose process died between saving the seed and appending, long ago.
+    engine.redis.zadd(engine.keys.creating(), {"deadbeef0000": 1.0})
+    engine.store.save_seed("deadbeef0000", "00" * 32)
+    assert engine._reconcile_candidates() == sorted([open_game, active_game])
+    assert engine.redis.zcard(engine.keys.creating()) == 0
+    assert engine.redis.get(engine.keys.seed("deadbeef0000")) is None
+
+
+def test_the_sweeper_wakes_at_the_next_deadline_not_at_its_period(engine: Engine) -> None:
+    """Live games on short clocks: a deadline's default lands milliseconds after it, not a second."""
+    sweeper = Sweeper(engine, sweep_seconds=1.0)
+    assert sweeper.next_wait(datetime.now(UTC)) == 1.0  # nothing booked: the period
+    game_id, _ = started(engine, seconds=60)
+    swept_at = datetime.now(UTC)
+    soon = swept_at + timedelta(seconds=0.25)
+    engine.redis.zadd(engine.keys.deadlines(), {game_id: soon.timestamp()})
+    assert 0.1 < sweeper.next_wait(swept_at) <= 0.25 + DEADLINE_GRACE
+    # A deadline that fell due between the sweep's clock reading and now is swept at once.
+    swept_at = datetime.now(UTC) - timedelta(seconds=0.1)
+    engine.redis.zadd(engine.keys.deadlines(), {game_id: (swept_at + timedelta(seconds=0.05)).timestamp()})
+    assert sweeper.next_wait(swept_at) == DEADLINE_GRACE
+    # Once swept, it is the sweep's business; the sweeper does not spin on it.
+    assert engine.seconds_to_next_deadline(now=soon) is None
+
+
+def test_seats_past_their_deadline_together_time_out_one_step_after_another(engine: Engine) -> None:
+    """Each default is its own step; the next one is asked for at once, not at the next sweep."""
+    game_id, _ = started(engine, seconds=0)  # both picks are due the moment the game starts
+    queue = engine.scheduler.queue
+    started_version = engine.load(game_id)["version"]
+    assert queue.job_ids == [f"advance-{game_id}-{started_version}"]
+    queue.empty()
+    assert engine.advance(game_id) == "timed_out"
+    record = engine.load(game_id)
+    assert [a is not None for a in record["awaiting"]].count(True) == 1
+    assert queue.job_ids == [f"advance-{game_id}-{record['version']}"]
