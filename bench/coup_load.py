@@ -7,7 +7,9 @@
     python bench/coup_load.py --server waitress  # `intrigue serve`, one API process
 
 Prints actions per second and p50/p99 latency of game actions, the same for a bare
-Flask endpoint doing one XADD on the same Redis (the baseline), the cost of an early
+Flask endpoint doing one XADD on the same Redis (the baseline), each measured over a
+window of --seconds at constant concurrency (a table whose game ends starts a new one
+at once), the cost of an early
 versus a late action in one long game, and for simultaneous games the time from the
 last sealed decision to the worker's resolution (read from the events' own times).
 The baseline is served the same way as Intrigue in each run (gunicorn or waitress).
@@ -26,7 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 from common import Progress, baseline_server, figures, intrigue_server, percentile, redis_for_bench
 
-from events.envelope import Envelope, parse_time
+from events.envelope import parse_time
+from events.store import EventStore, connect
 from tests.support.client import Client
 
 SEATS = {"coup": 3, "revolution": 4}
@@ -44,30 +47,79 @@ def yield_cpu() -> None:
         os.nice(CLIENT_NICE)
 
 
-def play_one(base: str, game: str, seed: int, latencies: list[float], lock: threading.Lock,
-             progress: Progress, requests_made: list[int], ready: threading.Barrier) -> str:
-    """One game's bots: a client that reuses the view each POST returns, as a good client would.
+class Window:
+    """The measured stretch of a run: every bot starts together and stops at ``end``.
 
-    Players, the game and its seats are set up first; every game then waits at ``ready``
-    so the clock measures play (actions, views, long-polls), not the lobby.
+    Throughput is counted at constant concurrency: a bot whose game ends starts another
+    one (the lobby requests count as load), and nothing after ``end`` is counted, so the
+    figure is not diluted by a tail in which only the slowest games are left.
+    """
+
+    def __init__(self, clients: int, seconds: float) -> None:
+        self.seconds = seconds
+        self.start = self.end = 0.0
+        self.ready = threading.Barrier(clients, action=self._open)
+
+    def _open(self) -> None:
+        self.start = time.perf_counter()
+        self.end = self.start + self.seconds
+
+    def open(self) -> bool:
+        return time.perf_counter() < self.end
+
+
+class Tally:
+    """What the bots did inside the window, shared between their threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latencies: list[float] = []
+        self.requests = 0
+        self.games: list[str] = []
+        self.finished = 0
+
+    def add(self, latencies: list[float], requests: int, games: list[str], finished: int) -> None:
+        with self.lock:
+            self.latencies += latencies
+            self.requests += requests
+            self.games += games
+            self.finished += finished
+
+
+def new_game(clients: list[Client], game: str) -> str:
+    game_id = clients[0].create_game(game, len(clients), seconds_per_move=3600)
+    for client in clients:
+        client.join(game_id)
+    return game_id
+
+
+def play_bot(base: str, game: str, seed: int, window: Window, tally: Tally) -> None:
+    """One table of bots: a client that reuses the view each POST returns, as a good client would.
+
+    The players and the first game are set up before the window opens; later games are
+    set up inside it. Only requests answered before the window closes are counted.
     """
     yield_cpu()
     rng = random.Random(seed)
     session = requests.Session()
     clients = [Client(base, session=session) for _ in range(SEATS[game])]
     for index, client in enumerate(clients):
-        body = client.post("/v1/players", {"name": f"bot{seed}-{index}"}, expect=201)
-        client.token = body["token"]
-    game_id = clients[0].create_game(game, len(clients), seconds_per_move=3600)
-    for client in clients:
-        client.join(game_id)
-    ready.wait()
+        client.token = client.post("/v1/players", {"name": f"bot{seed}-{index}"}, expect=201)["token"]
+    game_id = new_game(clients, game)
+    window.ready.wait()
+    latencies: list[float] = []
+    games, finished, calls = [game_id], 0, 0
     views = {0: clients[0].game(game_id)}
-    calls = 1
-    for _ in range(20_000):
+    calls += 1
+    while window.open():
         latest = max(views.values(), key=lambda v: v["version"])
         if latest["status"] == "finished":
-            break
+            finished += 1
+            game_id = new_game(clients, game)
+            games.append(game_id)
+            views = {0: clients[0].game(game_id)}
+            calls += 2 + len(clients)
+            continue
         if not latest["awaiting"]:  # a worker owes a system step: wait for the stream, then look again
             clients[0].events(game_id, after=latest["version"], wait=5)
             views = {0: clients[0].game(game_id)}
@@ -84,56 +136,70 @@ def play_one(base: str, game: str, seed: int, latencies: list[float], lock: thre
         started = time.perf_counter()
         response = clients[seat].request("POST", f"/v1/games/{game_id}/actions", action,
                                          headers={"If-Match": str(mine["version"])})
-        elapsed = time.perf_counter() - started
+        done = time.perf_counter()
+        if done >= window.end:
+            break
         calls += 1
         if response.status_code == 200:
             views[seat] = response.json()["game"]
-            with lock:
-                latencies.append(elapsed)
+            latencies.append(done - started)
         elif response.status_code == 409:
             views = {seat: clients[seat].game(game_id)}
             calls += 1
         else:
             raise RuntimeError(f"unexpected {response.status_code}: {response.text}")
-    with lock:
-        requests_made.append(calls)
-    progress.step()
-    return game_id
+    tally.add(latencies, calls, games, finished)
 
 
-def run_games(base: str, game: str, count: int) -> tuple[list[float], float, list[str], int]:
-    latencies: list[float] = []
-    requests_made: list[int] = []
-    lock = threading.Lock()
-    progress = Progress(f"{count} games of {game}", count)
-    clock: dict[str, float] = {}
-    ready = threading.Barrier(count, action=lambda: clock.setdefault("started", time.perf_counter()))
-    with ThreadPoolExecutor(count) as pool:
-        ids = list(pool.map(lambda i: play_one(base, game, i, latencies, lock, progress, requests_made, ready),
-                            range(count)))
-    return latencies, time.perf_counter() - clock["started"], ids, sum(requests_made)
+def run_games(base: str, game: str, count: int, seconds: float) -> tuple[Tally, float]:
+    """``count`` tables of bots playing ``game`` back to back for ``seconds``."""
+    window, tally = Window(count, seconds), Tally()
+    with ThreadPoolExecutor(count + 1) as pool:
+        bots = [pool.submit(play_bot, base, game, i, window, tally) for i in range(count)]
+        pool.submit(tick, f"{count} tables of {game}", window, bots)
+        for bot in bots:
+            bot.result()
+    return tally, seconds
 
 
-def run_baseline(base: str, threads: int, per_thread: int) -> tuple[list[float], float]:
+def tick(label: str, window: Window, bots: list) -> None:
+    """A progress line once a second while the window is open."""
+    while not window.start and not all(b.done() for b in bots):
+        time.sleep(0.1)
+    progress = Progress(label + " (seconds)", int(window.seconds))
+    for _ in range(int(window.seconds)):
+        if all(b.done() for b in bots):
+            break
+        time.sleep(max(0.0, window.start + progress.done + 1 - time.perf_counter()))
+        progress.step()
+
+
+def run_baseline(base: str, threads: int, seconds: float) -> tuple[list[float], float]:
+    """``threads`` clients posting one event each to the bare endpoint, back to back, for ``seconds``."""
     latencies: list[float] = []
     lock = threading.Lock()
     payload = json.dumps({"type": "income", "padding": "x" * 200})
+    window = Window(threads, seconds)
 
     def hammer(_: int) -> None:
         yield_cpu()
         session = requests.Session()
-        for _ in range(per_thread):
+        mine = []
+        window.ready.wait()
+        while True:
             started = time.perf_counter()
             response = session.post(base + "/xadd", data=payload, headers={"Content-Type": "application/json"})
-            elapsed = time.perf_counter() - started
+            done = time.perf_counter()
             assert response.status_code == 200
-            with lock:
-                latencies.append(elapsed)
+            if done >= window.end:
+                break
+            mine.append(done - started)
+        with lock:
+            latencies.extend(mine)
 
-    started = time.perf_counter()
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(hammer, range(threads)))
-    return latencies, time.perf_counter() - started
+    return latencies, seconds
 
 
 def long_coup_game(base: str, actions: int) -> dict[int, float]:
@@ -165,14 +231,16 @@ def long_coup_game(base: str, actions: int) -> dict[int, float]:
     return timings
 
 
-def resolution_delays(base: str, game_ids: list[str]) -> list[float]:
-    """Seconds from the last seat's decision to the system step that followed it (event times)."""
+def resolution_delays(redis_url: str, game_ids: list[str]) -> list[float]:
+    """Seconds from the last seat's decision to the system step that followed it (event times).
+
+    Read from the streams themselves, since the window leaves most games unfinished.
+    """
+    store = EventStore(connect(redis_url))
     delays = []
     for game_id in game_ids:
-        text = requests.get(f"{base}/v1/games/{game_id}/log", timeout=30).text
-        events = [Envelope.from_json(line) for line in text.splitlines() if line]
         previous = None
-        for event in events:
+        for event in store.read(game_id):
             batch_start = event.cause.get("batch") == event.seq
             if batch_start and event.cause.get("kind") == "system" and previous is not None \
                     and previous.cause.get("kind") == "player":
@@ -186,6 +254,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=sorted(SEATS), default="coup")
     parser.add_argument("--games", type=int, default=20, help="concurrent games (default %(default)s)")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="length of each measured window, baseline and game (default %(default)s)")
     parser.add_argument("--long-actions", type=int, default=1000, help="length of the long game (coup only)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes beside the API")
     parser.add_argument("--server", choices=["gunicorn", "waitress"], default="gunicorn",
@@ -203,24 +273,28 @@ def main() -> None:
     threads = args.games + 32 if args.server == "waitress" else args.games // args.api_processes + 16
     with redis_for_bench(args.redis_url) as redis_url:
         with baseline_server(redis_url, args.server, args.api_processes, threads) as baseline:
-            base_lat, base_time = run_baseline(baseline, args.games, 200)
+            base_lat, base_time = run_baseline(baseline, args.games, args.seconds)
         if args.url:
-            results = measure(args.url, args)
+            results = measure(args.url, redis_url, args)
         else:
             with intrigue_server(redis_url, workers=args.workers, threads=threads, server=args.server,
                                  processes=args.api_processes) as base:
-                results = measure(base, args)
-    game_lat, game_time, delays, timings, calls = results
+                results = measure(base, redis_url, args)
+    tally, game_time, delays, timings = results
+    game_lat, calls = tally.latencies, tally.requests
     print()
     shape = f"gunicorn x{args.api_processes}" if args.server == "gunicorn" else "intrigue serve (waitress)"
     where = "given" if args.redis_url else "embedded"
     print(f"concurrency: {args.games} clients/games, {os.cpu_count()} cores, Redis {where}, "
           f"API and baseline under {shape}, {args.workers} worker process(es), bots at nice {args.client_nice}")
+    print(f"window: {args.seconds:g} s each; {len(tally.games)} games played in it ({tally.finished} to the end, "
+          "a new one started at once)")
     print(figures("baseline (Flask + XADD)", base_lat, base_time))
     print(figures(f"{args.game} actions (POST)", game_lat, game_time))
     base_rate = len(base_lat) / base_time
     game_rate = len(game_lat) / game_time
-    print(f"game API requests (GET+POST+long-poll): {calls / game_time:.1f}/s, {calls / len(game_lat):.2f} per action")
+    print(f"game API requests (GET+POST+long-poll+lobby): {calls / game_time:.1f}/s, "
+          f"{calls / max(1, len(game_lat)):.2f} per action")
     print(f"throughput ratio: actions {game_rate / base_rate:.2f} of baseline requests (aim >= 0.50); "
           f"all game requests {calls / game_time / base_rate:.2f}")
     if delays:
@@ -236,11 +310,11 @@ def main() -> None:
               f"ratio {ratio:.2f} (aim <= 1.5)")
 
 
-def measure(base: str, args: argparse.Namespace):
-    game_lat, game_time, ids, calls = run_games(base, args.game, args.games)
-    delays = resolution_delays(base, ids)
+def measure(base: str, redis_url: str, args: argparse.Namespace):
+    tally, game_time = run_games(base, args.game, args.games, args.seconds)
+    delays = resolution_delays(redis_url, tally.games)
     timings = long_coup_game(base, args.long_actions) if args.game == "coup" and args.long_actions else {}
-    return game_lat, game_time, delays, timings, calls
+    return tally, game_time, delays, timings
 
 
 if __name__ == "__main__":
