@@ -120,10 +120,9 @@ def play_bot(base: str, game: str, seed: int, window: Window, tally: Tally) -> N
             views = {0: clients[0].game(game_id)}
             calls += 2 + len(clients)
             continue
-        if not latest["awaiting"]:  # a worker owes a system step: wait for the stream, then look again
-            clients[0].events(game_id, after=latest["version"], wait=5)
-            views = {0: clients[0].game(game_id)}
-            calls += 2
+        if not latest["awaiting"]:  # a worker owes a system step: wait for it, and the view it leads to
+            views = {0: clients[0].events(game_id, after=latest["version"], wait=5, view=True)["game"]}
+            calls += 1
             continue
         seat = rng.choice(latest["awaiting"])
         mine = views.get(seat)

@@ -72,7 +72,8 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
     ("/v1/games/{game_id}/events", {"get": {
         "summary": "Your redacted event feed; long-poll with wait", "tags": ["games"],
         "parameters": [_GAME_ID, _q("after", "Events after this version"), _q("wait", "Seconds to wait (0-30)"),
-                       _q("limit", "At most this many events (1-500)")],
+                       _q("limit", "At most this many events (1-500)"),
+                       _q("view", "true: also return your game view, legal actions included", "boolean")],
         "responses": {**_ok("EventPage", "Events you may see"), **_problems(400, 404)}}}),
     ("/v1/games/{game_id}/events/stream", {"get": {
         "summary": "The same feed as server-sent events (Last-Event-ID resumes)", "tags": ["games"],

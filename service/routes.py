@@ -85,14 +85,27 @@ def act(game_id: str) -> dict[str, Any]:
 
 @games_bp.get("/<game_id>/events")
 def events(game_id: str) -> dict[str, Any]:
-    """The caller's redacted feed after ``after``; ``wait`` long-polls up to 30 s."""
+    """The caller's redacted feed after ``after``; ``wait`` long-polls up to 30 s.
+
+    With ``view=true`` the answer also holds the caller's game view (``GET
+    /v1/games/<id>``) as of the answer, so a client woken by the feed learns its
+    legal actions without a second request.
+    """
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
     after = _int_arg("after", 0, 0, None)
     wait = _int_arg("wait", 0, 0, MAX_WAIT_SECONDS)
     limit = _int_arg("limit", MAX_PAGE, 1, MAX_PAGE)
+    with_view = _bool_arg("view")
     give_up = time.monotonic() + wait
+
+    def answer(items: list[dict[str, Any]]) -> dict[str, Any]:
+        body = {"events": items, "version": after, "status": record["status"]}
+        if with_view:
+            body["game"] = game_view(record, seat)
+        return body
+
     while True:
         batch = eng.store.read(game_id, after=after, count=limit)
         if batch:
@@ -100,10 +113,10 @@ def events(game_id: str) -> dict[str, Any]:
             items = [item for e in batch if (item := feed_item(record, e, seat)) is not None]
             after = batch[-1].seq
             if items or len(batch) == limit:
-                return {"events": items, "version": after, "status": record["status"]}
+                return answer(items)
         remaining = give_up - time.monotonic()
         if remaining <= 0:
-            return {"events": [], "version": after, "status": record["status"]}
+            return answer([])
         eng.store.wait(game_id, after, int(remaining * 1000) or 1)
 
 
@@ -224,6 +237,15 @@ def _if_match() -> int | None:
     if not raw.isdigit():
         raise Problem(400, "bad_if_match", "If-Match must be a game version number")
     return int(raw)
+
+
+def _bool_arg(name: str) -> bool:
+    raw = request.args.get(name)
+    if raw is None or raw in ("false", "0"):
+        return False
+    if raw in ("true", "1"):
+        return True
+    raise Problem(400, "bad_query", f"{name} must be true or false")
 
 
 def _int_arg(name: str, default: int, low: int, high: int | None) -> int:

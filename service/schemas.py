@@ -121,6 +121,7 @@ class EventPageSchema(Schema):
     events = fields.List(fields.Nested(FeedEventSchema))
     version = fields.Integer(metadata={"description": "Pass as `after` to continue"})
     status = fields.String()
+    game = fields.Nested(GameViewSchema, metadata={"description": "Your game view as of this answer (with view=true)"})
 
 
 class ReplaySchema(Schema):

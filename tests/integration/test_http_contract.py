@@ -145,3 +145,28 @@ def test_event_stream_matches_the_feed_and_resumes_from_last_event_id(server: st
     with sacha.http.get(url, headers=resume, stream=True, timeout=20) as response:
         first = read_sse(response.iter_lines(chunk_size=1, decode_unicode=True), 1)[0]
         assert int(first["id"]) == int(live["id"]) + 1 and first["event"] == "Passed"
+
+
+def test_a_long_poll_with_view_wakes_with_the_callers_new_legal_actions(server: str) -> None:
+    """One request per wake: the feed's events and the view they lead to, as that seat sees it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game_id, players = start_coup(server)
+    sacha = players[1]
+    before = sacha.game(game_id)
+    assert before["legal_actions"] == []
+    with ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(sacha.events, game_id, before["version"], 20, True)
+        players[0].act(game_id, {"type": "tax"})
+        woken = waiting.result(timeout=30)
+    assert [e["type"] for e in woken["events"]] == ["ActionDeclared"]
+    game = woken["game"]
+    assert game["version"] >= woken["version"] and game["seat"] == 1
+    assert game == sacha.game(game_id)  # the same body GET /v1/games/<id> gives
+    assert {a["type"] for a in game["legal_actions"]} == {"challenge", "pass"}
+    own, other = game["view"]["seats"][1], game["view"]["seats"][0]
+    assert len(own["hand"]) == 2 and "hand" not in other and other["influence"] == 2
+    # Without the flag the answer stays as it was; a bad flag is a clear 400.
+    assert "game" not in sacha.events(game_id, after=0)
+    bad = sacha.request("GET", f"/v1/games/{game_id}/events", params={"view": "yes"})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_query"

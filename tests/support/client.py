@@ -86,5 +86,8 @@ class Client:
             headers["If-Match"] = str(if_match)
         return self.post(f"/v1/games/{game_id}/actions", action, expect=expect, headers=headers)
 
-    def events(self, game_id: str, after: int = 0, wait: int = 0) -> dict[str, Any]:
-        return self.get(f"/v1/games/{game_id}/events", params={"after": after, "wait": wait})
+    def events(self, game_id: str, after: int = 0, wait: int = 0, view: bool = False) -> dict[str, Any]:
+        params: dict[str, Any] = {"after": after, "wait": wait}
+        if view:
+            params["view"] = "true"
+        return self.get(f"/v1/games/{game_id}/events", params=params)
