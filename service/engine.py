@@ -12,7 +12,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -447,18 +447,24 @@ class Engine:
         at = parse_time(due)
         self.scheduler.advance(game_id, f"d{int(at.timestamp() * 1000)}", at)  # type: ignore[union-attr]
 
-    def rebuild_indexes(self) -> int:
-        """Drop and rebuild every index from the streams (they are projections)."""
+    def rebuild_indexes(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Drop and rebuild every index from the streams (they are projections).
+
+        ``progress(done, total)`` is called after each game, for a progress display.
+        """
+        game_ids = self.store.game_ids()
         for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:inbox"):
             self.redis.delete(key)
         self.redis.delete(self.keys.lobby(), self.keys.active(), self.keys.deadlines())
         count = 0
-        for game_id in self.store.game_ids():
+        for done, game_id in enumerate(game_ids, start=1):
             self.projector.forget(game_id)
             record = self.projector.load(game_id)
             if record is not None:
                 self._follow_up(record)
                 count += 1
+            if progress is not None:
+                progress(done, len(game_ids))
         return count
 
 

@@ -138,3 +138,32 @@ def test_seats_past_their_deadline_together_time_out_one_step_after_another(engi
     record = engine.load(game_id)
     assert [a is not None for a in record["awaiting"]].count(True) == 1
     assert queue.job_ids == [f"advance-{game_id}-{record['version']}"]
+
+
+def test_intrigue_reindex_rebuilds_every_index_from_the_streams_with_progress(engine: Engine,
+                                                                             platform_redis: EmbeddedRedis) -> None:
+    """The indexes are projections: wiped, the command brings back the lobby, inboxes and deadlines."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.integration.conftest import ROOT
+
+    host, _ = engine.create_player("host")
+    open_game = engine.create_game(host, "toy", 2, {}, {"seconds_per_move": 60})["id"]
+    active_game, players = started(engine)
+    lobby, inbox = engine.keys.lobby(), engine.keys.inbox(players[0].id)
+    before = (engine.redis.zrange(lobby, 0, -1, withscores=True), engine.redis.zrange(inbox, 0, -1, withscores=True),
+              engine.redis.zrange(engine.keys.deadlines(), 0, -1, withscores=True))
+    engine.redis.delete(lobby, inbox, engine.keys.deadlines(), engine.keys.active())
+    done = subprocess.run([sys.executable, "-m", "service.cli", "reindex"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "REDIS_URL": platform_redis.url,
+                                           "INTRIGUE_LOG_LEVEL": "WARNING"})
+    assert done.returncode == 0, done.stderr
+    assert "rebuilt the indexes of 2 game(s)" in done.stdout
+    assert "reindex: 2/2 games" in done.stderr
+    after = (engine.redis.zrange(lobby, 0, -1, withscores=True), engine.redis.zrange(inbox, 0, -1, withscores=True),
+             engine.redis.zrange(engine.keys.deadlines(), 0, -1, withscores=True))
+    assert after == before
+    assert [member.decode() for member, _ in after[0]] == [open_game]
+    assert engine.redis.smembers(engine.keys.active()) == {active_game.encode()}
