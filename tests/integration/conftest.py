@@ -60,8 +60,10 @@ def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
     """``intrigue serve`` (API + worker process) against the test Redis; yields its base URL."""
     port = free_port()
     log_path = tmp_path_factory.mktemp("server") / "serve.log"
+    # The tests poll views as fast as they can; a limit they cannot reach keeps the limiter
+    # in the request path without turning a fast machine's polling into 429s.
     env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_OPERATOR_TOKEN": "operator-secret",
-           "INTRIGUE_LOG_LEVEL": "WARNING"}
+           "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "100000"}
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
                                    cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)

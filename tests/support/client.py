@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import requests
-
-RATE_LIMIT_RETRIES = 20
 
 
 class ApiError(AssertionError):
@@ -38,19 +35,8 @@ class Client:
 
     def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
                 params: dict[str, Any] | None = None, timeout: float = 40) -> requests.Response:
-        """Send one request; on 429 wait the server's ``retry_after`` and send it again.
-
-        That is what the API asks of every client (the limit is per player), so a test that
-        polls quickly on a fast machine is slowed down rather than failed. Backing off is not
-        synchronisation: the retried request does not depend on anything happening meanwhile.
-        """
-        for _ in range(RATE_LIMIT_RETRIES):
-            response = self.http.request(method, self.base_url + path, json=body, headers=self.headers(headers),
-                                         params=params, timeout=timeout)
-            if response.status_code != 429:
-                return response
-            time.sleep(float(response.json().get("retry_after", 1)))
-        return response
+        return self.http.request(method, self.base_url + path, json=body, headers=self.headers(headers),
+                                 params=params, timeout=timeout)
 
     def post(self, path: str, body: Any = None, expect: int = 200, headers: dict[str, str] | None = None) -> Any:
         response = self.request("POST", path, body, headers)
