@@ -108,18 +108,3 @@ def figures(label: str, latencies: list[float], elapsed: float) -> str:
     return (f"{label:<28} {len(latencies):>7} req  {rate:>8.1f}/s  p50 {percentile(latencies, 0.5) * 1000:7.2f} ms  "
             f"p99 {percentile(latencies, 0.99) * 1000:7.2f} ms  mean {statistics.fmean(latencies) * 1000:7.2f} ms"
             if latencies else f"{label}: no requests")
-
-
-class Progress:
-    """A one-line progress display on stderr for long runs."""
-
-    def __init__(self, label: str, total: int) -> None:
-        self.label, self.total, self.done, self.started = label, total, 0, time.monotonic()
-
-    def step(self, count: int = 1) -> None:
-        self.done += count
-        if sys.stderr.isatty() or self.done == self.total or self.done % max(1, self.total // 10) == 0:
-            elapsed = time.monotonic() - self.started
-            print(f"\r{self.label}: {self.done}/{self.total} ({elapsed:.1f}s)", end="", file=sys.stderr, flush=True)
-        if self.done >= self.total:
-            print(file=sys.stderr)

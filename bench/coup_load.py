@@ -26,10 +26,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
-from common import Progress, baseline_server, figures, intrigue_server, percentile, redis_for_bench
+from common import baseline_server, figures, intrigue_server, percentile, redis_for_bench
 
 from events.envelope import parse_time
 from events.store import EventStore, connect
+from service.progress import Progress
 from tests.support.client import Client
 
 SEATS = {"coup": 3, "revolution": 4}

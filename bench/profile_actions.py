@@ -18,9 +18,10 @@ import random
 import time
 
 import redis
-from common import Progress, redis_for_bench
+from common import redis_for_bench
 
 from service.app import create_app
+from service.progress import Progress
 
 
 def command_counts(client: redis.Redis) -> dict[str, int]:

@@ -174,6 +174,10 @@ class EventStore:
     def save_seed(self, game_id: str, seed: str, pipe: redis.client.Pipeline | None = None) -> None:
         (pipe or self.redis).set(self.keys.seed(game_id), seed)
 
+    def delete_seed(self, game_id: str) -> None:
+        """Forget the seed of a game whose first append never happened (nothing else refers to it)."""
+        self.redis.delete(self.keys.seed(game_id))
+
     def seed(self, game_id: str) -> str:
         raw = self.redis.get(self.keys.seed(game_id))
         if raw is None:

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger("intrigue")
@@ -110,26 +109,14 @@ def _verify(args: argparse.Namespace) -> int:
 def _reindex(args: argparse.Namespace) -> int:
     from events.store import connect
     from service.engine import Engine
+    from service.progress import Progress
     from workers.scheduling import JobScheduler, make_queue
 
     client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    count = Engine(client, JobScheduler(make_queue(client))).rebuild_indexes(progress=_progress_line("reindex"))
+    progress = Progress("reindex", unit="games")
+    count = Engine(client, JobScheduler(make_queue(client))).rebuild_indexes(progress=progress.update)
     print(f"rebuilt the indexes of {count} game(s)")
     return 0
-
-
-def _progress_line(label: str) -> Callable[[int, int], None]:
-    """A progress display on stderr: redrawn in place on a terminal, every tenth otherwise."""
-    tty = sys.stderr.isatty()
-
-    def show(done: int, total: int) -> None:
-        if tty:
-            print(f"\r{label}: {done}/{total} games", end="\n" if done == total else "", file=sys.stderr,
-                  flush=True)
-        elif done == total or done % max(1, total // 10) == 0:
-            print(f"{label}: {done}/{total} games", file=sys.stderr, flush=True)
-
-    return show
 
 
 if __name__ == "__main__":

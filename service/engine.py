@@ -328,7 +328,7 @@ class Engine:
         abandoned = {raw for raw in stale if not self.store.exists(raw.decode())}
         for raw in abandoned:  # the process died between saving the seed and appending
             self.redis.zrem(self.keys.creating(), raw)
-            self.redis.delete(self.keys.seed(raw.decode()))
+            self.store.delete_seed(raw.decode())
         return sorted({raw.decode() for raw in (*lobby, *active, *creating) if raw not in abandoned})
 
     # ------------------------------------------------------------ the append
@@ -421,10 +421,14 @@ class Engine:
                 pipe.zadd(self.keys.deadlines(), {game_id: parse_time(due).timestamp()})
             else:
                 pipe.zrem(self.keys.deadlines(), game_id)
+        # A step is due now when nobody is awaited (a system step: ``due`` is then the
+        # commit's own time) or when a deadline passed while this step was taken (seats
+        # awaited together time out one step at a time); otherwise a job is booked for it.
+        now_ms = time.time() * 1000
+        due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
         book_deadline = False
-        if due is not None and self.scheduler is not None and any(record["awaiting"]):
-            due_ms = int(parse_time(due).timestamp() * 1000)
-            already = job_due is not None and time.time() * 1000 < job_due <= due_ms
+        if due_ms is not None and self.scheduler is not None and due_ms > now_ms:
+            already = job_due is not None and now_ms < job_due <= due_ms
             book_deadline = (full or due != previous_due) and not already
             if book_deadline:
                 pipe.hset(self.keys.meta(game_id), "job_due", due_ms)
@@ -432,16 +436,12 @@ class Engine:
         if full:
             pipe.zrem(self.keys.creating(), game_id)
         pipe.execute()
-        if due is None or self.scheduler is None:
+        if due_ms is None or self.scheduler is None:
             return
-        if not any(record["awaiting"]):
-            self.scheduler.advance(game_id, f"{record['version']}")  # a system step: due now
-        elif due_ms <= time.time() * 1000:
-            # Another seat's deadline passed while this step was taken (seats awaited
-            # together time out one per step): its default is due now, not at a sweep.
+        if due_ms <= now_ms:
             self.scheduler.advance(game_id, f"{record['version']}")
         elif book_deadline:
-            self._book_deadline(game_id, due)
+            self._book_deadline(game_id, due)  # type: ignore[arg-type]
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)
