@@ -10,6 +10,7 @@ from games.base import GameRules
 GAMES: dict[str, str] = {
     "coup": "games.coup",
     "revolution": "games.revolution",
+    "pax": "games.pax",
 }
 
 
