@@ -10,6 +10,7 @@ changes them after the game is set up.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -55,7 +56,7 @@ def _game_set_up(_: State | None, data: Mapping[str, Any]) -> State:
         "seats": seats,
         "set": data["set"],
         "cards": {card["id"]: card for card in data["cards"]},
-        "card_json": {card["id"]: json.dumps(card, ensure_ascii=False) for card in data["cards"]},
+        "set_hash": hashlib.sha256(json.dumps(data["cards"], sort_keys=True).encode()).hexdigest()[:16],
         "options": clone_json(data["options"]),
         "turn": 0, "active": data["first"], "actions_left": 0, "buys": 0, "bonus_used": [],
         "step": "setup", "regime": "pax", "depression": False, "topples_bought": 0, "topples_out": 0,
@@ -306,7 +307,7 @@ EVENT_TYPES: tuple[str, ...] = ("GameSetUp", *HANDLERS)
 
 
 #: Parts of the state set once at setup and never changed: shared between states, not copied.
-SHARED = ("cards", "card_json")
+SHARED = ("cards",)
 
 
 def copy_state(state: State) -> State:

@@ -69,6 +69,21 @@ def _catalog_cards(state: State, seat: Seat | None) -> set[str]:
     return seen
 
 
+_TEXTS: dict[str, dict[str, str]] = {}
+
+
+def _card_texts(state: State) -> dict[str, str]:
+    """Each card definition as JSON text, cached per card set: parsing a short text is the
+    cheapest way to hand every view its own copy of the definitions."""
+    texts = _TEXTS.get(state["set_hash"])
+    if texts is None:
+        if len(_TEXTS) > 64:
+            _TEXTS.clear()
+        texts = {cid: json.dumps(card, ensure_ascii=False) for cid, card in state["cards"].items()}
+        _TEXTS[state["set_hash"]] = texts
+    return texts
+
+
 def _named_cards(state: State) -> list[str]:
     """Every card on the table, for the view's id -> name index."""
     seen = set(state["discard"]) | set(state["bullbear"])
@@ -121,7 +136,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
     }
     if seat is not None:
         out["hand"] = list(state["players"][seat]["hand"])
-    texts = state["card_json"]
+    texts = _card_texts(state)
     out["cards"] = {card: json.loads(texts[card]) for card in sorted(_catalog_cards(state, seat))}
     out["names"] = {card: state["cards"][card]["name"] for card in _named_cards(state)}
     return out
