@@ -62,7 +62,7 @@ def _game_set_up(_: State | None, data: Mapping[str, Any]) -> State:
         "step": "setup", "regime": "pax", "depression": False, "topples_bought": 0, "topples_out": 0,
         "deck": list(data["deck"]), "market": clone_json(data["market"]), "spec": {},
         "discard": [], "bullbear": [], "public": list(data["public"]), "box": list(data["box"]),
-        "players": players, "bank": -sum(data["gold"]), "start_gold": sum(data["gold"]),
+        "players": players, "bank": 0, "start_gold": sum(data["gold"]),
         "queue": [], "topple": None, "result": None,
     }
 

@@ -332,11 +332,9 @@ def _score_topple(d: Draft, item: dict[str, Any]) -> None:
     topplers = [s for s in range(seats) if points[s] > tripartite[s]]
     d.emit("ToppleResolved", {"card": item["card"], "prestige": kind, "diaz": topple["diaz"], "points": points,
                               "tripartite": tripartite, "topplers": topplers})
-    if topplers:
-        fx.end_game(d, END_REASONS[topple["regime"]], topplers)
-        return
-    if state["topples_out"] >= 4:
-        fx.end_game(d, "diaz_survives")
+    if topplers or state["topples_out"] >= 4:
+        fx.move(d, item["card"], fx.zone("limbo"), fx.zone("bullbear"))
+        fx.end_game(d, END_REASONS[topple["regime"]] if topplers else "diaz_survives", topplers)
         return
     fx.to_bullbear(d, item["card"], fx.zone("limbo"))
 
