@@ -137,11 +137,12 @@ class CardSchema(Schema):
 
     @validates_schema
     def _effects(self, data: Mapping[str, Any], **_: Any) -> None:
-        for index, effect in enumerate(data.get("effects", ()) or data.get("event", ()) or ()):
+        key = "event" if "event" in data else "effects"
+        for index, effect in enumerate(data.get(key, ())):
             if effect["kind"] not in self.EFFECTS:
                 allowed = ", ".join(self.EFFECTS) or "none"
                 raise ValidationError(f"effect {effect['kind']!r} is not allowed on a {data['category']} card "
-                                      f"(allowed: {allowed})", f"effects[{index}].kind")
+                                      f"(allowed: {allowed})", f"{key}[{index}].kind")
 
 
 class EnterpriseSchema(CardSchema):
