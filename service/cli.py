@@ -44,6 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from service.app import create_app
     from service.embedded import EmbeddedRedis
+    from service.http_errors import answer_waitress_errors_as_problems
 
     embedded = None
     redis_url = os.environ.get("REDIS_URL")
@@ -56,6 +57,7 @@ def _serve(args: argparse.Namespace) -> int:
                for _ in range(args.workers)]
     server = create_server(create_app(redis_url=redis_url), host=args.host, port=args.port, threads=args.threads,
                            channel_timeout=120, connection_limit=max(1000, 8 * args.threads))
+    answer_waitress_errors_as_problems(server)
     log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, server.effective_port)
     print(f"Intrigue serving on http://{args.host}:{server.effective_port}/", flush=True)
     signal.signal(signal.SIGTERM, _exit_quietly)

@@ -104,3 +104,46 @@ def test_no_problem_says_the_outcome_is_unknown_for_bad_input(server: str, game)
     response = post(server, f"/v1/games/{game_id}/actions", "[" * 10_000, players[0].headers({"If-Match": "²"}))
     assert response.status_code == 400 and response.headers["Content-Type"].startswith(PROBLEM)
     assert "may or may not" not in response.text
+
+
+@pytest.mark.parametrize("body", [
+    {"game": "coup", "seats": 3.5}, {"game": "coup", "seats": "3"}, {"game": "coup", "seats": True},
+    {"game": "coup", "seats": 3, "time_control": {"seconds_per_move": 1.5}},
+    {"game": "coup", "seats": 3, "time_control": {"seconds_per_move": "60"}},
+    {"game": "coup", "seats": 3, "time_control": {"autoplay_after": 2.0}},
+    {"game": "coup", "seats": 3, "time_control": {"autoplay_seconds": False}},
+])
+def test_numbers_are_whole_and_of_their_type_not_truncated(server: str, body: dict) -> None:
+    host = Client.register(server, "strict")
+    response = host.request("POST", "/v1/games", body)
+    problem = assert_problem(response, 400, "invalid_body")
+    assert problem["errors"]
+    assert not [g for g in host.get("/v1/me/games")["games"]]  # nothing was created
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None,
+                                          "application/json; charset=latin-1"])
+def test_a_body_not_declared_as_json_is_415(server: str, content_type: str | None) -> None:
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = requests.post(server + "/v1/players", data=b'{"name": "plain"}', headers=headers, timeout=10)
+    assert_problem(response, 415, "unsupported_media_type")
+
+
+def test_json_with_a_suffix_or_charset_is_accepted(server: str) -> None:
+    for content_type in ("application/json; charset=utf-8", "application/merge-patch+json"):
+        response = requests.post(server + "/v1/players", data=b'{"name": "ok"}',
+                                 headers={"Content-Type": content_type}, timeout=10)
+        assert response.status_code == 201, response.text
+
+
+def test_an_idempotency_key_beyond_the_header_limit_is_a_problem_not_the_servers_page(server: str, game) -> None:
+    game_id, players = game
+    before = stream_length(server, game_id)
+    response = post(server, f"/v1/games/{game_id}/actions", '{"type": "income"}',
+                    players[0].headers({"Idempotency-Key": "k" * 300_000}))
+    problem = assert_problem(response, 431, "headers_too_large")
+    assert problem["title"] == "Request Header Fields Too Large"
+    response = post(server, f"/v1/games/{game_id}/actions", '{"type": "income"}',
+                    players[0].headers({"Idempotency-Key": "k" * 201}))
+    assert_problem(response, 400, "bad_idempotency_key")
+    assert stream_length(server, game_id) == before
