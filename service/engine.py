@@ -215,6 +215,10 @@ class Engine:
             raise _problem(409, "idempotency_key_reused",
                            "this Idempotency-Key was already used for a different action")
         events = self.store.read(game_id, after=stored["first"] - 1, upto=stored["last"])
+        if record["version"] < stored["last"]:
+            # The record was read before a racing request with this key appended: the
+            # answer's view must include the action it reports.
+            record = self.load(game_id)
         return Committed(record, events)
 
     # ---------------------------------------------------------------- workers
