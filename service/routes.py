@@ -159,7 +159,7 @@ def replay(game_id: str) -> dict[str, Any]:
     record = eng.projector.at_version(game_id, version)
     assert record is not None
     everything = current["status"] == "finished" or is_operator()
-    body = game_view(record, seat)
+    body = game_view(record, seat, clock=parse_time(record["updated_at"]))
     body["legal_actions"] = []
     return {"version": version, "game": body, "state": record["state"] if everything else None}
 
