@@ -25,6 +25,7 @@ from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
+from service.chat import Chat
 from workers.scheduling import JobScheduler
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token
+        self.chat = Chat(client, self.keys)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
 
