@@ -299,4 +299,4 @@ def end_game(d: Draft, reason: str, candidates: list[Seat] | None = None) -> Non
     gold = [p["gold"] for p in d.state["players"]]
     best = max(gold[s] for s in seats)
     winners = sorted(s for s in seats if gold[s] == best)
-    d.emit("GameEnded", {"reason": reason, "winners": winners, "gold": gold})
+    d.emit("GameDecided", {"reason": reason, "winners": winners, "gold": gold})

@@ -271,7 +271,7 @@ def _topple_left_market(state: State, d: Mapping[str, Any]) -> None:
     state["topples_out"] += 1
 
 
-def _game_ended(state: State, d: Mapping[str, Any]) -> None:
+def _game_decided(state: State, d: Mapping[str, Any]) -> None:
     state["step"] = "over"
     state["queue"] = []
     state["result"] = {"reason": d["reason"], "winners": list(d["winners"])}
@@ -301,7 +301,7 @@ HANDLERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "DiazDefenceChanged": _diaz_changed,
     "ToppleResolved": _topple_resolved,
     "ToppleLeftMarket": _topple_left_market,
-    "GameEnded": _game_ended,
+    "GameDecided": _game_decided,
 }
 EVENT_TYPES: tuple[str, ...] = ("GameSetUp", *HANDLERS)
 

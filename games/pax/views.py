@@ -251,7 +251,7 @@ def describe(before: State | None, event: EventLike, after: State) -> str | None
     if kind == "CardMoved" and data["to"]["zone"] == "grievances" and \
             after["cards"][data["card"]]["category"] == "enterprise":
         return f"Slave revolt at {_name(after, data['card'])}: seat {data['to']['seat']} is the liberator"
-    if kind == "GameEnded":
+    if kind == "GameDecided":
         winners = ", ".join(f"seat {s}" for s in data["winners"])
         return f"The game ends ({data['reason'].replace('_', ' ')}): {winners} win(s)"
     return None
