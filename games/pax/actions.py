@@ -586,8 +586,12 @@ def check_speculate(state: State, seat: Seat, action: Action) -> Plan:
     target = _target(state, seat, to)
     if source["kind"] == target["kind"] == "supply":
         raise RuleViolation("no_move", "that moves nothing")
-    if source.get("card") is not None and source == {k: v for k, v in target.items()}:
+    if source == target:
         raise RuleViolation("no_move", "that moves nothing")
+    manipulation = source["kind"] == target["kind"] == "market"
+    if source["kind"] != "supply" and not manipulation and state["players"][seat]["supply"] > 0:
+        raise RuleViolation("cubes_in_supply", "cubes are moved about only when your supply is empty "
+                                               "(a speculation cube may always move to another market card)")
     if target["kind"] == "bribe":
         spent, bonus = 0, None  # topping up prestige cubes takes no action
     else:

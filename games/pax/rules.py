@@ -569,9 +569,9 @@ def _candidates(state: State, seat: Seat) -> list[Action]:
     out += [{"type": "speculate", "card": card} for card in market]
     for card in b.loyalty_icons(state, seat):
         out.append({"type": "speculate", "to": {"bribe": card}})
+    mine = [card for card, holder in state["spec"].items() if holder == seat]
+    out += [{"type": "speculate", "card": card, "from": {"market": old}} for old in mine for card in market]
     if player["supply"] == 0:
-        mine = [card for card, holder in state["spec"].items() if holder == seat]
-        out += [{"type": "speculate", "card": card, "from": {"market": old}} for old in mine for card in market]
         for ent in player["enterprises"]:
             out.append({"type": "speculate", "to": "supply", "from": {"income": ent["card"]}})
         for _, ent in b.enterprises(state):

@@ -298,3 +298,36 @@ def test_bonus_actions_come_on_top_of_the_three() -> None:
         t.act(A, {"type": "speculate", "card": card})
     assert t.awaiting() == {B: "turn"}
     assert sum(1 for holder in t.current["spec"].values() if holder == A) == 4
+
+
+def test_cubes_move_about_only_from_an_empty_supply_but_speculation_may_always_move() -> None:
+    t = scenario()
+    cards = market(t)
+    edit(t, lambda s: place_enterprise(s, A, "hermosillo_brewery"))
+    refused(t, A, {"type": "speculate", "card": cards[0], "from": {"income": "hermosillo_brewery"}},
+            "cubes_in_supply")
+    t.act(A, {"type": "speculate", "card": cards[0]})
+    t.act(A, {"type": "speculate", "card": cards[1], "from": {"market": cards[0]}})
+    assert t.current["spec"] == {cards[1]: A}
+    edit(t, lambda s: s["players"][A].update(supply=0) or s["players"][A].update(hac_cubes=s["players"][A]
+                                                                                 ["hac_cubes"] + 11))
+    check_conservation(t.current)
+    t.act(A, {"type": "speculate", "card": cards[2], "from": {"income": "hermosillo_brewery"}})
+    assert find_enterprise(t.current, "hermosillo_brewery")[1]["income"] == 0 and t.current["spec"][cards[2]] == A
+
+
+def test_with_two_seats_the_tripartite_is_diaz_and_the_one_opponent() -> None:
+    t = scenario(2, deck=quiet_deck(["diaz_resigns_in_disgrace"]))
+
+    def position(s):  # noqa: ANN001, ANN202
+        place_partner(s, B, "customs_inspector")
+        place_partner(s, B, "supreme_court_clerk")
+        place_partner(s, B, "governor_of_sonora")
+
+    edit(t, position)
+    t.act(A, {"type": "buy", "card": "diaz_resigns_in_disgrace", "side": "status_quo"})
+    t.act(B, {"type": "done"})
+    events = t.act(A, {"type": "done"})
+    (resolved,) = events_of(events, "ToppleResolved")
+    assert resolved.data["points"] == [0, 3] and resolved.data["tripartite"] == [2 + 3, 2 + 0]
+    assert t.outcome is not None and t.outcome.winners == (B,)
