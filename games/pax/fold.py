@@ -56,6 +56,7 @@ def _game_set_up(_: State | None, data: Mapping[str, Any]) -> State:
     return {
         "seats": seats,
         "set": data["set"],
+        "scenario": bool(data.get("scenario", False)),
         "cards": {card["id"]: card for card in data["cards"]},
         "set_hash": hashlib.sha256(json.dumps(data["cards"], sort_keys=True).encode()).hexdigest()[:16],
         "options": clone_json(data["options"]),
