@@ -51,10 +51,12 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
             raise Problem(429, "rate_limited", f"too many requests; retry in {wait:.2f} s",
                           retry_after=round(wait, 3))
 
+    from service.chat import chat_bp
     from service.openapi import docs_bp
     from service.routes import games_bp, me_bp, players_bp
+    from service.webhooks import webhooks_bp
 
-    for blueprint in (players_bp, games_bp, me_bp, docs_bp):
+    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(Problem)

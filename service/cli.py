@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--sweep-seconds", type=float, default=1.0, help="longest pause of the deadline sweep")
+    worker.add_argument("--queues", default="games,webhooks",
+                        help="queues to serve, in order: games (steps, deadlines), webhooks (deliveries)")
 
     verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed",
                                  description="Exit 0: the log checks; 1: it was tampered with (or the game has "
@@ -121,9 +123,10 @@ def _serve(args: argparse.Namespace) -> int:
             folder.record(redis_url=redis_url, children=children)
             log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
         env = {**os.environ, "REDIS_URL": redis_url}
-        for _ in range(args.workers):
+        # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
+        for extra in [["--queues", "games"]] * args.workers + [["--queues", "webhooks"]]:
             # Its own process group, so stopping a leftover worker stops the scheduler it forked.
-            workers.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+            workers.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *extra], env=env,
                                             preexec_fn=die_with_parent(), process_group=0))
             children[workers[-1].pid] = command_line(workers[-1].pid)
         if folder is not None:
@@ -158,12 +161,16 @@ def _exit_quietly(signum: int, frame: object) -> None:
 def _worker(args: argparse.Namespace) -> int:
     import redis
 
-    from workers.runner import run_worker
+    from workers.runner import QUEUES, run_worker
 
+    queues = tuple(name.strip() for name in args.queues.split(",") if name.strip())
+    unknown = sorted(set(queues) - set(QUEUES))
+    if unknown or not queues:
+        raise CannotRun(f"unknown queue(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUEUES)}")
     url = _redis_url(args)
     _check_reachable(url)
     try:
-        run_worker(url, sweep_seconds=args.sweep_seconds, burst=args.burst)
+        run_worker(url, sweep_seconds=args.sweep_seconds, burst=args.burst, queues=queues)
     except redis.ConnectionError as err:  # Redis went away for good (a serve that stopped, say)
         print(f"intrigue worker: lost Redis at {_without_password(url)}: {err}", file=sys.stderr)
         return 1

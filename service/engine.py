@@ -25,7 +25,10 @@ from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
-from workers.scheduling import JobScheduler
+from service.chat import Chat
+from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
+from service.webhooks import Webhooks
+from workers.scheduling import JobScheduler, make_queue
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,8 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token
+        self.chat = Chat(client, self.keys)
+        self.hooks = Webhooks(client, self.keys, make_queue(client, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
 
@@ -444,7 +449,10 @@ class Engine:
         pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
         if full:
             pipe.zrem(self.keys.creating(), game_id)
-        pipe.execute()
+        notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
+        results = pipe.execute()
+        if notes:
+            self.hooks.after_commit(record, notes, results[-1])
         if due_ms is None or self.scheduler is None:
             return
         if due_ms <= now_ms:
