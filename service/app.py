@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
 
 import redis
 from flask import Flask, Response, g, json, request
@@ -14,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 from events.store import connect
 from service.engine import Engine, Player
 from service.errors import Problem
+from service.inputs import json_body  # noqa: F401  (kept importable from here)
 from service.ratelimit import RateLimiter
 from workers.scheduling import JobScheduler, make_queue
 
@@ -138,13 +138,3 @@ def current_player(required: bool = True) -> Player | None:
 def is_operator() -> bool:
     current_player(required=False)
     return bool(g.get("operator"))
-
-
-def json_body() -> Any:
-    """The parsed JSON body, or a 400 problem that says what is wrong with it."""
-    if not request.data:
-        raise Problem(400, "empty_body", "this request needs a JSON body")
-    try:
-        return json.loads(request.data)
-    except ValueError as err:
-        raise Problem(400, "malformed_json", f"the body is not valid JSON: {err}") from None

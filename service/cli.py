@@ -46,6 +46,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from service.app import create_app
     from service.embedded import EmbeddedRedis
+    from service.http_errors import answer_waitress_errors_as_problems
 
     embedded = None
     redis_url = os.environ.get("REDIS_URL")
@@ -60,6 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
                for extra in commands]
     server = create_server(create_app(redis_url=redis_url), host=args.host, port=args.port, threads=args.threads,
                            channel_timeout=120, connection_limit=max(1000, 8 * args.threads))
+    answer_waitress_errors_as_problems(server)
     log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, server.effective_port)
     print(f"Intrigue serving on http://{args.host}:{server.effective_port}/", flush=True)
     signal.signal(signal.SIGTERM, _exit_quietly)
@@ -98,15 +100,26 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from projections.audit import AuditError, audit, read_log
+    """Exit 0: the log checks; 1: it is a game log and it was tampered with (or the game has
+    not ended); 2: the input is not a usable game log at all (unreadable, empty, binary,
+    not UTF-8, not JSON events)."""
+    from projections.audit import AuditError, UnusableLog, audit, read_log
 
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-        with stream:
-            report = audit(read_log(stream))
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        events = read_log(data.decode("utf-8").splitlines())
     except OSError as err:
-        print(f"cannot read {args.file}: {err}", file=sys.stderr)
+        print(f"cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError as err:
+        print(f"unusable input: {args.file} is not UTF-8 text (byte {err.start}); a game log is NDJSON",
+              file=sys.stderr)
+        return 2
+    except UnusableLog as err:
+        print(f"unusable input: {args.file}: {err}", file=sys.stderr)
+        return 2
+    try:
+        report = audit(events)
     except AuditError as err:
         print(f"INVALID: {err}", file=sys.stderr)
         return 1

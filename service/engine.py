@@ -33,6 +33,8 @@ from workers.scheduling import JobScheduler, make_queue
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 5
+#: Game ids are 12 hex digits; a longer path segment names no game (and is not echoed whole).
+MAX_GAME_ID = 64
 
 
 @dataclass(frozen=True)
@@ -92,13 +94,16 @@ class Engine:
         return player
 
     def is_operator(self, token: str) -> bool:
-        return bool(self.operator_token) and secrets.compare_digest(token, self.operator_token or "")
+        # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError).
+        return bool(self.operator_token) and secrets.compare_digest(
+            token.encode("utf-8", "surrogateescape"), (self.operator_token or "").encode("utf-8", "surrogateescape"))
 
     # ------------------------------------------------------------------- games
     def load(self, game_id: str) -> Record:
-        record = self.projector.load(game_id)
+        record = self.projector.load(game_id) if len(game_id) <= MAX_GAME_ID else None
         if record is None:
-            raise _problem(404, "game_not_found", f"there is no game {game_id!r}")
+            shown = game_id if len(game_id) <= MAX_GAME_ID else game_id[:MAX_GAME_ID] + "..."
+            raise _problem(404, "game_not_found", f"there is no game {shown!r}")
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
@@ -215,6 +220,10 @@ class Engine:
             raise _problem(409, "idempotency_key_reused",
                            "this Idempotency-Key was already used for a different action")
         events = self.store.read(game_id, after=stored["first"] - 1, upto=stored["last"])
+        if record["version"] < stored["last"]:
+            # The record was read before a racing request with this key appended: the
+            # answer's view must include the action it reports.
+            record = self.load(game_id)
         return Committed(record, events)
 
     # ---------------------------------------------------------------- workers

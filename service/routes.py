@@ -12,8 +12,9 @@ from events.envelope import parse_time
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view, summary
 from service import chat
-from service.app import current_player, engine, is_operator, json_body
+from service.app import current_player, engine, is_operator
 from service.errors import Problem
+from service.inputs import header_int, object_body, query_bool, query_int, whole_number
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -26,7 +27,7 @@ MAX_PAGE = 500
 
 @players_bp.post("")
 def create_player() -> tuple[dict[str, Any], int]:
-    body = PlayerCreateSchema().load(_object_body())
+    body = PlayerCreateSchema().load(object_body())
     player, token = engine().create_player(body["name"])
     return {"id": player.id, "name": player.name, "token": token}, 201
 
@@ -34,7 +35,7 @@ def create_player() -> tuple[dict[str, Any], int]:
 @games_bp.post("")
 def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
-    body = GameCreateSchema().load(_object_body())
+    body = GameCreateSchema().load(object_body())
     record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"])
     return game_view(record, None), 201
 
@@ -46,7 +47,7 @@ def lobby() -> dict[str, Any]:
     if status != "open":
         raise Problem(400, "bad_query", "the lobby lists open games only; see /v1/me/games for yours")
     wanted = request.args.get("game")
-    limit = _int_arg("limit", 50, 1, 200)
+    limit = query_int("limit", 50, 1, 200)
     eng = engine()
     games = []
     for raw in eng.redis.zrange(eng.keys.lobby(), 0, limit - 1):
@@ -72,12 +73,12 @@ def show(game_id: str) -> dict[str, Any]:
 @games_bp.post("/<game_id>/actions")
 def act(game_id: str) -> dict[str, Any]:
     player = current_player()
-    raw = _object_body()
+    raw = object_body()
     ActionSchema().load(raw)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
-    done = engine().act(player, game_id, raw, idempotency_key=key, if_match=_if_match())
+    done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
     seat = seat_of(done.record, player.id)
     events = [item for e in done.events if (item := feed_item(done.record, e, seat)) is not None]
     version = done.events[-1].seq if done.events else done.record["version"]
@@ -95,10 +96,10 @@ def events(game_id: str) -> dict[str, Any]:
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
-    after = _int_arg("after", 0, 0, None)
-    wait = _int_arg("wait", 0, 0, MAX_WAIT_SECONDS)
-    limit = _int_arg("limit", MAX_PAGE, 1, MAX_PAGE)
-    with_view = _bool_arg("view")
+    after = query_int("after", 0, 0, None)
+    wait = query_int("wait", 0, 0, MAX_WAIT_SECONDS)
+    limit = query_int("limit", MAX_PAGE, 1, MAX_PAGE)
+    with_view = query_bool("view")
     cursor = chat.parse_cursor(request.args.get("messages_after"))
     base = after  # without a chat cursor, messages posted from this version on
     give_up = time.monotonic() + wait
@@ -158,11 +159,10 @@ def event_stream(game_id: str) -> Response:
     resume = request.headers.get("Last-Event-ID")
     if resume:
         version, _, message = resume.partition("/")
-        if not version.isdigit():
-            raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a version, optionally /<message id>")
-        after, cursor = int(version), chat.parse_cursor(message or None)
+        after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
+        cursor = chat.parse_cursor(message or None)
     else:
-        after, cursor = _int_arg("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
+        after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
     base = after
 
     def generate():
@@ -199,7 +199,7 @@ def replay(game_id: str) -> dict[str, Any]:
     eng = engine()
     current = eng.load(game_id)
     seat = _caller_seat(current)
-    version = _int_arg("version", current["version"], 1, current["version"])
+    version = query_int("version", current["version"], 1, current["version"])
     record = eng.projector.at_version(game_id, version)
     assert record is not None
     everything = current["status"] == "finished" or is_operator()
@@ -264,44 +264,6 @@ def _caller_seat(record: Record) -> int | None | str:
         return OPERATOR
     player = current_player(required=False)
     return seat_of(record, player.id) if player is not None else None
-
-
-def _object_body() -> dict[str, Any]:
-    body = json_body()
-    if not isinstance(body, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
-    return body
-
-
-def _if_match() -> int | None:
-    raw = request.headers.get("If-Match")
-    if raw is None:
-        return None
-    raw = raw.strip().strip('"')
-    if raw.startswith("W/"):
-        raw = raw[2:].strip('"')
-    if not raw.isdigit():
-        raise Problem(400, "bad_if_match", "If-Match must be a game version number")
-    return int(raw)
-
-
-def _bool_arg(name: str) -> bool:
-    raw = request.args.get(name)
-    if raw is None or raw in ("false", "0"):
-        return False
-    if raw in ("true", "1"):
-        return True
-    raise Problem(400, "bad_query", f"{name} must be true or false")
-
-
-def _int_arg(name: str, default: int, low: int, high: int | None) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or int(raw) < low or (high is not None and int(raw) > high):
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise Problem(400, "bad_query", f"{name} must be a whole number {bound}")
-    return int(raw)
 
 
 __all__ = ["players_bp", "games_bp", "me_bp", "rules_of"]
