@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -189,13 +190,12 @@ chat_bp = Blueprint("chat", __name__, url_prefix="/v1/games")
 
 @chat_bp.post("/<game_id>/messages")
 def post_message(game_id: str) -> tuple[dict[str, Any], int]:
-    from service.app import current_player, engine, json_body
+    from service.app import current_player, engine
+    from service.inputs import object_body
 
     player = current_player()
     assert player is not None
-    raw = json_body()
-    if not isinstance(raw, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
+    raw = object_body()
     body = MessageSchema().load(raw)
     eng = engine()
     record = eng.load(game_id)
@@ -248,9 +248,11 @@ def _engine():
     return engine()
 
 
+_MESSAGE_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,15}")
+
+
 def _valid_id(value: str) -> bool:
-    left, _, right = value.partition("-")
-    return left.isdigit() and right.isdigit()
+    return _MESSAGE_ID.fullmatch(value) is not None
 
 
 def parse_cursor(raw: str | None) -> str | None:

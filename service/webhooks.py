@@ -496,13 +496,12 @@ class DeliveryListSchema(Schema):
 
 @webhooks_bp.post("")
 def create_webhook() -> tuple[dict[str, Any], int]:
-    from service.app import current_player, engine, json_body
+    from service.app import current_player, engine
+    from service.inputs import object_body
 
     player = current_player()
     assert player is not None
-    raw = json_body()
-    if not isinstance(raw, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
+    raw = object_body()
     body = WebhookCreateSchema().load(raw)
     return engine().hooks.create(player.id, body["url"], body["events"]), 201
 
