@@ -153,6 +153,11 @@ def test_a_webhook_to_loopback_or_private_addresses_is_refused_without_the_opera
                  {"url": "http://user:pw@example.org/", "events": ["game_over"]}):
         response = player.request("POST", "/v1/me/webhooks", body)
         assert response.status_code == 422 and response.json()["code"] == "bad_webhook_url", response.text
+    spec = requests.get(server + "/v1/openapi.json", timeout=5).json()
+    for path in ("/v1/me/webhooks", "/v1/me/webhooks/{webhook_id}", "/v1/me/webhooks/{webhook_id}/deliveries",
+                 "/v1/games/{game_id}/messages", "/v1/games/{game_id}/transcript"):
+        assert path in spec["paths"], path
+    assert "reserve_seconds" in spec["components"]["schemas"]["TimeControl"]["properties"]
     bad = player.request("POST", "/v1/me/webhooks", {"url": "http://example.org/", "events": ["your_move"]})
     assert bad.status_code == 400 and bad.json()["code"] == "invalid_body"
     assert player.get("/v1/me/webhooks")["webhooks"] == []
