@@ -25,7 +25,7 @@ import redis
 from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
-from events.envelope import utc_now
+from events.envelope import Envelope, utc_now
 from events.store import BLOCK_SLICE_MS, Keys
 from projections.record import Record, seat_of
 from projections.transcript import transcript
@@ -111,6 +111,16 @@ class Chat:
         high = f"{upto_version}-18446744073709551615" if upto_version is not None else "+"
         entries = self.redis.xrange(self.keys.chat(game_id), low, high, count=count)
         return [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in entries]
+
+    def read_with_events(self, game_id: str, after: int, cursor: str | None, from_version: int,
+                         count: int) -> tuple[list[Envelope], list[dict[str, Any]]]:
+        """Events after ``after`` and messages after ``cursor`` in one round trip (a feed page)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.keys.events(game_id), f"(0-{after}", "+", count=count)
+        pipe.xrange(self.keys.chat(game_id), f"({cursor}" if cursor else f"{from_version}-0", "+", count=count)
+        entries, said = pipe.execute()
+        return ([Envelope.from_json(fields[b"e"]) for _, fields in entries],
+                [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in said])
 
     def all(self, game_id: str) -> list[dict[str, Any]]:
         return self.read(game_id, None)

@@ -129,8 +129,7 @@ def _feed_page(eng: Any, game_id: str, seat: int | None | str, after: int, curso
     Returns the items, the new event and message cursors, and whether a page limit was hit
     (more may follow at once). Hidden events and messages move the cursors all the same.
     """
-    batch = eng.store.read(game_id, after=after, count=limit)
-    messages = eng.chat.read(game_id, cursor, from_version=base, count=limit)
+    batch, messages = eng.chat.read_with_events(game_id, after, cursor, base, limit)
     full = len(batch) == limit or len(messages) == limit
     if len(batch) == limit:  # keep the order: no message from beyond the last event read
         messages = [m for m in messages if m["version"] <= batch[-1].seq]

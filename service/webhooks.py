@@ -278,7 +278,8 @@ class Webhooks:
             if record["awaiting"][seat] is not None and before["awaiting"][seat] is None:
                 notes.append(("your_turn", seat, player["id"]))
             deadline = record["deadlines"][seat]
-            if deadline is not None and deadline != before["deadlines"][seat]:
+            # A seat the bot plays has nothing to lose at its deadline: no deadline_soon for it.
+            if deadline is not None and deadline != before["deadlines"][seat] and not record["autoplay"][seat]:
                 notes.append(("deadline_soon", seat, player["id"]))
             if record["status"] == "finished" and before["status"] != "finished":
                 notes.append(("game_over", seat, player["id"]))
