@@ -75,8 +75,9 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
         "parameters": [_GAME_ID, _q("after", "Events after this version"), _q("wait", "Seconds to wait (0-30)"),
                        _q("limit", "At most this many events (1-500)"),
                        _q("view", "true: also return your game view, legal actions included", "boolean"),
-                       _q("messages_after", "Chat cursor from the last answer (a message id); without it, "
-                                            "messages posted from version `after` on", "string")],
+                       _q("messages_after", "Chat cursor from the last answer (a message id; `0-0` for all); "
+                                            "without it, the messages that followed events after `after`",
+                          "string")],
         "responses": {**_ok("EventPage", "Events you may see"), **_problems(400, 404)}}}),
     ("/v1/games/{game_id}/events/stream", {"get": {
         "summary": "The same feed as server-sent events (Last-Event-ID resumes)", "tags": ["games"],

@@ -352,6 +352,9 @@ def test_private_chat_never_reaches_a_third_seat_and_everything_is_published_at_
     assert kinds[at - 1][1] == version and kinds[at + 2][1] == version + 1
     cursor = feed["messages_after"]
     assert cursor == shout["id"]
+    # A client that knows nothing of chat polls after=<version>: it never gets a message twice.
+    legacy = players[1].get(f"/v1/games/{game_id}/events", params={"after": version})
+    assert [e["seq"] for e in legacy["events"]] and all(e["type"] != "ChatMessage" for e in legacy["events"])
     waker = threading.Timer(0.5, lambda: players[2].post(f"/v1/games/{game_id}/messages", {"text": "hello?"},
                                                          expect=201))
     waker.start()
