@@ -243,10 +243,15 @@ def list_messages(game_id: str) -> dict[str, Any]:
 
 @chat_bp.get("/<game_id>/transcript")
 def game_transcript(game_id: str) -> Response:
-    """A finished game as readable text: one line per decision, the table talk in place."""
+    """A finished game as readable text: one line per decision, the table talk in place.
+
+    Like the log, the operator may read it while the game runs (for audits).
+    """
+    from service.app import is_operator
+
     eng = _engine()
     record = eng.load(game_id)
-    if record["status"] != "finished":
+    if record["status"] != "finished" and not is_operator():
         raise Problem(403, "game_in_progress", "the transcript is published when the game ends")
     text = transcript(eng.store.read(game_id), eng.chat.all(game_id))
     return Response(text, mimetype="text/plain")
