@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,12 +33,14 @@ class Answering:
     def __init__(self, status: int) -> None:
         self.status = status
         self.paths: list[str] = []
+        self.hosts: list[str] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 outer.paths.append(self.path)
+                outer.hosts.append(self.headers.get("Host", ""))
                 self.send_response(outer.status)
                 self.send_header("Location", "/elsewhere")
                 self.send_header("Content-Length", "0")
@@ -165,3 +168,36 @@ def test_the_readme_shows_how_to_verify_a_signature() -> None:
     assert not verify("other", header, body, now=1_800_000_010)
     assert not verify("s3cret", header, body + b" ", now=1_800_000_010)
     assert not verify("s3cret", header, body, now=1_800_000_000 + 3600)  # a replayed old delivery
+
+
+def test_the_check_applies_to_the_address_connected_to(hooks: Webhooks, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name that resolved to a public address at registration and to loopback later is refused then;
+    with the switch on, the connection goes to the address resolved, under the URL's host name."""
+    receiver = Answering(204)
+    port = receiver.http.server_address[1]
+    answers = {"hooks.example": "93.184.216.34"}
+    real = socket.getaddrinfo
+
+    def fake_getaddrinfo(host, *args, **kwargs):
+        if host in answers:
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (answers[host], port))]
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", fake_getaddrinfo)
+    monkeypatch.delenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE")
+    try:
+        created = hooks.create("p4", f"http://hooks.example:{port}/rebound", ["your_turn"])
+        answers["hooks.example"] = "127.0.0.1"  # the name now points at the server's own loopback
+        hooks.dispatch("p4", "your_turn", "g4", 3, 0, "2030-01-01T00:00:00.000Z", "3")
+        (delivery,) = hooks.deliveries("p4", created["id"])
+        assert hooks.deliver(delivery["id"]) == "failed"
+        assert hooks.deliveries("p4", created["id"])[0]["last_status"] == "webhook_destination_refused"
+        assert receiver.paths == []  # nothing was sent there
+
+        monkeypatch.setenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "1")
+        hooks.clock.now += 60
+        assert hooks.deliver(delivery["id"]) == "delivered"
+        assert receiver.paths == ["/rebound"] and receiver.hosts == [f"hooks.example:{port}"]
+    finally:
+        receiver.http.shutdown()
+        receiver.http.server_close()
