@@ -372,7 +372,7 @@ class Webhooks:
                    "Intrigue-Event": delivery["type"], "Intrigue-Delivery": delivery_id,
                    "Intrigue-Signature": sign(hook["secret"], sent_at, body)}
         try:
-            status: int | None = post_pinned(resolve_destination(hook["url"]), body, headers)
+            status: int | None = post_pinned(resolve_destination(hook["url"]), body, headers, TIMEOUT_SECONDS)
             outcome = str(status)
         except DestinationRefused as err:
             status, outcome = None, err.code

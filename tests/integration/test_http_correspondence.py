@@ -344,6 +344,10 @@ def test_private_chat_never_reaches_a_third_seat_and_everything_is_published_at_
     assert "gang up" in json.dumps(players[1].get(f"/v1/games/{game_id}/replay"))
     assert "gang up" not in sse_text(hook_server, players[2], game_id)
     assert "gang up" in sse_text(hook_server, players[1], game_id)
+    # Resuming after the whisper's frame sends the messages after it, and not the events before.
+    resumed = sse_text(hook_server, players[1], game_id, resume=f"{version}/{whisper['id']}")
+    assert "gang up" not in resumed and f"id: {version}/{shout['id']}" in resumed
+    assert "CardsDealt" not in resumed
 
     # The feed sorts a message right after the event it followed, and a long-poll wakes for it.
     feed = players[1].get(f"/v1/games/{game_id}/events", params={"after": 0})
@@ -406,10 +410,11 @@ def test_private_chat_never_reaches_a_third_seat_and_everything_is_published_at_
     assert lines[-1].startswith("The game ends (last_standing)")
 
 
-def sse_text(server: str, client: Client, game_id: str) -> str:
-    """What an SSE stream sends up to its first keep-alive-free pause (the stream of a running game never ends)."""
+def sse_text(server: str, client: Client, game_id: str, resume: str | None = None) -> str:
+    """What an SSE stream sends up to the public message (or a 3 s pause: a running game's stream never ends)."""
     seen = []
-    with client.http.get(f"{server}/v1/games/{game_id}/events/stream", headers=client.headers(), stream=True,
+    headers = client.headers({"Last-Event-ID": resume} if resume else None)
+    with client.http.get(f"{server}/v1/games/{game_id}/events/stream", headers=headers, stream=True,
                          timeout=(5, 3)) as response:
         assert response.status_code == 200
         try:

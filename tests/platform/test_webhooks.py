@@ -201,3 +201,31 @@ def test_the_check_applies_to_the_address_connected_to(hooks: Webhooks, monkeypa
     finally:
         receiver.http.shutdown()
         receiver.http.server_close()
+
+
+def test_a_receiver_slower_than_the_timeout_is_a_failure(hooks: Webhooks, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            release.wait(10)  # answers only once the test has seen the attempt fail
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setattr("service.webhooks.TIMEOUT_SECONDS", 0.5)  # 5 s in production
+    try:
+        created = hooks.create("p5", f"http://127.0.0.1:{server.server_address[1]}/slow", ["game_over"])
+        hooks.dispatch("p5", "game_over", "g5", 12, 0, None, "12")
+        (delivery,) = hooks.deliveries("p5", created["id"])
+        assert hooks.deliver(delivery["id"]) == "failed"
+        after = hooks.deliveries("p5", created["id"])[0]
+        assert after["status"] == "pending" and after["attempts"] == 1 and "Timeout" in after["last_status"]
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
