@@ -470,7 +470,6 @@ def _fold_turn_started(state: State, data: Mapping[str, Any]) -> None:
     state["turn"] = data["turn"]
     state["phase"] = RESOURCES
     state["offers"] = [None] * state["seats"]
-    state["revealed_offers"] = None
     _apply_draws(state, data["draws"])
     state["owed"] = list(data["owed"])
 
