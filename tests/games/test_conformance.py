@@ -135,3 +135,21 @@ def test_unknown_action_is_refused_with_a_code(name: str) -> None:
     with pytest.raises(RuleViolation) as err:
         rules.decide(table.current, seat, {"type": "no-such-action"}, table.rng())
     assert err.value.code and err.value.message
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_event_of_a_random_game_describes_itself_as_a_line_or_nothing(name: str) -> None:
+    """The transcript asks ``describe(before, event, after)`` of every event of a finished game."""
+    rules = registry.load(name)
+    for seats in (rules.MIN_SEATS, rules.MAX_SEATS):
+        table = Table(rules, seats, seed=f"describe-{seats}")
+        table.play_randomly(random.Random(seats))
+        state = None
+        lines = 0
+        for event in table.events:
+            after = rules.evolve(state, event)
+            line = rules.describe(state, event, after)
+            assert line is None or (isinstance(line, str) and line.strip() and "\n" not in line), (event.type, line)
+            lines += line is not None
+            state = after
+        assert lines > 0, "a whole game gave no line at all"
