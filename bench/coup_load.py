@@ -4,6 +4,7 @@
     python bench/coup_load.py                    # embedded Redis, 20 games of Coup, under gunicorn
     python bench/coup_load.py --games 50 --redis-url redis://127.0.0.1:6379/15
     python bench/coup_load.py --game revolution --games 200
+    python bench/coup_load.py --game ideology --games 200   # 3 seats; system steps end each phase
     python bench/coup_load.py --game pax --games 100
     python bench/coup_load.py --server waitress  # `intrigue serve`, one API process
 
@@ -34,7 +35,7 @@ from events.store import EventStore, connect
 from service.progress import Progress
 from tests.support.client import Client
 
-SEATS = {"coup": 3, "revolution": 4, "pax": 3}
+SEATS = {"coup": 3, "revolution": 4, "ideology": 3, "pax": 3}
 #: Niceness of the load generator's threads (set from --client-nice).
 CLIENT_NICE = 10
 
