@@ -25,10 +25,9 @@ from flask import Blueprint, Response, jsonify
 
 from games import registry
 from games.shapes import action_schema, options_schema, rule_codes
+from service import openapi_correspondence as correspondence
 from service import schemas
-from service.chat import ChatMessageSchema, MessageListSchema, MessageSchema
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
-from service.webhooks import DeliveryListSchema, WebhookCreatedSchema, WebhookCreateSchema, WebhookListSchema
 
 docs_bp = Blueprint("docs", __name__)
 
@@ -193,8 +192,9 @@ def operations() -> list[Operation]:
                   params=(_query("awaiting", "'me': only games waiting on you, soonest deadline first",
                                  {"type": "string", "enum": ["me"]}),)),
         Operation("post", "/v1/me/webhooks", "Register a webhook; its signing secret is shown once", "required", 201,
-                  "WebhookCreated", _join(BODY, TOKEN, {422: ("too_many_webhooks",)}), body="WebhookCreate",
-                  open_codes=("the destination's codes (a URL that is not allowed)",)),
+                  "WebhookCreated", _join(BODY, TOKEN, {422: ("bad_webhook_url", "webhook_host_unresolvable",
+                                                              "webhook_destination_refused", "too_many_webhooks")}),
+                  body="WebhookCreate"),
         Operation("get", "/v1/me/webhooks", "Your webhooks, without their secrets", "required", 200, "WebhookList",
                   _join(TOKEN)),
         Operation("delete", "/v1/me/webhooks/{webhook_id}", "Delete a webhook", "required", 204, None,
@@ -212,9 +212,7 @@ SCHEMAS = {
     "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
-    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "MessageCreate": MessageSchema,
-    "ChatMessage": ChatMessageSchema, "MessageList": MessageListSchema, "WebhookCreate": WebhookCreateSchema,
-    "WebhookCreated": WebhookCreatedSchema, "WebhookList": WebhookListSchema, "DeliveryList": DeliveryListSchema,
+    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, **correspondence.SCHEMAS,
 }
 
 
@@ -272,8 +270,10 @@ def _problem_response(status: int, codes: tuple[str, ...], open_codes: tuple[str
 def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
     auth_line = {"required": "Needs a player token.", "optional": "A token is optional.",
                  "none": "Needs no token."}[op.auth]
+    # Correspondence play keeps its longer explanations beside its code (service/openapi_correspondence.py).
+    more = dict(correspondence.PATHS).get(op.path, {}).get(op.method, {}).get("description", "")
     result: dict[str, Any] = {"summary": op.summary, "operationId": _operation_id(op),
-                              "description": f"{auth_line} {op.description}".strip(),
+                              "description": " ".join(filter(None, (auth_line, op.description, more))),
                               "tags": [op.path.split("/")[2]], "parameters": list(op.params)}
     if op.auth == "required":
         result["security"] = [{"bearer": []}]
