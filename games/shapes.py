@@ -21,8 +21,12 @@ from typing import Any
 from games.base import GameRules
 from games.table import Table
 
-#: Random playouts per seat count that the inference reads.
-PLAYOUTS = 3
+#: Random playouts per seat count that the inference reads, and the steps they may take in
+#: all: the document is built when first asked for, and a random game of some games is long.
+PLAYOUTS = 2
+STEPS = 800
+#: Actions of one type kept for the merge: their fields and types show in the first few hundred.
+MAX_SAMPLES = 400
 
 
 def action_schema(rules: GameRules) -> dict[str, Any]:
@@ -31,19 +35,14 @@ def action_schema(rules: GameRules) -> dict[str, Any]:
     if declared is not None:
         return declared
     samples: dict[str, list[dict[str, Any]]] = defaultdict(list)
-
-    def collect(table: Table) -> None:
-        for seat in range(table.seats):
-            for action in rules.legal_actions(table.current, seat):
-                samples[action["type"]].append(action)
-
-    for seats in range(rules.MIN_SEATS, rules.MAX_SEATS + 1):
+    seat_counts = range(rules.MIN_SEATS, rules.MAX_SEATS + 1)
+    steps = max(20, STEPS // (len(seat_counts) * PLAYOUTS))
+    for seats in seat_counts:
         for seed in range(PLAYOUTS):
-            table = Table(rules, seats, getattr(rules, "PLAYOUT_OPTIONS", {}), seed=f"shapes-{seats}-{seed}")
-            table.play_randomly(random.Random(seed), check=collect)
+            _sample(rules, seats, seed, steps, samples)
     branches = []
     for kind in sorted(samples):
-        branch = _merge(samples[kind])
+        branch = _merge(samples[kind], top=True)
         branch["title"] = kind
         branch["properties"]["type"] = {"type": "string", "enum": [kind]}
         branches.append(branch)
@@ -53,6 +52,24 @@ def action_schema(rules: GameRules) -> dict[str, Any]:
                      "properties": {"type": {"type": "string", "minLength": 1, "maxLength": 64,
                                              "not": {"enum": sorted(samples)}}}})
     return {"oneOf": branches}
+
+
+def _sample(rules: GameRules, seats: int, seed: int, steps: int, samples: dict[str, list[dict[str, Any]]]) -> None:
+    """Random play for at most ``steps`` steps, keeping every action an awaited seat could post."""
+    table = Table(rules, seats, getattr(rules, "PLAYOUT_OPTIONS", {}), seed=f"shapes-{seats}-{seed}")
+    table.settle()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if table.outcome is not None:
+            return
+        legal = {seat: rules.legal_actions(table.current, seat) for seat in sorted(table.awaiting())}
+        for actions in legal.values():
+            for action in actions:
+                kept = samples[action["type"]]
+                if len(kept) < MAX_SAMPLES:
+                    kept.append(action)
+        seat = rng.choice([seat for seat, actions in legal.items() if actions])
+        table.act(seat, rng.choice(legal[seat]))
 
 
 def options_schema(rules: GameRules) -> dict[str, Any]:
@@ -79,15 +96,20 @@ def rule_codes(rules: GameRules) -> list[str]:
     return sorted(codes)
 
 
-def _merge(values: list[Any]) -> dict[str, Any]:
-    """One schema that every value in ``values`` matches."""
+def _merge(values: list[Any], top: bool = False) -> dict[str, Any]:
+    """One schema that every value in ``values`` matches.
+
+    Objects list the fields seen, with their types; only an action's own fields that
+    every sample has are required. Other fields stay allowed: an optional field or a
+    map keyed by the game's data (figures, regions, cards) may show keys no sample had.
+    """
     objects = [v for v in values if isinstance(v, dict)]
     if objects and len(objects) == len(values):
         keys = sorted({k for o in objects for k in o})
-        return {"type": "object",
-                "properties": {k: _merge([o[k] for o in objects if k in o]) for k in keys},
-                "required": [k for k in keys if all(k in o for o in objects)],
-                "additionalProperties": False}
+        schema = {"type": "object", "properties": {k: _merge([o[k] for o in objects if k in o]) for k in keys}}
+        if top:
+            schema["required"] = [k for k in keys if all(k in o for o in objects)]
+        return schema
     lists = [v for v in values if isinstance(v, list)]
     if lists and len(lists) == len(values):
         items = [item for lst in lists for item in lst]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import json
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -320,8 +321,21 @@ def load_examples() -> dict[str, Any]:
         return {}
 
 
-@cache
+_BUILDING = threading.Lock()
+
+
 def openapi_document() -> dict[str, Any]:
+    """The document, built once per process (reading the games' actions takes a few seconds):
+    requests that arrive while it is built wait for that one build."""
+    with _BUILDING:
+        return _build_document()
+
+
+openapi_document.cache_clear = lambda: _build_document.cache_clear()  # type: ignore[attr-defined]
+
+
+@cache
+def _build_document() -> dict[str, Any]:
     spec = APISpec(title="Intrigue", version="1.0.0", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
                    info={"description": DESCRIPTION})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
