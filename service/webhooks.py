@@ -305,21 +305,18 @@ class Webhooks:
                           seat, deadline if kind == "your_turn" else None, str(version))
 
     def _book_deadline_soon(self, record: Mapping[str, Any], seat: int, deadline: str) -> None:
+        """Book the check for when a quarter of the seat's time is left; the sweeper asks for it then."""
         started = parse_time(record["updated_at"]).timestamp()
         due = parse_time(deadline).timestamp()
         at = started + (due - started) * (1 - DEADLINE_SOON_SHARE)
-        job_id = f"soon-{record['id']}-{seat}-{int(due * 1000)}"
-        self._enqueue(DEADLINE_SOON, job_id, record["id"], seat, deadline, at=at)
+        self.redis.zadd(self.keys.deadlines_soon(), {canonical_json([record["id"], seat, deadline]): at})
 
-    def _enqueue(self, func: str, job_id: str, *args: Any, at: float | None = None) -> None:
+    def _enqueue(self, func: str, job_id: str, *args: Any) -> None:
         assert self.queue is not None
         options = {"job_id": job_id, "unique": True, "result_ttl": 0, "failure_ttl": 86400,
                    "job_timeout": int(TIMEOUT_SECONDS * 4)}
         try:
-            if at is None or at <= self.clock():
-                self.queue.enqueue(func, *args, **options)
-            else:
-                self.queue.enqueue_at(datetime.fromtimestamp(at, UTC), func, *args, **options)
+            self.queue.enqueue(func, *args, **options)
         except DuplicateJobError:
             pass
 
@@ -414,7 +411,8 @@ class Webhooks:
             log.warning("webhook %s disabled after failing since %s", hook["id"], _iso(failing_since))
 
     def sweep(self, now: float | None = None, limit: int = 200) -> int:
-        """Ask for every delivery attempt that is due (first tries, retries, attempts whose worker died)."""
+        """Ask for what is due: delivery attempts (first tries, retries, attempts whose worker
+        died) and deadline_soon checks. The worker's sweeper calls it every second."""
         if self.queue is None:
             return 0
         now = now if now is not None else self.clock()
@@ -422,7 +420,14 @@ class Webhooks:
         for raw, score in due:
             delivery_id = raw.decode()
             self._enqueue(DELIVER, f"deliver-{delivery_id}-{int(score * 1000)}", delivery_id)
-        return len(due)
+        checks = self.redis.zrangebyscore(self.keys.deadlines_soon(), "-inf", now, start=0, num=limit)
+        for raw in checks:
+            if not self.redis.zrem(self.keys.deadlines_soon(), raw):
+                continue  # another worker's sweeper took it
+            game_id, seat, deadline = json.loads(raw)
+            due_ms = int(parse_time(deadline).timestamp() * 1000)
+            self._enqueue(DEADLINE_SOON, f"soon-{game_id}-{seat}-{due_ms}", game_id, seat, deadline)
+        return len(due) + len(checks)
 
 
 def _public(hook: Mapping[str, str]) -> dict[str, Any]:

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from events.envelope import parse_time
 from service.engine import Engine
 from service.errors import Problem
 from service.webhooks import RetryPolicy, Webhooks, address_allowed, resolve_destination, sign
+from workers import webhooks as webhook_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -229,3 +231,38 @@ def test_a_receiver_slower_than_the_timeout_is_a_failure(hooks: Webhooks, monkey
         release.set()
         server.shutdown()
         server.server_close()
+
+
+def test_deadline_soon_is_booked_at_three_quarters_and_asked_for_by_the_sweep(
+        engine: Engine, hooks: Webhooks, monkeypatch: pytest.MonkeyPatch) -> None:
+    receiver = Answering(204)
+    try:
+        players = [engine.create_player(f"soon{i}")[0] for i in range(2)]
+        created = hooks.create(players[1].id, receiver.url, ["deadline_soon"])
+        game_id = engine.create_game(players[0], "toy", 2, {}, {"seconds_per_move": 100})["id"]
+        for player in players:
+            engine.join(player, game_id)
+        record = engine.load(game_id)
+        started, deadline = parse_time(record["updated_at"]).timestamp(), record["deadlines"][1]
+        booked = engine.redis.zrange(engine.keys.deadlines_soon(), 0, -1, withscores=True)
+        # Only seat 1's player has a webhook: one check, when 25 of its 100 s are left.
+        assert [(json.loads(member), score) for member, score in booked] == [
+            ([game_id, 1, deadline], pytest.approx(started + 75, abs=0.01))]
+
+        assert hooks.sweep(now=started + 74) == 0
+        assert hooks.sweep(now=started + 75.5) == 1
+        assert engine.redis.zcard(engine.keys.deadlines_soon()) == 0  # taken by this sweep, no other
+        (job_id,) = [j for j in hooks.queue.job_ids if j.startswith("soon-")]
+        job = hooks.queue.fetch_job(job_id)
+        assert job.func_name == "workers.webhooks.deadline_soon" and job.args == [game_id, 1, deadline]
+
+        monkeypatch.setattr("workers.jobs._engine", engine)  # what a worker process installs
+        assert webhook_jobs.deadline_soon(game_id, 1, deadline) == 1
+        assert webhook_jobs.deadline_soon(game_id, 1, deadline) == 0  # asked twice: one delivery
+        (delivery,) = hooks.deliveries(players[1].id, created["id"])
+        assert hooks.deliver(delivery["id"]) == "delivered" and receiver.paths == ["/hook"]
+        engine.act(players[1], game_id, {"type": "pick", "number": 2})
+        assert webhook_jobs.deadline_soon(game_id, 1, deadline) == 0  # seat 1 no longer owes that decision
+    finally:
+        receiver.http.shutdown()
+        receiver.http.server_close()
