@@ -313,8 +313,10 @@ class Webhooks:
 
     def _enqueue(self, func: str, job_id: str, *args: Any) -> None:
         assert self.queue is not None
+        # A dispatch makes the first attempt of each of the player's webhooks, one after another.
+        attempts = MAX_WEBHOOKS_PER_PLAYER if func == DISPATCH else 1
         options = {"job_id": job_id, "unique": True, "result_ttl": 0, "failure_ttl": 86400,
-                   "job_timeout": int(TIMEOUT_SECONDS * 4)}
+                   "job_timeout": int(TIMEOUT_SECONDS * (attempts + 3))}
         try:
             self.queue.enqueue(func, *args, **options)
         except DuplicateJobError:
@@ -323,8 +325,9 @@ class Webhooks:
     # ------------------------------------------------------------- jobs
     def dispatch(self, player_id: str, kind: str, game_id: str, version: int, seat: int, deadline: str | None,
                  tag: str) -> int:
-        """Create one delivery per active webhook of ``player_id`` that wants ``kind``; idempotent."""
-        created = 0
+        """Create one delivery per active webhook of ``player_id`` that wants ``kind`` and make its
+        first attempt; idempotent (a delivery's id comes from the webhook and the notification)."""
+        fresh: list[str] = []
         for raw in sorted(self.redis.smembers(self.keys.player_webhooks(player_id))):
             hook = self._load(raw.decode())
             if hook is None or hook["disabled"] == "1" or kind not in json.loads(hook["events"]):
@@ -345,9 +348,13 @@ class Webhooks:
             pipe.ltrim(self.keys.webhook_deliveries(hook["id"]), 0, RECENT_DELIVERIES - 1)
             pipe.zadd(self.keys.deliveries_due(), {delivery_id: now})
             pipe.execute()
-            self._enqueue(DELIVER, f"deliver-{delivery_id}-0", delivery_id)
-            created += 1
-        return created
+            fresh.append(delivery_id)
+        # The first attempts are made here, in this job, rather than in a job each: one job's
+        # overhead less per notification. A delivery this job does not get to (it died) is
+        # due in the sorted set, and the sweeper asks for it.
+        for delivery_id in fresh:
+            self.deliver(delivery_id)
+        return len(fresh)
 
     def deliver(self, delivery_id: str, now: float | None = None) -> str:
         """One attempt of a due delivery; books the next one on failure."""
