@@ -3,8 +3,8 @@
 A player registers URLs for some of three events: ``your_turn`` (a seat of theirs has
 just become awaited), ``deadline_soon`` (a quarter of the time before that seat's
 default move is left) and ``game_over``. The commit that causes an event only asks for
-an RQ job (``dispatch``); jobs create the deliveries and POST them (``deliver``), never
-the request that caused them.
+an RQ job (``dispatch``), which creates the deliveries and makes their first attempts;
+retries are ``deliver`` jobs. The request that caused an event never delivers it.
 
 A delivery is a JSON body naming a game and a version, never a card or a bid, signed
 with the webhook's secret: ``Intrigue-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256
