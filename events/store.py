@@ -66,14 +66,19 @@ class Keys:
     def tokens(self) -> str:
         return f"{self.prefix}:tokens"
 
-    def lobby(self) -> str:
-        return f"{self.prefix}:lobby"
+    def lobby(self, game: str | None = None) -> str:
+        """Open games by creation time: all of them, or those of one game (``lobby:coup``)."""
+        return f"{self.prefix}:lobby" if game is None else f"{self.prefix}:lobby:{game}"
 
     def active(self) -> str:
         return f"{self.prefix}:active"
 
     def player_games(self, player_id: str) -> str:
         return f"{self.prefix}:player:{player_id}:games"
+
+    def hosting(self, player_id: str) -> str:
+        """Games the player created that still wait for players (for the open-games limit)."""
+        return f"{self.prefix}:player:{player_id}:hosting"
 
     def inbox(self, player_id: str) -> str:
         return f"{self.prefix}:player:{player_id}:inbox"

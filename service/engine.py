@@ -23,6 +23,7 @@ from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, 
 from events.store import EventStore, Keys
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
+from projections.listing import card
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
 from workers.scheduling import JobScheduler
@@ -85,6 +86,10 @@ class Engine:
             self._players.clear()
         self._players[hashed] = player
         return player
+
+    def open_games_of(self, player_id: str) -> int:
+        """How many games ``player_id`` created that still wait for players."""
+        return int(self.redis.zcard(self.keys.hosting(player_id)))
 
     def is_operator(self, token: str) -> bool:
         return bool(self.operator_token) and secrets.compare_digest(token, self.operator_token or "")
@@ -319,12 +324,12 @@ class Engine:
 
     def _reconcile_candidates(self, abandoned_after: float = 3600.0) -> list[str]:
         """Open, active and still-being-created games; drops creations that never appended."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zrange(self.keys.lobby(), 0, -1)
-        pipe.smembers(self.keys.active())
-        pipe.zrange(self.keys.creating(), 0, -1)
-        pipe.zrangebyscore(self.keys.creating(), "-inf", time.time() - abandoned_after)
-        lobby, active, creating, stale = pipe.execute()
+        # Read in chunks (SCAN): no single read grows with the number of games in play.
+        lobby = [raw for raw, _ in self.redis.zscan_iter(self.keys.lobby(), count=500)]
+        active = list(self.redis.sscan_iter(self.keys.active(), count=500))
+        creating_scores = list(self.redis.zscan_iter(self.keys.creating(), count=500))
+        creating = [raw for raw, _ in creating_scores]
+        stale = [raw for raw, score in creating_scores if score <= time.time() - abandoned_after]
         abandoned = {raw for raw in stale if not self.store.exists(raw.decode())}
         for raw in abandoned:  # the process died between saving the seed and appending
             self.redis.zrem(self.keys.creating(), raw)
@@ -394,9 +399,14 @@ class Engine:
         full = before is None
         if full or before["status"] != record["status"]:  # type: ignore[index]
             if record["status"] == "open":
-                pipe.zadd(self.keys.lobby(), {game_id: parse_time(record["created_at"]).timestamp()})
+                created = parse_time(record["created_at"]).timestamp()
+                pipe.zadd(self.keys.lobby(), {game_id: created})
+                pipe.zadd(self.keys.lobby(record["game"]), {game_id: created})
+                pipe.zadd(self.keys.hosting(record["created_by"]), {game_id: created})
             else:
                 pipe.zrem(self.keys.lobby(), game_id)
+                pipe.zrem(self.keys.lobby(record["game"]), game_id)
+                pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
             if record["status"] == "active":
                 pipe.sadd(self.keys.active(), game_id)
             else:
@@ -432,7 +442,7 @@ class Engine:
             book_deadline = (full or due != previous_due) and not already
             if book_deadline:
                 pipe.hset(self.keys.meta(game_id), "job_due", due_ms)
-        pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
+        pipe.hset(self.keys.meta(game_id), mapping={"indexed": record["version"], "card": card(record)})
         if full:
             pipe.zrem(self.keys.creating(), game_id)
         pipe.execute()
@@ -453,7 +463,10 @@ class Engine:
         ``progress(done, total)`` is called after each game, for a progress display.
         """
         game_ids = self.store.game_ids()
-        for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:inbox"):
+        for pattern in ("inbox", "hosting"):
+            for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:{pattern}"):
+                self.redis.delete(key)
+        for key in self.redis.scan_iter(match=f"{self.keys.lobby()}:*"):
             self.redis.delete(key)
         self.redis.delete(self.keys.lobby(), self.keys.active(), self.keys.deadlines())
         count = 0

@@ -44,14 +44,16 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
     ("/v1/players", {"post": {
         "summary": "Register a player and get a bearer token", "tags": ["players"],
         "requestBody": {"content": {"application/json": {"schema": "PlayerCreate"}}},
-        "responses": {**_ok("Player", "The player, with its token (shown only once)", 201), **_problems(400)}}}),
+        "responses": {**_ok("Player", "The player, with its token (shown only once)", 201),
+                      **_problems(400, 429)}}}),
     ("/v1/games", {
         "post": {"summary": "Create a game (seats fill with join)", "tags": ["games"], "security": _AUTH,
                  "requestBody": {"content": {"application/json": {"schema": "GameCreate"}}},
-                 "responses": {**_ok("GameView", "The new game", 201), **_problems(400, 401, 422)}},
+                 "responses": {**_ok("GameView", "The new game", 201), **_problems(400, 401, 409, 422, 429)}},
         "get": {"summary": "The lobby: open games", "tags": ["games"],
-                "parameters": [_q("game", "Only this game", "string"), _q("limit", "At most this many (1-200)")],
-                "responses": _ok("GameList", "Open games, oldest first")}}),
+                "parameters": [_q("game", "Only this game", "string"), _q("limit", "At most this many (1-200)"),
+                               _q("cursor", "next_cursor of the previous page", "string")],
+                "responses": {**_ok("GameList", "Open games, oldest first"), **_problems(400, 429)}}}),
     ("/v1/games/{game_id}/join", {"post": {
         "summary": "Take the first free seat (joining twice keeps your seat)", "tags": ["games"], "security": _AUTH,
         "parameters": [_GAME_ID],
@@ -90,8 +92,10 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
                               "content": {"application/x-ndjson": {}}}, **_problems(403, 404)}}}),
     ("/v1/me/games", {"get": {
         "summary": "Your games; awaiting=me is the correspondence inbox", "tags": ["me"], "security": _AUTH,
-        "parameters": [_q("awaiting", "'me' for games waiting on you", "string")],
-        "responses": {**_ok("Inbox", "Your games"), **_problems(400, 401)}}}),
+        "parameters": [_q("awaiting", "'me' for games waiting on you (soonest deadline first)", "string"),
+                       _q("limit", "At most this many (1-200)"),
+                       _q("cursor", "next_cursor of the previous page", "string")],
+        "responses": {**_ok("Inbox", "Your games, newest first"), **_problems(400, 401, 429)}}}),
 ]
 
 SCHEMAS = {
