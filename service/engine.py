@@ -209,6 +209,8 @@ class Engine:
     def _replay_idempotent(self, game_id: str, record: Record, seat: int,
                            idem: tuple[str, str]) -> Committed | None:
         stored = self.store.idempotent_result(game_id, idem[0])
+        if stored is None and record["status"] == "finished":
+            stored = self._archived_idempotent_result(game_id, seat, idem[0].split(":", 1)[1])
         if stored is None:
             return None
         if stored["fingerprint"] != idem[1]:
@@ -216,6 +218,25 @@ class Engine:
                            "this Idempotency-Key was already used for a different action")
         events = self.store.read(game_id, after=stored["first"] - 1, upto=stored["last"])
         return Committed(record, events)
+
+    def _archived_idempotent_result(self, game_id: str, seat: int, key: str) -> dict[str, Any] | None:
+        """What the idempotency hash said of ``key``, read back from the events' causes.
+
+        Each batch a player's keyed action caused records the action and the key, so an
+        archived game needs no idempotency hash to answer a retry as the first post was.
+        """
+        found: dict[str, Any] | None = None
+        for event in self.store.read(game_id):
+            cause = event.cause
+            if found is not None:
+                if cause.get("batch") != found["first"]:
+                    break
+                found["last"] = event.seq
+            elif (cause.get("kind") == "player" and cause.get("key") == key and event.actor == seat
+                  and cause.get("batch") == event.seq):
+                fingerprint = hashlib.sha256(canonical_json(cause.get("action")).encode()).hexdigest()
+                found = {"fingerprint": fingerprint, "first": event.seq, "last": event.seq}
+        return found
 
     # ---------------------------------------------------------------- workers
     def advance(self, game_id: str, version: int = 0, now: datetime | None = None) -> str:
@@ -446,12 +467,25 @@ class Engine:
         if full:
             pipe.zrem(self.keys.creating(), game_id)
         pipe.execute()
+        if record["status"] == "finished" and (full or before["status"] != "finished"):  # type: ignore[index]
+            self._archive(game_id)
         if due_ms is None or self.scheduler is None:
             return
         if due_ms <= now_ms:
             self.scheduler.advance(game_id, f"{record['version']}")
         elif book_deadline:
             self._book_deadline(game_id, due)  # type: ignore[arg-type]
+
+    def _archive(self, game_id: str) -> None:
+        """Keep a finished game in its compact form; drop its seed, keys and deadline job.
+
+        Idempotency keys go too: a retry of a game's last actions is answered from the
+        archived events' causes instead (see :meth:`_replay_idempotent`).
+        """
+        _, job_due = self.store.archive(game_id)
+        if job_due is not None and self.scheduler is not None:
+            self.scheduler.cancel(game_id, f"d{job_due}")
+        self._seeds.pop(game_id, None)
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)

@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 
 import redis
 from rq import Queue
-from rq.exceptions import DuplicateJobError
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job
 from rq.serializers import JSONSerializer
 
 log = logging.getLogger(__name__)
@@ -50,3 +51,13 @@ class JobScheduler:
                 self.queue.enqueue_at(at, ADVANCE, game_id, **options)
         except DuplicateJobError:
             pass  # already asked for this version: nothing more to do
+
+    def cancel(self, game_id: str, tag: str) -> bool:
+        """Drop a booked job that can no longer do anything (its game ended); False if there was none."""
+        try:
+            job = Job.fetch(self.job_id(game_id, tag), connection=self.queue.connection,
+                            serializer=self.queue.serializer)
+        except NoSuchJobError:
+            return False
+        job.delete()
+        return True

@@ -33,3 +33,8 @@ def test_profile_bench_prints_commands_per_action() -> None:
     out = run_bench("bench/profile_actions.py", "--actions", "30", "--top", "3")
     assert re.search(r"Redis commands per action: \d+\.\d", out), out
     assert "evalsha" in out
+
+
+def test_archive_bench_prints_bytes_per_finished_game() -> None:
+    out = run_bench("bench/archive_size.py", "--games", "3", "--seats", "3")
+    assert re.search(r"Coup 3 seats, 3 games .* mean \d+\.\d KiB", out), out
