@@ -26,7 +26,7 @@ from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from projections.listing import card
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
-from workers.scheduling import JobScheduler
+from workers.scheduling import RETRY_SECONDS, JobScheduler
 
 log = logging.getLogger(__name__)
 
@@ -296,9 +296,13 @@ class Engine:
             return 0
         now = now or datetime.now(UTC)
         due = self.redis.zrangebyscore(self.keys.deadlines(), "-inf", now.timestamp(), start=0, num=limit)
+        # The job id names a short time slot too: a job left behind by a killed worker
+        # still holds its id (RQ refuses a second job of that id until its own cleanup,
+        # minutes later), so the next slot's sweep asks again under a new one.
+        slot = int(now.timestamp() // RETRY_SECONDS)
         for raw in due:
             game_id = raw.decode()
-            self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}")
+            self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}-{slot}")
         return len(due)
 
     def seconds_to_next_deadline(self, now: datetime | None = None) -> float | None:

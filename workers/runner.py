@@ -24,6 +24,13 @@ from workers.scheduling import JobScheduler, make_queue
 
 log = logging.getLogger(__name__)
 
+#: How often a worker runs RQ's registry maintenance, which fails the jobs a killed
+#: worker left "started" (their heartbeat ran out) so their hashes expire. RQ's default
+#: is ten minutes; the sweep does not wait for it (see ``Engine.sweep``).
+MAINTENANCE_SECONDS = 60
+#: Longest wait between attempts to reach a Redis that went away.
+RECONNECT_SECONDS = 2.0
+
 #: Woken this long after a deadline, the sweep's ``<= now`` surely counts it as due.
 DEADLINE_GRACE = 0.01
 
@@ -84,7 +91,11 @@ def build_worker(redis_url: str) -> tuple[SimpleWorker, Engine]:
     engine_client = connect(redis_url)
     engine = Engine(engine_client, JobScheduler(make_queue(engine_client)))
     queue = make_queue(connect(redis_url))
-    worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer)
+    worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer,
+                          maintenance_interval=MAINTENANCE_SECONDS)
+    # RQ doubles its wait after each failed dequeue up to a minute: after a Redis restart
+    # that would hold every step back for as long. Retry every couple of seconds instead.
+    worker.max_connection_wait_time = RECONNECT_SECONDS
     return worker, engine
 
 

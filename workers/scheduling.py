@@ -21,6 +21,11 @@ from rq.serializers import JSONSerializer
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "intrigue"
+#: How long a step asked for by the sweep may stay with a job that never finishes (its
+#: worker was killed) before the sweep asks again under a new job id.
+RETRY_SECONDS = 2
+#: A step takes milliseconds; one still running after this is stuck, and RQ stops it.
+JOB_TIMEOUT = 30
 ADVANCE = "workers.jobs.advance"
 
 
@@ -41,7 +46,7 @@ class JobScheduler:
     def advance(self, game_id: str, tag: str, at: datetime | None = None) -> None:
         """Ask for ``advance(game_id)``; ``tag`` (a version or a deadline) makes the job id unique."""
         options = {"job_id": self.job_id(game_id, tag), "unique": True, "result_ttl": 0,
-                   "failure_ttl": 3600, "job_timeout": 60}
+                   "failure_ttl": 3600, "job_timeout": JOB_TIMEOUT}
         try:
             if at is None or at <= datetime.now(UTC):
                 self.queue.enqueue(ADVANCE, game_id, **options)
