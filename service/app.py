@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-from typing import Any
 
 import redis
 from flask import Flask, Response, g, json, request
@@ -16,6 +15,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from events.store import connect
 from service.engine import Engine, Player
 from service.errors import Problem
+from service.inputs import json_body  # noqa: F401  (kept importable from here)
 from service.ratelimit import Bucket, Limits, RateLimiter
 from workers.scheduling import JobScheduler, make_queue
 
@@ -63,10 +63,12 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
         else:
             take(limits.anonymous(), client_address())
 
+    from service.chat import chat_bp
     from service.openapi import docs_bp
     from service.routes import games_bp, me_bp, players_bp
+    from service.webhooks import webhooks_bp
 
-    for blueprint in (players_bp, games_bp, me_bp, docs_bp):
+    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(Problem)
@@ -169,13 +171,3 @@ def current_player(required: bool = True) -> Player | None:
 def is_operator() -> bool:
     current_player(required=False)
     return bool(g.get("operator"))
-
-
-def json_body() -> Any:
-    """The parsed JSON body, or a 400 problem that says what is wrong with it."""
-    if not request.data:
-        raise Problem(400, "empty_body", "this request needs a JSON body")
-    try:
-        return json.loads(request.data)
-    except ValueError as err:
-        raise Problem(400, "malformed_json", f"the body is not valid JSON: {err}") from None

@@ -8,12 +8,15 @@ from typing import Any
 
 from flask import Blueprint, Response, request, stream_with_context
 
+from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page, read_page
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view
-from service.app import client_address, current_player, engine, is_operator, json_body, limits, take
+from service import chat
+from service.app import client_address, current_player, engine, is_operator, limits, take
 from service.errors import Problem
+from service.inputs import header_int, object_body, query_bool, query_int, whole_number
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -26,7 +29,7 @@ MAX_PAGE = 500
 
 @players_bp.post("")
 def create_player() -> tuple[dict[str, Any], int]:
-    body = PlayerCreateSchema().load(_object_body())
+    body = PlayerCreateSchema().load(object_body())
     take(limits().registrations(), client_address())
     player, token = engine().create_player(body["name"])
     return {"id": player.id, "name": player.name, "token": token}, 201
@@ -35,7 +38,7 @@ def create_player() -> tuple[dict[str, Any], int]:
 @games_bp.post("")
 def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
-    body = GameCreateSchema().load(_object_body())
+    body = GameCreateSchema().load(object_body())
     assert player is not None
     hosting = engine().open_games_of(player.id)
     if limits().open_games and hosting >= limits().open_games:
@@ -82,12 +85,12 @@ def show(game_id: str) -> dict[str, Any]:
 @games_bp.post("/<game_id>/actions")
 def act(game_id: str) -> dict[str, Any]:
     player = current_player()
-    raw = _object_body()
+    raw = object_body()
     ActionSchema().load(raw)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
-    done = engine().act(player, game_id, raw, idempotency_key=key, if_match=_if_match())
+    done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
     seat = seat_of(done.record, player.id)
     events = [item for e in done.events if (item := feed_item(done.record, e, seat)) is not None]
     version = done.events[-1].seq if done.events else done.record["version"]
@@ -105,59 +108,101 @@ def events(game_id: str) -> dict[str, Any]:
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
-    after = _int_arg("after", 0, 0, None)
-    wait = _int_arg("wait", 0, 0, MAX_WAIT_SECONDS)
-    limit = _int_arg("limit", MAX_PAGE, 1, MAX_PAGE)
-    with_view = _bool_arg("view")
+    after = query_int("after", 0, 0, None)
+    wait = query_int("wait", 0, 0, MAX_WAIT_SECONDS)
+    limit = query_int("limit", MAX_PAGE, 1, MAX_PAGE)
+    with_view = query_bool("view")
+    cursor = chat.parse_cursor(request.args.get("messages_after"))
+    base = after  # without a chat cursor, messages posted from this version on
     give_up = time.monotonic() + wait
 
     def answer(items: list[dict[str, Any]]) -> dict[str, Any]:
-        body = {"events": items, "version": after, "status": record["status"]}
+        body = {"events": items, "version": after, "messages_after": cursor, "status": record["status"]}
         if with_view:
             body["game"] = game_view(record, seat)
         return body
 
     while True:
-        batch = eng.store.read(game_id, after=after, count=limit)
-        if batch:
+        items, after, cursor, full = _feed_page(eng, game_id, seat, after, cursor, base, limit)
+        if items or full:
             record = eng.load(game_id)
-            items = [item for e in batch if (item := feed_item(record, e, seat)) is not None]
-            after = batch[-1].seq
-            if items or len(batch) == limit:
-                return answer(items)
+            return answer(items)
         remaining = give_up - time.monotonic()
         if remaining <= 0:
             return answer([])
-        eng.store.wait(game_id, after, int(remaining * 1000) or 1)
+        chat.wait_any(eng.redis, eng.keys, game_id, after, eng.chat.stream_position(cursor, base),
+                      int(remaining * 1000) or 1)
+
+
+def _feed_page(eng: Any, game_id: str, seat: int | None | str, after: int, cursor: str | None, base: int,
+               limit: int) -> tuple[list[dict[str, Any]], int, str | None, bool]:
+    """One page of the caller's feed: events after ``after`` and messages after ``cursor``, merged.
+
+    Returns the items, the new event and message cursors, and whether a page limit was hit
+    (more may follow at once). Hidden events and messages move the cursors all the same.
+    """
+    batch = eng.store.read(game_id, after=after, count=limit)
+    messages = eng.chat.read(game_id, cursor, from_version=base, count=limit)
+    full = len(batch) == limit or len(messages) == limit
+    if len(batch) == limit:  # keep the order: no message from beyond the last event read
+        messages = [m for m in messages if m["version"] <= batch[-1].seq]
+    if len(messages) == limit:
+        batch = [e for e in batch if e.seq <= messages[-1]["version"]]
+    if not batch and not messages:
+        return [], after, cursor, full
+    record = eng.load(game_id)
+    event_items = [(e.seq, item) for e in batch if (item := feed_item(record, e, seat)) is not None]
+    shown = [m for m in messages if chat.visible(record, m, seat)]
+    after = batch[-1].seq if batch else after
+    cursor = messages[-1]["id"] if messages else cursor
+    return chat.merge(event_items, shown), after, cursor, full
 
 
 @games_bp.get("/<game_id>/events/stream")
 def event_stream(game_id: str) -> Response:
-    """The same feed as server-sent events, resumable with ``Last-Event-ID``."""
+    """The same feed as server-sent events, resumable with ``Last-Event-ID``.
+
+    A frame's id is the event version, followed by ``/<message id>`` once the stream
+    has passed a chat message: sent back as ``Last-Event-ID`` it resumes both.
+    """
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
-    after = int(request.headers.get("Last-Event-ID") or _int_arg("after", 0, 0, None))
+    resume = request.headers.get("Last-Event-ID")
+    if resume:
+        version, _, message = resume.partition("/")
+        after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
+        cursor = chat.parse_cursor(message or None)
+    else:
+        after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
+    base = after
 
     def generate():
-        nonlocal after
+        nonlocal after, cursor
         yield ": intrigue event stream\n\n"
         while True:
-            batch = eng.store.read(game_id, after=after, count=MAX_PAGE)
-            if batch:
-                current = eng.load(game_id)
-                for event in batch:
-                    item = feed_item(current, event, seat)
-                    if item is not None:
-                        yield f"id: {event.seq}\nevent: {event.type}\ndata: {json.dumps(item)}\n\n"
-                after = batch[-1].seq
-                if current["status"] == "finished" and len(batch) < MAX_PAGE:
+            items, after, cursor, full = _feed_page(eng, game_id, seat, after, cursor, base, MAX_PAGE)
+            for item in items:
+                position = item["seq"] if item["seq"] is not None else item["version"]
+                frame_id = f"{position}/{item['id']}" if item["seq"] is None else (
+                    f"{position}/{cursor}" if cursor else str(position))
+                yield f"id: {frame_id}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
+            if items or full:
+                if not full and eng.load(game_id)["status"] == "finished" and _caught_up(eng, game_id, after):
                     return
-            elif not eng.store.wait(game_id, after, 15_000):
+                continue
+            if eng.load(game_id)["status"] == "finished":
+                return
+            if not chat.wait_any(eng.redis, eng.keys, game_id, after, eng.chat.stream_position(cursor, base),
+                                 15_000):
                 yield ": keep-alive\n\n"
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _caught_up(eng: Any, game_id: str, after: int) -> bool:
+    return eng.store.version(game_id) <= after
 
 
 @games_bp.get("/<game_id>/replay")
@@ -166,13 +211,15 @@ def replay(game_id: str) -> dict[str, Any]:
     eng = engine()
     current = eng.load(game_id)
     seat = _caller_seat(current)
-    version = _int_arg("version", current["version"], 1, current["version"])
+    version = query_int("version", current["version"], 1, current["version"])
     record = eng.projector.at_version(game_id, version)
     assert record is not None
     everything = current["status"] == "finished" or is_operator()
-    body = game_view(record, seat)
+    body = game_view(record, seat, clock=parse_time(record["updated_at"]))
     body["legal_actions"] = []
-    return {"version": version, "game": body, "state": record["state"] if everything else None}
+    said = [m for m in eng.chat.read(game_id, None, upto_version=version) if chat.visible(current, m, seat)]
+    return {"version": version, "game": body, "state": record["state"] if everything else None,
+            "messages": said}
 
 
 @games_bp.get("/<game_id>/log")
@@ -228,7 +275,7 @@ def my_games() -> dict[str, Any]:
 
 def _page(key: str, newest_first: bool) -> Page:
     eng = engine()
-    limit = _int_arg("limit", 50, 1, 200)
+    limit = query_int("limit", 50, 1, 200)
     try:
         return read_page(eng.redis, eng.keys, key, limit, request.args.get("cursor"), newest_first,
                          eng.projector.load)
@@ -246,44 +293,6 @@ def _caller_seat(record: Record) -> int | None | str:
         return OPERATOR
     player = current_player(required=False)
     return seat_of(record, player.id) if player is not None else None
-
-
-def _object_body() -> dict[str, Any]:
-    body = json_body()
-    if not isinstance(body, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
-    return body
-
-
-def _if_match() -> int | None:
-    raw = request.headers.get("If-Match")
-    if raw is None:
-        return None
-    raw = raw.strip().strip('"')
-    if raw.startswith("W/"):
-        raw = raw[2:].strip('"')
-    if not raw.isdigit():
-        raise Problem(400, "bad_if_match", "If-Match must be a game version number")
-    return int(raw)
-
-
-def _bool_arg(name: str) -> bool:
-    raw = request.args.get(name)
-    if raw is None or raw in ("false", "0"):
-        return False
-    if raw in ("true", "1"):
-        return True
-    raise Problem(400, "bad_query", f"{name} must be true or false")
-
-
-def _int_arg(name: str, default: int, low: int, high: int | None) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or int(raw) < low or (high is not None and int(raw) > high):
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise Problem(400, "bad_query", f"{name} must be a whole number {bound}")
-    return int(raw)
 
 
 __all__ = ["players_bp", "games_bp", "me_bp", "rules_of"]

@@ -1,0 +1,52 @@
+"""Refusals the HTTP server makes before the app runs, written as problem+json like the app's.
+
+A request line or header too large for the server's limit (an oversized
+``Idempotency-Key``, say) is refused by the server itself, with its own plain-text
+page. A client parsing problem details should get one too, with a stable ``code``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from service.errors import Problem
+
+#: The codes of the refusals an HTTP server makes on its own, by status.
+SERVER_CODES = {400: "bad_request", 413: "body_too_large", 414: "uri_too_long", 431: "headers_too_large",
+                500: "internal_error", 501: "not_implemented"}
+
+
+def server_problem(status: int, reason: str, detail: str) -> bytes:
+    """The problem+json body for a refusal of the HTTP server (not of the app)."""
+    problem = Problem(status, SERVER_CODES.get(status, "http_error"), detail.strip() or reason, title=reason)
+    return json.dumps(problem.to_dict()).encode()
+
+
+def answer_waitress_errors_as_problems(server: Any) -> None:
+    """Make a waitress server (from ``waitress.create_server``) write its refusals as problems.
+
+    waitress lets a server choose its channel class, and a channel its error task:
+    both are class attributes meant to be replaced.
+    """
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    class ProblemErrorTask(ErrorTask):
+        def execute(self) -> None:
+            error = self.request.error
+            body = server_problem(error.code, error.reason, str(error.body))
+            self.status = f"{error.code} {error.reason}"
+            self.response_headers.append(("Content-Type", "application/problem+json"))
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class ProblemChannel(HTTPChannel):
+        error_task_class = ProblemErrorTask
+
+    # One listening address gives a server; several give a MultiSocketServer whose map holds one each.
+    targets = [server] if hasattr(server, "channel_class") else [
+        s for s in server.map.values() if hasattr(s, "channel_class")]
+    for target in targets:
+        target.channel_class = ProblemChannel
