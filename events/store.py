@@ -11,6 +11,7 @@ Stream entry ids are ``0-<seq>``: reading "after version N" is one XRANGE from
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from events import archive
 from events.envelope import Envelope
@@ -30,8 +32,20 @@ MAX_CONNECTIONS = 10_000
 BLOCK_SLICE_MS = 2_000
 
 
+def cluster_mode() -> bool:
+    """Whether ``REDIS_URL`` names a node of a Redis Cluster (``INTRIGUE_REDIS_CLUSTER=1``)."""
+    return os.environ.get("INTRIGUE_REDIS_CLUSTER", "").lower() in ("1", "true", "yes")
+
+
 def connect(url: str) -> redis.Redis:
-    """A client for ``url`` sized for an API process whose threads may all be long-polling."""
+    """A client for ``url`` sized for an API process whose threads may all be long-polling.
+
+    In cluster mode it is a cluster client that finds the other nodes from this one and
+    follows failovers; every key of one game carries the hash tag ``{g:<id>}``, so a
+    game's scripts and pipelines stay on one shard.
+    """
+    if cluster_mode():
+        return RedisCluster.from_url(url, max_connections=MAX_CONNECTIONS)  # type: ignore[return-value]
     return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
 
 

@@ -17,7 +17,7 @@ from service.engine import Engine, Player
 from service.errors import Problem
 from service.inputs import json_body  # noqa: F401  (kept importable from here)
 from service.ratelimit import Bucket, Limits, RateLimiter
-from workers.scheduling import JobScheduler, make_queue
+from workers.scheduling import JobScheduler, make_queue, queue_client
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     if engine is None:
         url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
         client = connect(url)
-        engine = Engine(client, JobScheduler(make_queue(client)),
+        engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))),
                         operator_token=operator_token or os.environ.get("INTRIGUE_OPERATOR_TOKEN"))
     app.extensions["intrigue"] = engine
     limits = limits or Limits.from_env(player_rate=rate_limit)

@@ -132,11 +132,13 @@ def _reindex(args: argparse.Namespace) -> int:
     from events.store import connect
     from service.engine import Engine
     from service.progress import Progress
-    from workers.scheduling import JobScheduler, make_queue
+    from workers.scheduling import JobScheduler, make_queue, queue_client
 
-    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    client = connect(url)
     progress = Progress("reindex", unit="games")
-    count = Engine(client, JobScheduler(make_queue(client))).rebuild_indexes(progress=progress.update)
+    engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))))
+    count = engine.rebuild_indexes(progress=progress.update)
     print(f"rebuilt the indexes of {count} game(s)")
     return 0
 

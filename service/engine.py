@@ -63,7 +63,8 @@ class Engine:
         self.scheduler = scheduler
         self.operator_token = operator_token
         self.chat = Chat(client, self.keys)
-        self.hooks = Webhooks(client, self.keys, make_queue(client, WEBHOOK_QUEUE) if scheduler else None)
+        self.hooks = Webhooks(client, self.keys,
+                              make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
 

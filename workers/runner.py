@@ -21,7 +21,7 @@ from events.store import connect
 from service.engine import Engine
 from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from workers.jobs import install_engine
-from workers.scheduling import QUEUE_NAME, JobScheduler, make_queue
+from workers.scheduling import QUEUE_NAME, JobScheduler, fresh_queue_client, make_queue, queue_client
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +97,8 @@ def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")
     ``queues`` are served in the order given: a worker of both takes game jobs first.
     """
     engine_client = connect(redis_url)
-    engine = Engine(engine_client, JobScheduler(make_queue(engine_client)))
-    rq_client = connect(redis_url)
+    engine = Engine(engine_client, JobScheduler(make_queue(queue_client(engine_client, redis_url))))
+    rq_client = fresh_queue_client(redis_url)
     served = [make_queue(rq_client, QUEUES[name]) for name in queues]
     worker = SimpleWorker(served, connection=rq_client, serializer=served[0].serializer,
                           maintenance_interval=MAINTENANCE_SECONDS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from datetime import UTC, datetime
 
 import redis
@@ -17,6 +18,8 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job
 from rq.serializers import JSONSerializer
+
+from events.store import MAX_CONNECTIONS, cluster_mode
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +30,28 @@ RETRY_SECONDS = 2
 #: A step takes milliseconds; one still running after this is stuck, and RQ stops it.
 JOB_TIMEOUT = 30
 ADVANCE = "workers.jobs.advance"
+
+
+def queue_client(store: redis.Redis, store_url: str) -> redis.Redis:
+    """The Redis that holds RQ's queues: ``INTRIGUE_QUEUE_URL`` if set, else the store's.
+
+    RQ needs a plain Redis (its keys and transactions span hash slots), so beside a
+    Redis Cluster the queues live in a small Redis of their own.
+    """
+    url = os.environ.get("INTRIGUE_QUEUE_URL")
+    if url:
+        return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
+    if cluster_mode():
+        raise RuntimeError("with INTRIGUE_REDIS_CLUSTER set, INTRIGUE_QUEUE_URL must name a plain Redis for the queues")
+    return store
+
+
+def fresh_queue_client(store_url: str) -> redis.Redis:
+    """A client of its own for RQ's worker loop (see ``workers.runner.build_worker``)."""
+    url = os.environ.get("INTRIGUE_QUEUE_URL") or store_url
+    if not os.environ.get("INTRIGUE_QUEUE_URL") and cluster_mode():
+        raise RuntimeError("with INTRIGUE_REDIS_CLUSTER set, INTRIGUE_QUEUE_URL must name a plain Redis for the queues")
+    return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
 
 
 def make_queue(connection: redis.Redis, name: str = QUEUE_NAME) -> Queue:
