@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import redis
 import requests
+from rq.worker import Worker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,7 +74,7 @@ def replay_figures(redis_url: str, events: int = 5000) -> dict[str, float]:
 
 
 def lateness_among_open_games(redis_url: str, open_games: int = 10_000, probes: int = 100, probe_seconds: int = 2,
-                              workers: int = 2) -> dict[str, float]:
+                              workers: int = 2, spacing: float = 0.05) -> dict[str, float]:
     """Deadline lateness of ``probes`` games on short clocks among ``open_games`` day-long ones.
 
     The day-long games are real games in play (two seats each, a deadline job booked
@@ -95,9 +96,15 @@ def lateness_among_open_games(redis_url: str, open_games: int = 10_000, probes: 
     procs = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env)
              for _ in range(workers)]
     try:
+        ready_by = time.monotonic() + 60
+        while Worker.count(queue=engine.scheduler.queue) < workers and time.monotonic() < ready_by:
+            time.sleep(0.1)  # the workers' start-up is not what is measured
         time_control = {"seconds_per_move": probe_seconds, "autoplay_after": 100, "autoplay_seconds": probe_seconds}
         probe_ids = []
         for _ in range(probes):
+            # Deadlines spread over a few seconds, as they fall in a real service, rather
+            # than all in the same instant (which would measure a queue of simultaneous steps).
+            time.sleep(spacing)
             first, second = rng.sample(pool, 2)
             game_id = engine.create_game(first, "coup", 2, {}, time_control)["id"]
             engine.join(first, game_id)
