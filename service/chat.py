@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import redis
 from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
-from events.envelope import utc_now
+from events.envelope import Envelope, utc_now
 from events.store import BLOCK_SLICE_MS, Keys
 from projections.record import Record, seat_of
 from projections.transcript import transcript
@@ -93,9 +94,12 @@ class MessageListSchema(Schema):
 class Chat:
     """Posting, reading and filtering one game's messages."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys,
+                 read_events: Callable[..., list[Envelope]] | None = None) -> None:
         self.redis = client
         self.keys = keys
+        #: The store's reader, for games whose stream has been archived (see events.archive).
+        self.read_events = read_events
         self._post = client.register_script(_POST)
 
     def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
@@ -110,6 +114,19 @@ class Chat:
         high = f"{upto_version}-18446744073709551615" if upto_version is not None else "+"
         entries = self.redis.xrange(self.keys.chat(game_id), low, high, count=count)
         return [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in entries]
+
+    def read_with_events(self, game_id: str, after: int, cursor: str | None, from_version: int,
+                         count: int) -> tuple[list[Envelope], list[dict[str, Any]]]:
+        """Events after ``after`` and messages after ``cursor`` in one round trip (a feed page)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.keys.events(game_id), f"(0-{after}", "+", count=count)
+        pipe.xrange(self.keys.chat(game_id), f"({cursor}" if cursor else f"{from_version}-0", "+", count=count)
+        pipe.exists(self.keys.events(game_id))
+        entries, said, live = pipe.execute()
+        events = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        if not live and self.read_events is not None:  # a finished game, archived: no stream any more
+            events = self.read_events(game_id, after=after, count=count)
+        return events, [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in said]
 
     def all(self, game_id: str) -> list[dict[str, Any]]:
         return self.read(game_id, None)
@@ -189,13 +206,12 @@ chat_bp = Blueprint("chat", __name__, url_prefix="/v1/games")
 
 @chat_bp.post("/<game_id>/messages")
 def post_message(game_id: str) -> tuple[dict[str, Any], int]:
-    from service.app import current_player, engine, json_body
+    from service.app import current_player, engine
+    from service.inputs import object_body
 
     player = current_player()
     assert player is not None
-    raw = json_body()
-    if not isinstance(raw, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
+    raw = object_body()
     body = MessageSchema().load(raw)
     eng = engine()
     record = eng.load(game_id)
@@ -233,10 +249,15 @@ def list_messages(game_id: str) -> dict[str, Any]:
 
 @chat_bp.get("/<game_id>/transcript")
 def game_transcript(game_id: str) -> Response:
-    """A finished game as readable text: one line per decision, the table talk in place."""
+    """A finished game as readable text: one line per decision, the table talk in place.
+
+    Like the log, the operator may read it while the game runs (for audits).
+    """
+    from service.app import is_operator
+
     eng = _engine()
     record = eng.load(game_id)
-    if record["status"] != "finished":
+    if record["status"] != "finished" and not is_operator():
         raise Problem(403, "game_in_progress", "the transcript is published when the game ends")
     text = transcript(eng.store.read(game_id), eng.chat.all(game_id))
     return Response(text, mimetype="text/plain")
@@ -248,9 +269,11 @@ def _engine():
     return engine()
 
 
+_MESSAGE_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,15}")
+
+
 def _valid_id(value: str) -> bool:
-    left, _, right = value.partition("-")
-    return left.isdigit() and right.isdigit()
+    return _MESSAGE_ID.fullmatch(value) is not None
 
 
 def parse_cursor(raw: str | None) -> str | None:

@@ -62,7 +62,7 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token
-        self.chat = Chat(client, self.keys)
+        self.chat = Chat(client, self.keys, self.store.read)
         self.hooks = Webhooks(client, self.keys,
                               make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}

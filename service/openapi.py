@@ -10,6 +10,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, jsonify
 
+from service import openapi_correspondence as correspondence
 from service import schemas
 
 docs_bp = Blueprint("docs", __name__)
@@ -75,12 +76,18 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
         "summary": "Your redacted event feed; long-poll with wait", "tags": ["games"],
         "parameters": [_GAME_ID, _q("after", "Events after this version"), _q("wait", "Seconds to wait (0-30)"),
                        _q("limit", "At most this many events (1-500)"),
-                       _q("view", "true: also return your game view, legal actions included", "boolean")],
+                       _q("view", "true: also return your game view, legal actions included", "boolean"),
+                       _q("messages_after", "Chat cursor from the last answer (a message id; `0-0` for all); "
+                                            "without it, the messages that followed events after `after`",
+                          "string")],
         "responses": {**_ok("EventPage", "Events you may see"), **_problems(400, 404)}}}),
     ("/v1/games/{game_id}/events/stream", {"get": {
         "summary": "The same feed as server-sent events (Last-Event-ID resumes)", "tags": ["games"],
-        "parameters": [_GAME_ID, _q("after", "Start after this version")],
-        "responses": {"200": {"description": "text/event-stream of feed events"}}}}),
+        "parameters": [_GAME_ID, _q("after", "Start after this version"),
+                       _q("messages_after", "Chat cursor (a message id)", "string"),
+                       {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"},
+                        "description": "Resume: a frame id, `<version>` or `<version>/<message id>`"}],
+        "responses": {"200": {"description": "text/event-stream of feed events and ChatMessage items"}}}}),
     ("/v1/games/{game_id}/replay", {"get": {
         "summary": "The game as you saw it at a version; after the end, everything", "tags": ["games"],
         "parameters": [_GAME_ID, _q("version", "Version to rebuild (default: current)")],
@@ -98,12 +105,15 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
         "responses": {**_ok("Inbox", "Your games, newest first"), **_problems(400, 401, 429)}}}),
 ]
 
+PATHS += correspondence.PATHS
+
 SCHEMAS = {
     "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,
     "GameCreate": schemas.GameCreateSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "Action": schemas.ActionSchema, "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema,
     "Replay": schemas.ReplaySchema, "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema,
+    **correspondence.SCHEMAS,
 }
 
 

@@ -113,7 +113,9 @@ def events(game_id: str) -> dict[str, Any]:
     limit = query_int("limit", MAX_PAGE, 1, MAX_PAGE)
     with_view = query_bool("view")
     cursor = chat.parse_cursor(request.args.get("messages_after"))
-    base = after  # without a chat cursor, messages posted from this version on
+    # Without a chat cursor, the messages posted after a later event than ``after``: a client
+    # that knows nothing of chat and polls ``after=<version>`` never gets a message twice.
+    base = after + 1
     give_up = time.monotonic() + wait
 
     def answer(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -141,8 +143,7 @@ def _feed_page(eng: Any, game_id: str, seat: int | None | str, after: int, curso
     Returns the items, the new event and message cursors, and whether a page limit was hit
     (more may follow at once). Hidden events and messages move the cursors all the same.
     """
-    batch = eng.store.read(game_id, after=after, count=limit)
-    messages = eng.chat.read(game_id, cursor, from_version=base, count=limit)
+    batch, messages = eng.chat.read_with_events(game_id, after, cursor, base, limit)
     full = len(batch) == limit or len(messages) == limit
     if len(batch) == limit:  # keep the order: no message from beyond the last event read
         messages = [m for m in messages if m["version"] <= batch[-1].seq]
@@ -175,7 +176,7 @@ def event_stream(game_id: str) -> Response:
         cursor = chat.parse_cursor(message or None)
     else:
         after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
-    base = after
+    base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
 
     def generate():
         nonlocal after, cursor

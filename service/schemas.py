@@ -117,7 +117,9 @@ class ActionSchema(Schema):
 
 
 class FeedEventSchema(Schema):
-    seq = fields.Integer()
+    seq = fields.Integer(allow_none=True, metadata={"description": "The event's version; null for a ChatMessage"})
+    id = fields.String(metadata={"description": "A ChatMessage's id (<version>-<n>)"})
+    version = fields.Integer(metadata={"description": "A ChatMessage's version: the event it followed"})
     type = fields.String()
     at = fields.String()
     actor = fields.Integer(allow_none=True)
@@ -131,8 +133,12 @@ class ActionResultSchema(Schema):
 
 
 class EventPageSchema(Schema):
-    events = fields.List(fields.Nested(FeedEventSchema))
+    events = fields.List(fields.Nested(FeedEventSchema),
+                         metadata={"description": "Events, and table talk (type ChatMessage, seq null) right "
+                                                  "after the event it followed"})
     version = fields.Integer(metadata={"description": "Pass as `after` to continue"})
+    messages_after = fields.String(allow_none=True, metadata={"description": "Pass as `messages_after` to "
+                                                                             "continue the table talk"})
     status = fields.String()
     game = fields.Nested(GameViewSchema, metadata={"description": "Your game view as of this answer (with view=true)"})
 
@@ -141,6 +147,7 @@ class ReplaySchema(Schema):
     version = fields.Integer()
     game = fields.Nested(GameViewSchema)
     state = fields.Dict(allow_none=True, metadata={"description": "Full state (finished games and operator only)"})
+    messages = fields.List(fields.Dict(), metadata={"description": "Table talk you could see up to this version"})
 
 
 class ProblemSchema(Schema):

@@ -30,7 +30,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -199,11 +199,12 @@ class Webhooks:
     """Registration (API), notification (the engine's follow-up) and delivery (jobs)."""
 
     def __init__(self, client: redis.Redis, keys: Keys, queue: Queue | None = None,
-                 policy: RetryPolicy | None = None) -> None:
+                 policy: RetryPolicy | None = None, clock: Callable[[], float] = time.time) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
         self.policy = policy or RetryPolicy.from_env()
+        self.clock = clock
         self._claim = client.register_script(_CLAIM)
 
     # ------------------------------------------------------------ registration
@@ -219,7 +220,7 @@ class Webhooks:
         pipe = self.redis.pipeline()
         pipe.hset(self.keys.webhook(webhook_id), mapping={
             "id": webhook_id, "player": player_id, "url": url, "events": json.dumps(events), "secret": secret,
-            "created_at": _iso(time.time()), "disabled": "0"})
+            "created_at": _iso(self.clock()), "disabled": "0"})
         pipe.sadd(self.keys.player_webhooks(player_id), webhook_id)
         pipe.sadd(self.keys.hooked_players(), player_id)
         pipe.execute()
@@ -277,7 +278,8 @@ class Webhooks:
             if record["awaiting"][seat] is not None and before["awaiting"][seat] is None:
                 notes.append(("your_turn", seat, player["id"]))
             deadline = record["deadlines"][seat]
-            if deadline is not None and deadline != before["deadlines"][seat]:
+            # A seat the bot plays has nothing to lose at its deadline: no deadline_soon for it.
+            if deadline is not None and deadline != before["deadlines"][seat] and not record["autoplay"][seat]:
                 notes.append(("deadline_soon", seat, player["id"]))
             if record["status"] == "finished" and before["status"] != "finished":
                 notes.append(("game_over", seat, player["id"]))
@@ -314,7 +316,7 @@ class Webhooks:
         options = {"job_id": job_id, "unique": True, "result_ttl": 0, "failure_ttl": 86400,
                    "job_timeout": int(TIMEOUT_SECONDS * 4)}
         try:
-            if at is None or at <= time.time():
+            if at is None or at <= self.clock():
                 self.queue.enqueue(func, *args, **options)
             else:
                 self.queue.enqueue_at(datetime.fromtimestamp(at, UTC), func, *args, **options)
@@ -331,7 +333,7 @@ class Webhooks:
             if hook is None or hook["disabled"] == "1" or kind not in json.loads(hook["events"]):
                 continue
             delivery_id = hashlib.sha256(f"{hook['id']}:{kind}:{game_id}:{seat}:{tag}".encode()).hexdigest()[:32]
-            now = time.time()
+            now = self.clock()
             body = canonical_json({"id": delivery_id, "type": kind, "game": game_id, "version": version,
                                    "deadline": deadline, "created_at": _iso(now)})
             key = self.keys.delivery(delivery_id)
@@ -352,7 +354,7 @@ class Webhooks:
 
     def deliver(self, delivery_id: str, now: float | None = None) -> str:
         """One attempt of a due delivery; books the next one on failure."""
-        now = now if now is not None else time.time()
+        now = now if now is not None else self.clock()
         if not self._claim(keys=[self.keys.deliveries_due()], args=[delivery_id, now, ATTEMPT_LEASE]):
             return "not_due"
         key = self.keys.delivery(delivery_id)
@@ -365,19 +367,19 @@ class Webhooks:
                 self.redis.hset(key, mapping={"status": "cancelled", "next_retry": ""})
             return "cancelled"
         body = delivery["body"].encode()
-        sent_at = int(time.time())
+        sent_at = int(self.clock())
         headers = {"Content-Type": "application/json", "User-Agent": "Intrigue-Webhooks/1",
                    "Intrigue-Event": delivery["type"], "Intrigue-Delivery": delivery_id,
                    "Intrigue-Signature": sign(hook["secret"], sent_at, body)}
         try:
-            status: int | None = post_pinned(resolve_destination(hook["url"]), body, headers)
+            status: int | None = post_pinned(resolve_destination(hook["url"]), body, headers, TIMEOUT_SECONDS)
             outcome = str(status)
         except DestinationRefused as err:
             status, outcome = None, err.code
         except (urllib3.exceptions.HTTPError, OSError) as err:
             status, outcome = None, type(err).__name__
         attempts = int(delivery["attempts"]) + 1
-        done_at = time.time()
+        done_at = self.clock()
         if status is not None and 200 <= status < 300:
             pipe = self.redis.pipeline()
             pipe.hset(key, mapping={"status": "delivered", "attempts": attempts, "last_status": outcome,
@@ -415,7 +417,7 @@ class Webhooks:
         """Ask for every delivery attempt that is due (first tries, retries, attempts whose worker died)."""
         if self.queue is None:
             return 0
-        now = now if now is not None else time.time()
+        now = now if now is not None else self.clock()
         due = self.redis.zrangebyscore(self.keys.deliveries_due(), "-inf", now, start=0, num=limit, withscores=True)
         for raw, score in due:
             delivery_id = raw.decode()
@@ -496,13 +498,12 @@ class DeliveryListSchema(Schema):
 
 @webhooks_bp.post("")
 def create_webhook() -> tuple[dict[str, Any], int]:
-    from service.app import current_player, engine, json_body
+    from service.app import current_player, engine
+    from service.inputs import object_body
 
     player = current_player()
     assert player is not None
-    raw = json_body()
-    if not isinstance(raw, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
+    raw = object_body()
     body = WebhookCreateSchema().load(raw)
     return engine().hooks.create(player.id, body["url"], body["events"]), 201
 

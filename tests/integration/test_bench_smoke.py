@@ -17,7 +17,7 @@ def run_bench(*args: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("game", ["coup", "revolution"])
+@pytest.mark.parametrize("game", ["coup", "revolution", "ideology"])
 def test_load_bench_prints_its_figures(game: str) -> None:
     out = run_bench("bench/coup_load.py", "--game", game, "--games", "2", "--long-actions", "20",
                     "--server", "waitress", "--workers", "1", "--seconds", "3")
@@ -51,3 +51,8 @@ def test_the_suite_prints_one_table_saves_json_and_draws_a_png(tmp_path) -> None
     assert {row["key"] for row in saved["rows"]} == {"archive_3", "archive_6", "replay"}
     assert all(row["value"] > 0 for row in saved["rows"])
     assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ideology_playouts_print_how_random_games_end() -> None:
+    out = run_bench("bench/ideology_playouts.py", "--games", "2", "--seats", "2", "--option", "max_turns=3")
+    assert re.search(r"2 seats, 2 games: ended by \{'turn_limit': 2\}; seat actions median \d+", out), out
