@@ -62,9 +62,11 @@ class MessageSchema(Schema):
         unknown = RAISE
 
     text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
-                         metadata={"description": "1 to 500 characters, no control characters"})
+                         metadata={"description": "1 to 500 characters, no control characters",
+                                   "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"})
     to = fields.Integer(load_default=None, allow_none=True, strict=True,
-                        metadata={"description": "A seat for a private message; null for the whole table"})
+                        metadata={"description": "A seat for a private message; null for the whole table",
+                                  "minimum": 0})
 
     @validates("text")
     def _no_controls(self, value: str, **_: Any) -> None:
@@ -267,6 +269,7 @@ _MESSAGE_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,15}")
 
 
 def _valid_id(value: str) -> bool:
+    # ASCII digits of a sane length: str.isdigit() takes "²", and Redis refuses ids past 2**64.
     return _MESSAGE_ID.fullmatch(value) is not None
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, request, stream_with_context
 
 from events.envelope import parse_time
+from games import registry
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view, summary
 from service import chat
@@ -47,6 +48,8 @@ def lobby() -> dict[str, Any]:
     if status != "open":
         raise Problem(400, "bad_query", "the lobby lists open games only; see /v1/me/games for yours")
     wanted = request.args.get("game")
+    if wanted is not None and wanted not in registry.GAMES:
+        raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
     limit = query_int("limit", 50, 1, 200)
     eng = engine()
     games = []
@@ -157,13 +160,13 @@ def event_stream(game_id: str) -> Response:
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
+    # The query is checked even when Last-Event-ID (a reconnection) takes its place.
+    after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
     resume = request.headers.get("Last-Event-ID")
     if resume:
         version, _, message = resume.partition("/")
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
         cursor = chat.parse_cursor(message or None)
-    else:
-        after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
     base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
 
     def generate():
@@ -200,7 +203,10 @@ def replay(game_id: str) -> dict[str, Any]:
     eng = engine()
     current = eng.load(game_id)
     seat = _caller_seat(current)
-    version = query_int("version", current["version"], 1, current["version"])
+    version = query_int("version", current["version"], 1, None)
+    if version > current["version"]:
+        raise Problem(404, "version_not_found", f"the game is at version {current['version']}, not yet {version}",
+                      version=current["version"])
     record = eng.projector.at_version(game_id, version)
     assert record is not None
     everything = current["status"] == "finished" or is_operator()

@@ -31,7 +31,7 @@ class TimeControlSchema(Schema):
                                     metadata={"description": "Missed deadlines in a row before the bot plays the seat"})
     autoplay_seconds = fields.Integer(strict=True, load_default=10, validate=validate.Range(min=1, max=30 * DAY),
                                       metadata={"description": "Time the bot leaves a seat it plays before moving"})
-    reserve_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30 * DAY),
+    reserve_seconds = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=30 * DAY),
                                      metadata={"description": "A time bank per seat: a seat past its move deadline "
                                                               "spends it before the default move is played"})
 
@@ -154,3 +154,5 @@ class ProblemSchema(Schema):
     version = fields.Integer(metadata={"description": "Current game version, where it matters"})
     legal_actions = fields.List(fields.Dict(), metadata={"description": "For a rule violation: what you may do"})
     errors = fields.Dict(metadata={"description": "For malformed input: the fields at fault"})
+    retry_after = fields.Float(metadata={"description": "For 429 and 503: the exact seconds to wait "
+                                                        "(Retry-After rounds them up)"})

@@ -462,7 +462,8 @@ class WebhookCreateSchema(Schema):
         unknown = RAISE
 
     url = fields.String(required=True, validate=validate.Length(min=1, max=2000),
-                        metadata={"example": "https://example.org/intrigue-hook"})
+                        metadata={"example": "https://example.org/intrigue-hook",
+                                  "pattern": "^https?://"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENT_TYPES)), required=True,
                          validate=validate.Length(min=1, max=len(EVENT_TYPES)),
                          metadata={"description": "Any of your_turn, deadline_soon, game_over"})

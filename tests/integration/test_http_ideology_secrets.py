@@ -26,8 +26,8 @@ PILE = [r["id"] for r in components.default_components()["regions"]
         if r["id"] not in ("germany", "great_britain", "cuba")]
 PILE_A = ["cuba", *PILE]
 PILE_B = ["cuba", *reversed(PILE)]
-INCIDENTAL = {"id", "game_id", "at", "deadline", "deadlines", "move_deadlines", "created_at", "updated_at",
-              "seed_hash", "hash", "prev", "created_by", "player", "player_id"}
+INCIDENTAL = {"id", "game_id", "at", "deadline", "deadlines", "created_at", "updated_at", "seed_hash", "hash",
+              "prev", "move_deadlines", "created_by", "player", "player_id"}
 
 
 def normalise(value: Any, game_id: str) -> Any:
