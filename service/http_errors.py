@@ -13,7 +13,7 @@ from typing import Any
 from service.errors import Problem
 
 #: The codes of the refusals an HTTP server makes on its own, by status.
-SERVER_CODES = {400: "bad_request", 413: "body_too_large", 414: "uri_too_long", 431: "headers_too_large",
+SERVER_CODES = {400: "bad_request", 413: "body_too_large", 431: "headers_too_large",
                 500: "internal_error", 501: "not_implemented"}
 
 
