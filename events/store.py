@@ -108,6 +108,10 @@ class Keys:
         """Pending deliveries by the time of their next attempt (epoch seconds)."""
         return f"{self.prefix}:webhooks:due"
 
+    def deadlines_soon(self) -> str:
+        """deadline_soon checks by the time they are due (epoch seconds): ``[game, seat, deadline]``."""
+        return f"{self.prefix}:webhooks:soon"
+
     def creating(self) -> str:
         """Games whose creation was asked for and not yet indexed (epoch seconds)."""
         return f"{self.prefix}:creating"

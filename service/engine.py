@@ -451,14 +451,17 @@ class Engine:
             pipe.zrem(self.keys.creating(), game_id)
         notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
         results = pipe.execute()
+        if due_ms is not None and self.scheduler is not None:
+            if due_ms <= now_ms:
+                self.scheduler.advance(game_id, f"{record['version']}")
+            elif book_deadline:
+                self._book_deadline(game_id, due)  # type: ignore[arg-type]
         if notes:
-            self.hooks.after_commit(record, notes, results[-1])
-        if due_ms is None or self.scheduler is None:
-            return
-        if due_ms <= now_ms:
-            self.scheduler.advance(game_id, f"{record['version']}")
-        elif book_deadline:
-            self._book_deadline(game_id, due)  # type: ignore[arg-type]
+            try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
+                self.hooks.after_commit(record, notes, results[-1])
+            except Exception:
+                log.exception("could not ask for the webhook notifications of game %s at version %s",
+                              game_id, record["version"])
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)

@@ -3,8 +3,8 @@
 A player registers URLs for some of three events: ``your_turn`` (a seat of theirs has
 just become awaited), ``deadline_soon`` (a quarter of the time before that seat's
 default move is left) and ``game_over``. The commit that causes an event only asks for
-an RQ job (``dispatch``); jobs create the deliveries and POST them (``deliver``), never
-the request that caused them.
+an RQ job (``dispatch``), which creates the deliveries and makes their first attempts;
+retries are ``deliver`` jobs. The request that caused an event never delivers it.
 
 A delivery is a JSON body naming a game and a version, never a card or a bid, signed
 with the webhook's secret: ``Intrigue-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256
@@ -305,29 +305,29 @@ class Webhooks:
                           seat, deadline if kind == "your_turn" else None, str(version))
 
     def _book_deadline_soon(self, record: Mapping[str, Any], seat: int, deadline: str) -> None:
+        """Book the check for when a quarter of the seat's time is left; the sweeper asks for it then."""
         started = parse_time(record["updated_at"]).timestamp()
         due = parse_time(deadline).timestamp()
         at = started + (due - started) * (1 - DEADLINE_SOON_SHARE)
-        job_id = f"soon-{record['id']}-{seat}-{int(due * 1000)}"
-        self._enqueue(DEADLINE_SOON, job_id, record["id"], seat, deadline, at=at)
+        self.redis.zadd(self.keys.deadlines_soon(), {canonical_json([record["id"], seat, deadline]): at})
 
-    def _enqueue(self, func: str, job_id: str, *args: Any, at: float | None = None) -> None:
+    def _enqueue(self, func: str, job_id: str, *args: Any) -> None:
         assert self.queue is not None
+        # A dispatch makes the first attempt of each of the player's webhooks, one after another.
+        attempts = MAX_WEBHOOKS_PER_PLAYER if func == DISPATCH else 1
         options = {"job_id": job_id, "unique": True, "result_ttl": 0, "failure_ttl": 86400,
-                   "job_timeout": int(TIMEOUT_SECONDS * 4)}
+                   "job_timeout": int(TIMEOUT_SECONDS * (attempts + 3))}
         try:
-            if at is None or at <= self.clock():
-                self.queue.enqueue(func, *args, **options)
-            else:
-                self.queue.enqueue_at(datetime.fromtimestamp(at, UTC), func, *args, **options)
+            self.queue.enqueue(func, *args, **options)
         except DuplicateJobError:
             pass
 
     # ------------------------------------------------------------- jobs
     def dispatch(self, player_id: str, kind: str, game_id: str, version: int, seat: int, deadline: str | None,
                  tag: str) -> int:
-        """Create one delivery per active webhook of ``player_id`` that wants ``kind``; idempotent."""
-        created = 0
+        """Create one delivery per active webhook of ``player_id`` that wants ``kind`` and make its
+        first attempt; idempotent (a delivery's id comes from the webhook and the notification)."""
+        fresh: list[str] = []
         for raw in sorted(self.redis.smembers(self.keys.player_webhooks(player_id))):
             hook = self._load(raw.decode())
             if hook is None or hook["disabled"] == "1" or kind not in json.loads(hook["events"]):
@@ -348,9 +348,13 @@ class Webhooks:
             pipe.ltrim(self.keys.webhook_deliveries(hook["id"]), 0, RECENT_DELIVERIES - 1)
             pipe.zadd(self.keys.deliveries_due(), {delivery_id: now})
             pipe.execute()
-            self._enqueue(DELIVER, f"deliver-{delivery_id}-0", delivery_id)
-            created += 1
-        return created
+            fresh.append(delivery_id)
+        # The first attempts are made here, in this job, rather than in a job each: one job's
+        # overhead less per notification. A delivery this job does not get to (it died) is
+        # due in the sorted set, and the sweeper asks for it.
+        for delivery_id in fresh:
+            self.deliver(delivery_id)
+        return len(fresh)
 
     def deliver(self, delivery_id: str, now: float | None = None) -> str:
         """One attempt of a due delivery; books the next one on failure."""
@@ -414,7 +418,8 @@ class Webhooks:
             log.warning("webhook %s disabled after failing since %s", hook["id"], _iso(failing_since))
 
     def sweep(self, now: float | None = None, limit: int = 200) -> int:
-        """Ask for every delivery attempt that is due (first tries, retries, attempts whose worker died)."""
+        """Ask for what is due: delivery attempts (first tries, retries, attempts whose worker
+        died) and deadline_soon checks. The worker's sweeper calls it every second."""
         if self.queue is None:
             return 0
         now = now if now is not None else self.clock()
@@ -422,7 +427,14 @@ class Webhooks:
         for raw, score in due:
             delivery_id = raw.decode()
             self._enqueue(DELIVER, f"deliver-{delivery_id}-{int(score * 1000)}", delivery_id)
-        return len(due)
+        checks = self.redis.zrangebyscore(self.keys.deadlines_soon(), "-inf", now, start=0, num=limit)
+        for raw in checks:
+            if not self.redis.zrem(self.keys.deadlines_soon(), raw):
+                continue  # another worker's sweeper took it
+            game_id, seat, deadline = json.loads(raw)
+            due_ms = int(parse_time(deadline).timestamp() * 1000)
+            self._enqueue(DEADLINE_SOON, f"soon-{game_id}-{seat}-{due_ms}", game_id, seat, deadline)
+        return len(due) + len(checks)
 
 
 def _public(hook: Mapping[str, str]) -> dict[str, Any]:

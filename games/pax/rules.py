@@ -150,6 +150,7 @@ def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[Ga
     by_id = {x["id"]: x for x in cards}
     set_up = {
         "seats": seats, "set": card_set["name"], "cards": cards, "options": {"max_turns": opts["max_turns"]},
+        "scenario": opts["deck"] is not None,
         "first": first, "gold": gold, "hacendados": list(hacendados),
         "hacendado_income": [by_id[h]["loyalist"]["income"] for h in hacendados],
         "deck": pile, "market": _market_layout(market), "box": box,

@@ -108,6 +108,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "seat": seat,
         "seats": state["seats"],
         "card_set": state["set"],
+        "scenario": state["scenario"],
         "turn": state["turn"],
         "max_turns": state["options"]["max_turns"],
         "active": state["active"],

@@ -22,7 +22,9 @@ from itertools import groupby
 from typing import Any
 
 import pytest
+import redis
 import requests
+from rq import Worker
 
 from events.envelope import Envelope, parse_time
 from projections.record import fold
@@ -107,9 +109,27 @@ def hook_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFa
                                    cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     wait_for_server(process, base, log_path.read_text)
+    wait_for_workers(process, env["REDIS_URL"], log_path.read_text)
     yield base
     process.terminate()
     process.wait(timeout=20)
+
+
+def wait_for_workers(process: subprocess.Popen, redis_url: str, output: Callable[[], str],
+                     timeout: float = 30.0) -> None:
+    """Block until a worker serves each queue (the first deliveries wait for it otherwise)."""
+    client = redis.Redis.from_url(redis_url)
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        served = {name for worker in Worker.all(connection=client) for name in worker.queue_names()}
+        if {"intrigue", "intrigue-webhooks"} <= served:
+            return
+        try:
+            process.wait(timeout=0.05)  # a pause that also notices a server that died
+        except subprocess.TimeoutExpired:
+            continue
+        raise AssertionError(f"the server exited: {output()}")
+    raise AssertionError(f"no worker served both queues within {timeout} s")
 
 
 def verify_signature(secret: str, header: str, body: bytes, tolerance: float = 300) -> bool:
@@ -205,6 +225,11 @@ def test_every_your_turn_arrives_signed_and_a_failing_receiver_gets_it_on_the_th
     for seat in range(3):
         # Every your_turn arrives, and only for a decision that seat did not owe before.
         assert turns(seat) == {e for e in expected if e[0] == seat}
+    committed = {e.seq: parse_time(e.at).timestamp() for e in events}
+    delays = sorted(r["at"] - committed[json.loads(r["raw"])["version"]] for seat in range(3)
+                    for r in receiver.at(f"/seat{seat}") if json.loads(r["raw"])["type"] == "your_turn")
+    print(f"{len(delays)} your_turn deliveries for {final_version} events: commit to receiver "
+          f"median {delays[len(delays) // 2] * 1000:.0f} ms, p95 {delays[int(len(delays) * 0.95)] * 1000:.0f} ms")
     for path, secret in secrets_by_path.items():
         for request in receiver.at(path):
             headers, body = request["headers"], json.loads(request["raw"])

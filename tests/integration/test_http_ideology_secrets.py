@@ -27,7 +27,7 @@ PILE = [r["id"] for r in components.default_components()["regions"]
 PILE_A = ["cuba", *PILE]
 PILE_B = ["cuba", *reversed(PILE)]
 INCIDENTAL = {"id", "game_id", "at", "deadline", "deadlines", "created_at", "updated_at", "seed_hash", "hash",
-              "prev", "created_by", "player", "player_id"}
+              "prev", "move_deadlines", "created_by", "player", "player_id"}
 
 
 def normalise(value: Any, game_id: str) -> Any:

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from events.envelope import parse_time
 from service.engine import Engine
 from service.errors import Problem
 from service.webhooks import RetryPolicy, Webhooks, address_allowed, resolve_destination, sign
+from workers import webhooks as webhook_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,12 +106,8 @@ def test_a_failing_destination_is_retried_for_a_day_and_disabled_after_three(hoo
                                                                             failing: Answering) -> None:
     clock = hooks.clock
     created = hooks.create("p1", failing.url, ["your_turn"])
-    assert hooks.dispatch("p1", "your_turn", "g1", 7, 0, None, "7") == 1
+    assert hooks.dispatch("p1", "your_turn", "g1", 7, 0, None, "7") == 1  # created, first attempt made
     assert hooks.dispatch("p1", "your_turn", "g1", 7, 0, None, "7") == 0  # a repeated job creates nothing new
-    (delivery,) = hooks.deliveries("p1", created["id"])
-    assert delivery["status"] == "pending" and delivery["attempts"] == 0
-
-    assert hooks.deliver(delivery["id"]) == "failed"
     (delivery,) = hooks.deliveries("p1", created["id"])
     assert delivery["attempts"] == 1 and delivery["status"] == "pending" and delivery["last_status"] == "500"
     assert hooks.deliver(delivery["id"]) == "not_due"  # the next try waits for its backoff
@@ -123,9 +121,8 @@ def test_a_failing_destination_is_retried_for_a_day_and_disabled_after_three(hoo
     assert hooks.listing("p1")[0]["disabled"] is False  # failing for a day is not yet three
 
     clock.now += 2 * 86400
-    assert hooks.dispatch("p1", "your_turn", "g1", 9, 0, None, "9") == 1
-    latest = hooks.deliveries("p1", created["id"])[0]
-    assert hooks.deliver(latest["id"]) == "failed"
+    assert hooks.dispatch("p1", "your_turn", "g1", 9, 0, None, "9") == 1  # its first attempt fails too
+    assert hooks.deliveries("p1", created["id"])[0]["last_status"] == "500"
     (listed,) = hooks.listing("p1")
     assert listed["disabled"] is True and "3 days" in listed["disabled_reason"] and "secret" not in listed
     assert hooks.dispatch("p1", "your_turn", "g1", 11, 0, None, "11") == 0  # a disabled webhook gets nothing
@@ -138,7 +135,7 @@ def test_a_redirect_is_a_failure_and_is_not_followed(hooks: Webhooks) -> None:
         created = hooks.create("p2", moved.url, ["game_over"])
         hooks.dispatch("p2", "game_over", "g2", 40, 1, None, "40")
         (delivery,) = hooks.deliveries("p2", created["id"])
-        assert hooks.deliver(delivery["id"]) == "failed"
+        assert delivery["status"] == "pending" and delivery["attempts"] == 1
         assert moved.paths == ["/hook"]  # never /elsewhere
         assert hooks.deliveries("p2", created["id"])[0]["last_status"] == "302"
     finally:
@@ -190,8 +187,7 @@ def test_the_check_applies_to_the_address_connected_to(hooks: Webhooks, monkeypa
         answers["hooks.example"] = "127.0.0.1"  # the name now points at the server's own loopback
         hooks.dispatch("p4", "your_turn", "g4", 3, 0, "2030-01-01T00:00:00.000Z", "3")
         (delivery,) = hooks.deliveries("p4", created["id"])
-        assert hooks.deliver(delivery["id"]) == "failed"
-        assert hooks.deliveries("p4", created["id"])[0]["last_status"] == "webhook_destination_refused"
+        assert delivery["attempts"] == 1 and delivery["last_status"] == "webhook_destination_refused"
         assert receiver.paths == []  # nothing was sent there
 
         monkeypatch.setenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "1")
@@ -221,11 +217,45 @@ def test_a_receiver_slower_than_the_timeout_is_a_failure(hooks: Webhooks, monkey
     try:
         created = hooks.create("p5", f"http://127.0.0.1:{server.server_address[1]}/slow", ["game_over"])
         hooks.dispatch("p5", "game_over", "g5", 12, 0, None, "12")
-        (delivery,) = hooks.deliveries("p5", created["id"])
-        assert hooks.deliver(delivery["id"]) == "failed"
         after = hooks.deliveries("p5", created["id"])[0]
         assert after["status"] == "pending" and after["attempts"] == 1 and "Timeout" in after["last_status"]
     finally:
         release.set()
         server.shutdown()
         server.server_close()
+
+
+def test_deadline_soon_is_booked_at_three_quarters_and_asked_for_by_the_sweep(
+        engine: Engine, hooks: Webhooks, monkeypatch: pytest.MonkeyPatch) -> None:
+    receiver = Answering(204)
+    try:
+        players = [engine.create_player(f"soon{i}")[0] for i in range(2)]
+        created = hooks.create(players[1].id, receiver.url, ["deadline_soon"])
+        game_id = engine.create_game(players[0], "toy", 2, {}, {"seconds_per_move": 100})["id"]
+        for player in players:
+            engine.join(player, game_id)
+        record = engine.load(game_id)
+        started, deadline = parse_time(record["updated_at"]).timestamp(), record["deadlines"][1]
+        booked = engine.redis.zrange(engine.keys.deadlines_soon(), 0, -1, withscores=True)
+        # Only seat 1's player has a webhook: one check, when 25 of its 100 s are left.
+        assert [(json.loads(member), score) for member, score in booked] == [
+            ([game_id, 1, deadline], pytest.approx(started + 75, abs=0.01))]
+
+        assert hooks.sweep(now=started + 74) == 0
+        assert hooks.sweep(now=started + 75.5) == 1
+        assert engine.redis.zcard(engine.keys.deadlines_soon()) == 0  # taken by this sweep, no other
+        (job_id,) = [j for j in hooks.queue.job_ids if j.startswith("soon-")]
+        job = hooks.queue.fetch_job(job_id)
+        assert job.func_name == "workers.webhooks.deadline_soon" and job.args == [game_id, 1, deadline]
+
+        monkeypatch.setattr("workers.jobs._engine", engine)  # what a worker process installs
+        assert webhook_jobs.deadline_soon(game_id, 1, deadline) == 1
+        assert webhook_jobs.deadline_soon(game_id, 1, deadline) == 0  # asked twice: one delivery
+        (delivery,) = hooks.deliveries(players[1].id, created["id"])
+        assert delivery["status"] == "delivered" and delivery["type"] == "deadline_soon"
+        assert receiver.paths == ["/hook"]
+        engine.act(players[1], game_id, {"type": "pick", "number": 2})
+        assert webhook_jobs.deadline_soon(game_id, 1, deadline) == 0  # seat 1 no longer owes that decision
+    finally:
+        receiver.http.shutdown()
+        receiver.http.server_close()

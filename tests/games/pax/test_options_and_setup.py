@@ -103,6 +103,8 @@ def test_options_deck_fixes_the_draw_pile_and_stays_secret() -> None:
     laid = [state["market"][i % 2][i // 2] for i in range(12)]
     assert laid == deck[:12] and state["deck"] == deck[12:]
     assert "deck" in pax.SECRET_OPTIONS
+    assert pax.view(state, 0)["scenario"] is True
+    assert pax.view(Table(pax, 3, {}).current, 0)["scenario"] is False  # type: ignore[arg-type]
     with pytest.raises(InvalidOptions, match="not a deck card"):
         pax.validate_options({"deck": ["pax", *deck[1:]]}, 3)
     with pytest.raises(InvalidOptions, match="twice"):
