@@ -103,7 +103,8 @@ def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, An
     return {"name": name, "in": "header", "required": False, "description": description, "schema": schema}
 
 
-CURSOR = _query("cursor", "The `next_cursor` of the previous page (omit for the first page)", {"type": "string"})
+CURSOR = _query("cursor", "The `next_cursor` of the previous page (omit for the first page)",
+                {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,400}$"})
 GAME_ID = _path("game_id", "The game's id (from POST /v1/games or the lobby)")
 AFTER = _query("after", "Only events after this version", {"type": "integer", "minimum": 0, "maximum": 10**15 - 1})
 
