@@ -23,12 +23,13 @@ from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, 
 from events.store import EventStore, Keys
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
+from projections.listing import card
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
 from service.chat import Chat
 from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from service.webhooks import Webhooks
-from workers.scheduling import JobScheduler, make_queue
+from workers.scheduling import RETRY_SECONDS, JobScheduler, make_queue
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,9 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token
-        self.chat = Chat(client, self.keys)
-        self.hooks = Webhooks(client, self.keys, make_queue(client, WEBHOOK_QUEUE) if scheduler else None)
+        self.chat = Chat(client, self.keys, self.store.read)
+        self.hooks = Webhooks(client, self.keys,
+                              make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
 
@@ -92,6 +94,10 @@ class Engine:
             self._players.clear()
         self._players[hashed] = player
         return player
+
+    def open_games_of(self, player_id: str) -> int:
+        """How many games ``player_id`` created that still wait for players."""
+        return int(self.redis.zcard(self.keys.hosting(player_id)))
 
     def is_operator(self, token: str) -> bool:
         # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError).
@@ -214,6 +220,8 @@ class Engine:
     def _replay_idempotent(self, game_id: str, record: Record, seat: int,
                            idem: tuple[str, str]) -> Committed | None:
         stored = self.store.idempotent_result(game_id, idem[0])
+        if stored is None and record["status"] == "finished":
+            stored = self._archived_idempotent_result(game_id, seat, idem[0].split(":", 1)[1])
         if stored is None:
             return None
         if stored["fingerprint"] != idem[1]:
@@ -225,6 +233,25 @@ class Engine:
             # answer's view must include the action it reports.
             record = self.load(game_id)
         return Committed(record, events)
+
+    def _archived_idempotent_result(self, game_id: str, seat: int, key: str) -> dict[str, Any] | None:
+        """What the idempotency hash said of ``key``, read back from the events' causes.
+
+        Each batch a player's keyed action caused records the action and the key, so an
+        archived game needs no idempotency hash to answer a retry as the first post was.
+        """
+        found: dict[str, Any] | None = None
+        for event in self.store.read(game_id):
+            cause = event.cause
+            if found is not None:
+                if cause.get("batch") != found["first"]:
+                    break
+                found["last"] = event.seq
+            elif (cause.get("kind") == "player" and cause.get("key") == key and event.actor == seat
+                  and cause.get("batch") == event.seq):
+                fingerprint = hashlib.sha256(canonical_json(cause.get("action")).encode()).hexdigest()
+                found = {"fingerprint": fingerprint, "first": event.seq, "last": event.seq}
+        return found
 
     # ---------------------------------------------------------------- workers
     def advance(self, game_id: str, version: int = 0, now: datetime | None = None) -> str:
@@ -284,9 +311,13 @@ class Engine:
             return 0
         now = now or datetime.now(UTC)
         due = self.redis.zrangebyscore(self.keys.deadlines(), "-inf", now.timestamp(), start=0, num=limit)
+        # The job id names a short time slot too: a job left behind by a killed worker
+        # still holds its id (RQ refuses a second job of that id until its own cleanup,
+        # minutes later), so the next slot's sweep asks again under a new one.
+        slot = int(now.timestamp() // RETRY_SECONDS)
         for raw in due:
             game_id = raw.decode()
-            self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}")
+            self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}-{slot}")
         return len(due)
 
     def seconds_to_next_deadline(self, now: datetime | None = None) -> float | None:
@@ -333,12 +364,12 @@ class Engine:
 
     def _reconcile_candidates(self, abandoned_after: float = 3600.0) -> list[str]:
         """Open, active and still-being-created games; drops creations that never appended."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zrange(self.keys.lobby(), 0, -1)
-        pipe.smembers(self.keys.active())
-        pipe.zrange(self.keys.creating(), 0, -1)
-        pipe.zrangebyscore(self.keys.creating(), "-inf", time.time() - abandoned_after)
-        lobby, active, creating, stale = pipe.execute()
+        # Read in chunks (SCAN): no single read grows with the number of games in play.
+        lobby = [raw for raw, _ in self.redis.zscan_iter(self.keys.lobby(), count=500)]
+        active = list(self.redis.sscan_iter(self.keys.active(), count=500))
+        creating_scores = list(self.redis.zscan_iter(self.keys.creating(), count=500))
+        creating = [raw for raw, _ in creating_scores]
+        stale = [raw for raw, score in creating_scores if score <= time.time() - abandoned_after]
         abandoned = {raw for raw in stale if not self.store.exists(raw.decode())}
         for raw in abandoned:  # the process died between saving the seed and appending
             self.redis.zrem(self.keys.creating(), raw)
@@ -408,9 +439,14 @@ class Engine:
         full = before is None
         if full or before["status"] != record["status"]:  # type: ignore[index]
             if record["status"] == "open":
-                pipe.zadd(self.keys.lobby(), {game_id: parse_time(record["created_at"]).timestamp()})
+                created = parse_time(record["created_at"]).timestamp()
+                pipe.zadd(self.keys.lobby(), {game_id: created})
+                pipe.zadd(self.keys.lobby(record["game"]), {game_id: created})
+                pipe.zadd(self.keys.hosting(record["created_by"]), {game_id: created})
             else:
                 pipe.zrem(self.keys.lobby(), game_id)
+                pipe.zrem(self.keys.lobby(record["game"]), game_id)
+                pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
             if record["status"] == "active":
                 pipe.sadd(self.keys.active(), game_id)
             else:
@@ -446,7 +482,7 @@ class Engine:
             book_deadline = (full or due != previous_due) and not already
             if book_deadline:
                 pipe.hset(self.keys.meta(game_id), "job_due", due_ms)
-        pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
+        pipe.hset(self.keys.meta(game_id), mapping={"indexed": record["version"], "card": card(record)})
         if full:
             pipe.zrem(self.keys.creating(), game_id)
         notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
@@ -462,6 +498,19 @@ class Engine:
             except Exception:
                 log.exception("could not ask for the webhook notifications of game %s at version %s",
                               game_id, record["version"])
+        if record["status"] == "finished" and (full or before["status"] != "finished"):  # type: ignore[index]
+            self._archive(game_id)
+
+    def _archive(self, game_id: str) -> None:
+        """Keep a finished game in its compact form; drop its seed, keys and deadline job.
+
+        Idempotency keys go too: a retry of a game's last actions is answered from the
+        archived events' causes instead (see :meth:`_replay_idempotent`).
+        """
+        _, job_due = self.store.archive(game_id)
+        if job_due is not None and self.scheduler is not None:
+            self.scheduler.cancel(game_id, f"d{job_due}")
+        self._seeds.pop(game_id, None)
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)
@@ -473,7 +522,10 @@ class Engine:
         ``progress(done, total)`` is called after each game, for a progress display.
         """
         game_ids = self.store.game_ids()
-        for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:inbox"):
+        for pattern in ("inbox", "hosting"):
+            for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:{pattern}"):
+                self.redis.delete(key)
+        for key in self.redis.scan_iter(match=f"{self.keys.lobby()}:*"):
             self.redis.delete(key)
         self.redis.delete(self.keys.lobby(), self.keys.active(), self.keys.deadlines())
         count = 0
