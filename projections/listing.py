@@ -14,9 +14,8 @@ and including the cursor's own: a game added or removed meanwhile shifts nothing
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,17 +37,25 @@ class BadCursor(ValueError):
     """A cursor this server did not write."""
 
 
+#: A cursor is a position, ``<score>_<member>``: any well-formed one names a place in the
+#: index (a game need not exist for the page after it to make sense), so a client may keep
+#: one for as long as it likes, and every string the documented pattern admits is usable.
+CURSOR_PATTERN = r"^[0-9]{1,20}(\.[0-9]{1,20})?_[0-9a-zA-Z-]{1,64}$"
+_CURSOR = re.compile(CURSOR_PATTERN)
+
+
 def encode_cursor(score: float, member: str) -> str:
-    return base64.urlsafe_b64encode(f"{score!r} {member}".encode()).decode().rstrip("=")
+    text = repr(float(score))
+    if "e" in text or "inf" in text or "nan" in text or text.startswith("-"):
+        text = f"{max(0.0, score):.6f}"  # index scores are times and versions; this is only a guard
+    return f"{text}_{member}"
 
 
 def decode_cursor(cursor: str) -> tuple[float, str]:
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        score, member = text.split(" ", 1)
-        return float(score), member
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise BadCursor(cursor) from None
+    if not _CURSOR.fullmatch(cursor):
+        raise BadCursor(cursor)
+    score, member = cursor.split("_", 1)
+    return float(score), member
 
 
 @dataclass(frozen=True)
