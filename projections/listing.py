@@ -7,16 +7,16 @@ summary written beside the game's version by every follow-up. So a page costs tw
 round trips however many games the player or the lobby holds, and no read takes a
 whole index.
 
-A cursor names the last game of the previous page by its score and id. Redis orders
+A cursor names the last game of the previous page by its score and id (readable, and
+described exactly by the API reference's pattern). Redis orders
 equal scores by member, so members that tie with the cursor's score are skipped up to
 and including the cursor's own: a game added or removed meanwhile shifts nothing.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,17 +38,24 @@ class BadCursor(ValueError):
     """A cursor this server did not write."""
 
 
-def encode_cursor(score: float, member: str) -> str:
-    return base64.urlsafe_b64encode(f"{score!r} {member}".encode()).decode().rstrip("=")
+#: A cursor is the last game's score as Redis spells it, a tilde and its id. Every string
+#: of this shape is a valid position (the game need not exist any more).
+CURSOR_PATTERN = r"^[0-9]{1,17}(\.[0-9]{1,17})?~[0-9a-z]{1,64}$"
 
 
-def decode_cursor(cursor: str) -> tuple[float, str]:
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        score, member = text.split(" ", 1)
-        return float(score), member
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise BadCursor(cursor) from None
+def _score_text(raw: bytes | str | float) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+def encode_cursor(score: str, member: str) -> str:
+    return f"{score}~{member}"
+
+
+def decode_cursor(cursor: str) -> tuple[str, str]:
+    if not re.match(CURSOR_PATTERN, cursor):
+        raise BadCursor(cursor)
+    score, member = cursor.split("~", 1)
+    return score, member
 
 
 @dataclass(frozen=True)
@@ -58,25 +65,30 @@ class Page:
 
 
 def index_page(client: redis.Redis, key: str, limit: int, cursor: str | None = None,
-               newest_first: bool = False) -> tuple[list[tuple[str, float]], str | None]:
-    """Members after ``cursor`` in index order, at most ``limit``, and the cursor of the next page."""
+               newest_first: bool = False) -> tuple[list[tuple[str, str]], str | None]:
+    """Members after ``cursor`` in index order, at most ``limit``, and the cursor of the next page.
+
+    Scores are read as Redis spells them, so a cursor's score compares exactly.
+    """
     after = decode_cursor(cursor) if cursor else None
-    found: list[tuple[str, float]] = []
+    found: list[tuple[str, str]] = []
     offset = 0
     while len(found) <= limit:
         want = limit + 1 - len(found)
         if newest_first:
             high = after[0] if after else "+inf"
-            batch = client.zrevrangebyscore(key, high, "-inf", start=offset, num=want, withscores=True)
+            batch = client.zrevrangebyscore(key, high, "-inf", start=offset, num=want, withscores=True,
+                                            score_cast_func=_score_text)
         else:
             low = after[0] if after else "-inf"
-            batch = client.zrangebyscore(key, low, "+inf", start=offset, num=want, withscores=True)
+            batch = client.zrangebyscore(key, low, "+inf", start=offset, num=want, withscores=True,
+                                         score_cast_func=_score_text)
         if not batch:
             break
         offset += len(batch)
         for raw, score in batch:
             member = raw.decode()
-            if after is not None and score == after[0]:
+            if after is not None and float(score) == float(after[0]):
                 # Equal scores come in member order (reversed when newest first): skip up to the cursor.
                 if (member <= after[1]) if not newest_first else (member >= after[1]):
                     continue

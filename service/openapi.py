@@ -26,6 +26,7 @@ from flask import Blueprint, Response, jsonify
 
 from games import registry
 from games.shapes import action_schema, options_schema, rule_codes
+from projections.listing import CURSOR_PATTERN
 from service import openapi_correspondence as correspondence
 from service import schemas
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
@@ -103,7 +104,8 @@ def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, An
     return {"name": name, "in": "header", "required": False, "description": description, "schema": schema}
 
 
-CURSOR = _query("cursor", "The `next_cursor` of the previous page (omit for the first page)", {"type": "string"})
+CURSOR = _query("cursor", "The `next_cursor` of the previous page (omit for the first page)",
+                {"type": "string", "pattern": CURSOR_PATTERN})
 GAME_ID = _path("game_id", "The game's id (from POST /v1/games or the lobby)")
 AFTER = _query("after", "Only events after this version", {"type": "integer", "minimum": 0, "maximum": 10**15 - 1})
 

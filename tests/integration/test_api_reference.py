@@ -25,7 +25,9 @@ import requests
 from games import registry
 from games.table import Table
 from service.app import create_app
+from service.embedded import EmbeddedRedis
 from service.openapi import EXAMPLES_PATH, openapi_document, operations
+from service.ratelimit import Limits
 from tests.integration.conftest import ROOT
 from tests.support.client import Client
 
@@ -71,12 +73,15 @@ def test_bounds_and_enums_are_declared(document: dict[str, Any]) -> None:
     assert problem["retry_after"]["type"] == "number"
 
 
-def test_a_429_matches_its_schema_and_a_405_carries_allow(server: str, document: dict[str, Any]) -> None:
+def test_a_429_matches_its_schema_and_a_405_carries_allow(server: str, document: dict[str, Any],
+                                                          redis_server: EmbeddedRedis) -> None:
     response = requests.delete(server + "/v1/games", timeout=10)
     assert response.status_code == 405 and set(response.headers["Allow"].replace(" ", "").split(",")) >= {
         "GET", "POST"}
-    app = create_app(redis_url="redis://127.0.0.1:1/0", rate_limit=0.001)
+    # Buckets live in Redis: a limit too small for even one request, on a client address of its own.
+    app = create_app(redis_url=redis_server.url, limits=Limits(player_rate=0.001, anonymous_rate=0.001))
     client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.0.2.99"
     statuses = [client.get("/v1/games/x", headers={"Authorization": "Bearer t"}) for _ in range(3)]
     limited = next(r for r in statuses if r.status_code == 429)
     body = limited.get_json()
