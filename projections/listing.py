@@ -7,8 +7,7 @@ summary written beside the game's version by every follow-up. So a page costs tw
 round trips however many games the player or the lobby holds, and no read takes a
 whole index.
 
-A cursor names the last game of the previous page by its score and id (readable, and
-described exactly by the API reference's pattern). Redis orders
+A cursor names the last game of the previous page by its score and id. Redis orders
 equal scores by member, so members that tie with the cursor's score are skipped up to
 and including the cursor's own: a game added or removed meanwhile shifts nothing.
 """
@@ -38,24 +37,25 @@ class BadCursor(ValueError):
     """A cursor this server did not write."""
 
 
-#: A cursor is the last game's score as Redis spells it, a tilde and its id. Every string
-#: of this shape is a valid position (the game need not exist any more).
-CURSOR_PATTERN = r"^[0-9]{1,17}(\.[0-9]{1,17})?~[0-9a-z]{1,64}$"
+#: A cursor is a position, ``<score>_<member>``: any well-formed one names a place in the
+#: index (a game need not exist for the page after it to make sense), so a client may keep
+#: one for as long as it likes, and every string the documented pattern admits is usable.
+CURSOR_PATTERN = r"^[0-9]{1,20}(\.[0-9]{1,20})?_[0-9a-zA-Z-]{1,64}$"
+_CURSOR = re.compile(CURSOR_PATTERN)
 
 
-def _score_text(raw: bytes | str | float) -> str:
-    return raw.decode() if isinstance(raw, bytes) else str(raw)
+def encode_cursor(score: float, member: str) -> str:
+    text = repr(float(score))
+    if "e" in text or "inf" in text or "nan" in text or text.startswith("-"):
+        text = f"{max(0.0, score):.6f}"  # index scores are times and versions; this is only a guard
+    return f"{text}_{member}"
 
 
-def encode_cursor(score: str, member: str) -> str:
-    return f"{score}~{member}"
-
-
-def decode_cursor(cursor: str) -> tuple[str, str]:
-    if not re.match(CURSOR_PATTERN, cursor):
+def decode_cursor(cursor: str) -> tuple[float, str]:
+    if not _CURSOR.fullmatch(cursor):
         raise BadCursor(cursor)
-    score, member = cursor.split("~", 1)
-    return score, member
+    score, member = cursor.split("_", 1)
+    return float(score), member
 
 
 @dataclass(frozen=True)
@@ -65,30 +65,25 @@ class Page:
 
 
 def index_page(client: redis.Redis, key: str, limit: int, cursor: str | None = None,
-               newest_first: bool = False) -> tuple[list[tuple[str, str]], str | None]:
-    """Members after ``cursor`` in index order, at most ``limit``, and the cursor of the next page.
-
-    Scores are read as Redis spells them, so a cursor's score compares exactly.
-    """
+               newest_first: bool = False) -> tuple[list[tuple[str, float]], str | None]:
+    """Members after ``cursor`` in index order, at most ``limit``, and the cursor of the next page."""
     after = decode_cursor(cursor) if cursor else None
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, float]] = []
     offset = 0
     while len(found) <= limit:
         want = limit + 1 - len(found)
         if newest_first:
             high = after[0] if after else "+inf"
-            batch = client.zrevrangebyscore(key, high, "-inf", start=offset, num=want, withscores=True,
-                                            score_cast_func=_score_text)
+            batch = client.zrevrangebyscore(key, high, "-inf", start=offset, num=want, withscores=True)
         else:
             low = after[0] if after else "-inf"
-            batch = client.zrangebyscore(key, low, "+inf", start=offset, num=want, withscores=True,
-                                         score_cast_func=_score_text)
+            batch = client.zrangebyscore(key, low, "+inf", start=offset, num=want, withscores=True)
         if not batch:
             break
         offset += len(batch)
         for raw, score in batch:
             member = raw.decode()
-            if after is not None and float(score) == float(after[0]):
+            if after is not None and score == after[0]:
                 # Equal scores come in member order (reversed when newest first): skip up to the cursor.
                 if (member <= after[1]) if not newest_first else (member >= after[1]):
                     continue

@@ -284,7 +284,7 @@ def _page(key: str, newest_first: bool) -> Page:
         return read_page(eng.redis, eng.keys, key, limit, request.args.get("cursor"), newest_first,
                          eng.projector.load)
     except BadCursor:
-        raise Problem(400, "bad_cursor", "cursor must be a next_cursor this server returned") from None
+        raise Problem(400, "bad_cursor", "cursor must be a next_cursor: <score>_<game id>") from None
 
 
 def _public(found: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import os
 import random
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,6 @@ from games.table import Table
 from service.app import create_app
 from service.embedded import EmbeddedRedis
 from service.openapi import EXAMPLES_PATH, openapi_document, operations
-from service.ratelimit import Limits
 from tests.integration.conftest import ROOT
 from tests.support.client import Client
 
@@ -78,11 +78,10 @@ def test_a_429_matches_its_schema_and_a_405_carries_allow(server: str, document:
     response = requests.delete(server + "/v1/games", timeout=10)
     assert response.status_code == 405 and set(response.headers["Allow"].replace(" ", "").split(",")) >= {
         "GET", "POST"}
-    # Buckets live in Redis: a limit too small for even one request, on a client address of its own.
-    app = create_app(redis_url=redis_server.url, limits=Limits(player_rate=0.001, anonymous_rate=0.001))
+    app = create_app(redis_url=redis_server.url, rate_limit=0.001)  # limits live in Redis
     client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = "192.0.2.99"
-    statuses = [client.get("/v1/games/x", headers={"Authorization": "Bearer t"}) for _ in range(3)]
+    token = client.post("/v1/players", json={"name": f"limited-{uuid.uuid4().hex[:8]}"}).get_json()["token"]
+    statuses = [client.get("/v1/games/x", headers={"Authorization": f"Bearer {token}"}) for _ in range(3)]
     limited = next(r for r in statuses if r.status_code == 429)
     body = limited.get_json()
     properties = document["components"]["schemas"]["Problem"]["properties"]
