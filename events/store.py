@@ -19,16 +19,14 @@ import redis
 
 from events.envelope import Envelope
 
-#: Connections one process may open. Every long-poll holds one for its whole wait, so
-#: redis-py's default cap (100 per pool) would refuse requests on a busy API process.
+#: Connections one process may open. Watchers share one (see events.watch), but an
+#: event-loop API process serves many requests at once and redis-py's default cap
+#: (100 per pool) would refuse some of them.
 MAX_CONNECTIONS = 10_000
-#: Longest single blocking read: below the client's socket timeout, so a long-poll of
-#: 30 s is several short XREADs and never trips the timeout meant for dead servers.
-BLOCK_SLICE_MS = 2_000
 
 
 def connect(url: str) -> redis.Redis:
-    """A client for ``url`` sized for an API process whose threads may all be long-polling."""
+    """A client for ``url`` sized for an API process serving many requests at once."""
     return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
 
 
@@ -52,6 +50,16 @@ class Keys:
 
     def snapshots(self, game_id: str) -> str:
         return f"{self.prefix}:{{g:{game_id}}}:snap"
+
+    def feed(self, game_id: str) -> str:
+        """The channel on which every append announces the game's new version."""
+        return f"{self.prefix}:{{g:{game_id}}}:feed"
+
+    def feed_pattern(self) -> str:
+        return f"{self.prefix}:{{g:*}}:feed"
+
+    def game_id_from_feed(self, channel: str) -> str:
+        return channel[len(self.prefix) + 4:-len("}:feed")]
 
     def events_pattern(self) -> str:
         return f"{self.prefix}:{{g:*}}:events"
@@ -87,7 +95,8 @@ class Keys:
 
 
 # KEYS: events stream, meta hash, idempotency hash
-# ARGV: expected version, idempotency field ("" for none), idempotency record, events (JSON)...
+# ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel, events (JSON)...
+# The new version is published on the feed channel, so watchers wake without polling.
 _APPEND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 if ARGV[2] ~= '' then
@@ -95,12 +104,13 @@ if ARGV[2] ~= '' then
   if seen then return {'duplicate', seen} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 4, #ARGV do
-  redis.call('XADD', KEYS[1], '0-' .. (version + i - 3), 'e', ARGV[i])
+for i = 5, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (version + i - 4), 'e', ARGV[i])
 end
-local new_version = version + #ARGV - 3
+local new_version = version + #ARGV - 4
 redis.call('HSET', KEYS[2], 'version', new_version)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
+redis.call('PUBLISH', ARGV[4], new_version)
 return {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or ''}
 """
 
@@ -134,7 +144,7 @@ class EventStore:
         field, record = idempotency if idempotency else ("", {})
         status, value, *rest = self._append(
             keys=[self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)],
-            args=[expected_version, field, json.dumps(record), *(e.to_json() for e in events)],
+            args=[expected_version, field, json.dumps(record), self.keys.feed(game_id), *(e.to_json() for e in events)],
         )
         status = status.decode() if isinstance(status, bytes) else status
         if status == "duplicate":
@@ -160,16 +170,6 @@ class EventStore:
             return []
         entries = self.redis.xrange(self.keys.events(game_id), f"(0-{after}", high, count=count)
         return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
-
-    def wait(self, game_id: str, after: int, timeout_ms: int) -> bool:
-        """Block up to ``timeout_ms`` until the stream has an event after ``after``."""
-        remaining = max(1, timeout_ms)
-        while remaining > 0:
-            block = min(remaining, BLOCK_SLICE_MS)
-            if self.redis.xread({self.keys.events(game_id): f"0-{after}"}, count=1, block=block):
-                return True
-            remaining -= block
-        return False
 
     def save_seed(self, game_id: str, seed: str, pipe: redis.client.Pipeline | None = None) -> None:
         (pipe or self.redis).set(self.keys.seed(game_id), seed)

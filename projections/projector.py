@@ -7,9 +7,10 @@ so a request usually folds only the events it has not seen yet.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
+
+import orjson
 
 from events.envelope import Envelope
 from events.store import EventStore
@@ -30,7 +31,7 @@ class Projector:
             record = self._cache.get(game_id)
         if record is None:
             snap = self.store.latest_snapshot(game_id)
-            record = json.loads(snap[1]) if snap else None
+            record = orjson.loads(snap[1]) if snap else None
         after = record["version"] if record else 0
         events = self.store.read(game_id, after=after)
         if record is None and not events:
@@ -44,7 +45,7 @@ class Projector:
     def at_version(self, game_id: str, version: int) -> Record | None:
         """The record as it stood right after event ``version`` (for replays)."""
         snap = self.store.latest_snapshot(game_id, at_most=version)
-        record = json.loads(snap[1]) if snap else None
+        record = orjson.loads(snap[1]) if snap else None
         after = record["version"] if record else 0
         for event in self.store.read(game_id, after=after, upto=version):
             record = fold(record, event)
@@ -64,7 +65,7 @@ class Projector:
     def maybe_snapshot(self, game_id: str, before: int, record: Record) -> None:
         """Write a snapshot when the version crossed a multiple of ``snapshot_every``."""
         if record["version"] // self.snapshot_every > before // self.snapshot_every:
-            self.store.save_snapshot(game_id, record["version"], json.dumps(record))
+            self.store.save_snapshot(game_id, record["version"], orjson.dumps(record).decode())
 
 
 def fold_all(events: list[Envelope]) -> Record | None:

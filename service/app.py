@@ -6,8 +6,10 @@ import logging
 import os
 from typing import Any
 
+import orjson
 import redis
 from flask import Flask, Response, g, json, request
+from flask.json.provider import JSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -30,7 +32,7 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     50, bursts of twice that; 0 turns it off).
     """
     app = Flask(__name__)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = OrjsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     if engine is None:
         url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -87,6 +89,25 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
             what="an unexpected error occurred")))
 
     return app
+
+
+class OrjsonProvider(JSONProvider):
+    """Flask's JSON through orjson: every view and feed page is serialised once, in C."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return dumps(obj)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return orjson.loads(s)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS), mimetype="application/json")
+
+
+def dumps(obj: Any) -> str:
+    """JSON text as the API sends it (keys in the order built, UTF-8)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 #: What a client is told when a request failed at a point where an action may already

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", default="intrigue-data", help="folder for the embedded Redis (default: %(default)s)")
-    serve.add_argument("--threads", type=int, default=32, help="HTTP worker threads (long-polls hold one each)")
+    serve.add_argument("--processes", type=int, default=1,
+                       help="API processes (gevent: each serves thousands of connections; default %(default)s)")
     serve.add_argument("--workers", type=int, default=1, help="worker processes to start beside the API")
 
     worker = commands.add_parser("worker", help="run a worker (system steps and deadlines) against REDIS_URL")
@@ -40,9 +40,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from waitress import create_server
-
-    from service.app import create_app
     from service.embedded import EmbeddedRedis
 
     embedded = None
@@ -54,13 +51,10 @@ def _serve(args: argparse.Namespace) -> int:
     env = {**os.environ, "REDIS_URL": redis_url}
     workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
                for _ in range(args.workers)]
-    server = create_server(create_app(redis_url=redis_url), host=args.host, port=args.port, threads=args.threads,
-                           channel_timeout=120, connection_limit=max(1000, 8 * args.threads))
-    log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, server.effective_port)
-    print(f"Intrigue serving on http://{args.host}:{server.effective_port}/", flush=True)
-    signal.signal(signal.SIGTERM, _exit_quietly)
+    log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, args.port)
+    print(f"Intrigue serving on http://{args.host}:{args.port}/", flush=True)
     try:
-        server.run()
+        _ApiServer(redis_url, bind=f"{args.host}:{args.port}", workers=args.processes).run()
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
@@ -76,8 +70,37 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _exit_quietly(signum: int, frame: object) -> None:
-    raise SystemExit(0)
+class _ApiServer:
+    """The API under gunicorn with gevent workers, exactly as in production, in this process tree.
+
+    The app is built in each worker after gevent has patched it, so nothing that opens
+    sockets or locks is imported here before the patch.
+    """
+
+    def __init__(self, redis_url: str, **settings: object) -> None:
+        from gunicorn.app.base import BaseApplication
+
+        from service import gunicorn_conf
+
+        defaults = {name: getattr(gunicorn_conf, name) for name in
+                    ("worker_class", "worker_connections", "keepalive", "timeout")}
+        # Streams never end on their own: a short grace lets Ctrl-C and SIGTERM stop promptly.
+        options = {**defaults, "graceful_timeout": 3, "loglevel": "warning", **settings}
+
+        class Application(BaseApplication):
+            def load_config(self) -> None:
+                for name, value in options.items():
+                    self.cfg.set(name, value)
+
+            def load(self):
+                from service.app import create_app
+
+                return create_app(redis_url=redis_url)
+
+        self.application = Application()
+
+    def run(self) -> None:
+        self.application.run()
 
 
 def _worker(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ import redis
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
 from events.store import EventStore, Keys
+from events.watch import FeedWatcher
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from projections.projector import Projector
@@ -58,6 +59,7 @@ class Engine:
         self.operator_token = operator_token
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
+        self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed, self.store.version)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -11,7 +10,7 @@ from flask import Blueprint, Response, request, stream_with_context
 from events.envelope import parse_time
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view, summary
-from service.app import current_player, engine, is_operator, json_body
+from service.app import current_player, dumps, engine, is_operator, json_body
 from service.errors import Problem
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
 
@@ -21,6 +20,10 @@ me_bp = Blueprint("me", __name__, url_prefix="/v1/me")
 
 MAX_WAIT_SECONDS = 30
 MAX_PAGE = 500
+#: Built once: a marshmallow schema costs more to build than to use.
+ACTION_SCHEMA = ActionSchema()
+#: An idle event stream sends a comment this often, so proxies and clients see it alive.
+KEEP_ALIVE_SECONDS = 15
 
 
 @players_bp.post("")
@@ -72,7 +75,7 @@ def show(game_id: str) -> dict[str, Any]:
 def act(game_id: str) -> dict[str, Any]:
     player = current_player()
     raw = _object_body()
-    ActionSchema().load(raw)
+    ACTION_SCHEMA.load(raw)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
@@ -117,20 +120,27 @@ def events(game_id: str) -> dict[str, Any]:
         remaining = give_up - time.monotonic()
         if remaining <= 0:
             return answer([])
-        eng.store.wait(game_id, after, int(remaining * 1000) or 1)
+        eng.watcher.wait(game_id, after, remaining)
 
 
 @games_bp.get("/<game_id>/events/stream")
 def event_stream(game_id: str) -> Response:
-    """The same feed as server-sent events, resumable with ``Last-Event-ID``."""
+    """The same feed as server-sent events, resumable with ``Last-Event-ID``.
+
+    With ``view=true`` the stream opens with the caller's game view and sends it again
+    (event ``game``) after each batch of events, so a bot posts and listens, nothing else.
+    """
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
     after = int(request.headers.get("Last-Event-ID") or _int_arg("after", 0, 0, None))
+    with_view = _bool_arg("view")
 
     def generate():
         nonlocal after
         yield ": intrigue event stream\n\n"
+        if with_view:
+            yield f"event: game\ndata: {dumps(game_view(record, seat))}\n\n"
         while True:
             batch = eng.store.read(game_id, after=after, count=MAX_PAGE)
             if batch:
@@ -138,11 +148,13 @@ def event_stream(game_id: str) -> Response:
                 for event in batch:
                     item = feed_item(current, event, seat)
                     if item is not None:
-                        yield f"id: {event.seq}\nevent: {event.type}\ndata: {json.dumps(item)}\n\n"
+                        yield f"id: {event.seq}\nevent: {event.type}\ndata: {dumps(item)}\n\n"
                 after = batch[-1].seq
+                if with_view:
+                    yield f"id: {after}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n"
                 if current["status"] == "finished" and len(batch) < MAX_PAGE:
                     return
-            elif not eng.store.wait(game_id, after, 15_000):
+            elif not eng.watcher.wait(game_id, after, KEEP_ALIVE_SECONDS):
                 yield ": keep-alive\n\n"
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",

@@ -1,0 +1,244 @@
+"""Intrigue beside boardgame.io: the same table shape, alternating windows, one table of figures.
+
+    cp -r <the peer's folder> /tmp/peer && (cd /tmp/peer && npm install)
+    python bench/side_by_side.py --peer-dir /tmp/peer --rounds 3 --seconds 20
+
+Both sides get N tables of 3 seats with one move in flight per table, a random legal move
+as soon as a seat is awaited, over a window of --seconds. The windows alternate (peer,
+Intrigue, peer, Intrigue...) so that both see the same load from whatever else runs on the
+machine, and the ratio is taken within each round. Load clients are Node programs (the
+peer's own ``load.js``; ours, ``bench/intrigue_load.mjs``); each reports the CPU its
+process and the measured server's processes used in the window, so a client that became
+the bottleneck would show.
+
+Intrigue runs in its production shape (Redis with an append-only file, fsync every second;
+gunicorn with --api-processes event-loop workers, ``intrigue worker`` processes) or as
+``intrigue serve`` (--intrigue serve). The peer runs with its FlatFile storage (files, no
+fsync) or in memory (--peer memory). Nothing here is asserted: it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from common import ROOT, wait_for
+
+from service.embedded import EmbeddedRedis, free_port
+
+CLIENT = ROOT / "bench" / "intrigue_load.mjs"
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (read from /proc), for CPU accounting."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
+@contextmanager
+def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROOT):
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
+    try:
+        wait_for(probe, timeout=60)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextmanager
+def intrigue(shape: str, api_processes: int, workers: int, worker_class: str):
+    """Intrigue on a free port; yields (base URL, pids whose CPU counts as the server's)."""
+    port = free_port()
+    env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0", "PYTHONPATH": str(ROOT)}
+    probe = f"http://127.0.0.1:{port}/v1/openapi.json"
+    with ExitStack() as stack:
+        data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        if shape == "serve":
+            env.pop("REDIS_URL", None)
+            command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
+                       "--data", str(data)]
+            main = stack.enter_context(spawned(command, env, probe))
+            yield f"http://127.0.0.1:{port}", lambda: descendants(main.pid)
+            return
+        redis_server = stack.enter_context(EmbeddedRedis(data, persist=True))
+        env["REDIS_URL"] = redis_server.url
+        worker_processes = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env)
+                            for _ in range(workers)]
+        stack.callback(_stop_all, worker_processes)
+        command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
+                   "-k", worker_class, "-w", str(api_processes), "-b", f"127.0.0.1:{port}",
+                   "--log-level", "warning", "service.wsgi:app"]
+        api = stack.enter_context(spawned(command, env, probe))
+        assert redis_server.process is not None
+        pids = [redis_server.process.pid, *(p.pid for p in worker_processes)]
+        yield f"http://127.0.0.1:{port}", lambda: pids + descendants(api.pid)
+
+
+def _stop_all(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@contextmanager
+def peer(peer_dir: Path, storage: str):
+    port = free_port()
+    with ExitStack() as stack:
+        command = ["node", "server.js", str(port)]
+        if storage == "flatfile":
+            command += ["--flatfile", stack.enter_context(tempfile.TemporaryDirectory())]
+        process = stack.enter_context(spawned(command, dict(os.environ), f"http://127.0.0.1:{port}/games",
+                                              cwd=peer_dir))
+        yield f"http://127.0.0.1:{port}", lambda: [process.pid]
+
+
+def run_client(command: list[str], cwd: Path, seconds: float) -> dict:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=seconds + 600)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    figures = json.loads(lines[0])
+    # The peer's client prints its CPU as a sentence; ours prints it in the JSON line.
+    for line in done.stdout.splitlines():
+        if line.startswith("CPU over window"):
+            figures.update(_peer_cpu(line, figures["moves"]))
+    return figures
+
+
+def _peer_cpu(line: str, moves: int) -> dict:
+    import re
+
+    cap = float(re.search(r"capacity ([\d.]+)", line).group(1))
+    server = float(re.search(r"server ([\d.]+) cpu-s", line).group(1))
+    client = float(re.search(r"client ([\d.]+) cpu-s", line).group(1))
+    busy = float(re.search(r"machine busy ([\d.]+)%", line).group(1)) / 100
+    return {"capacity": cap, "server_cpu": server, "client_cpu": client, "client_share": client / cap,
+            "server_share": server / cap, "machine_busy": busy, "server_ms_per_move": server / max(1, moves) * 1000}
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--peer-dir", default=os.environ.get("INTRIGUE_PEER_DIR", "/tmp/peer"),
+                        help="the peer's folder after `npm install` (default %(default)s)")
+    parser.add_argument("--peer", choices=["flatfile", "memory"], action="append",
+                        help="peer storage(s) to measure (default: flatfile)")
+    parser.add_argument("--intrigue", choices=["gunicorn", "serve"], default="gunicorn",
+                        help="gunicorn: the production shape (default); serve: `intrigue serve`")
+    parser.add_argument("--worker-class", default="gevent", help="gunicorn worker class (default %(default)s)")
+    parser.add_argument("--api-processes", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
+    parser.add_argument("--feed", choices=["sse", "poll"], default="sse",
+                        help="how Intrigue's bots learn their views (default %(default)s)")
+    parser.add_argument("--games", type=int, default=100, help="tables of 3 seats (default %(default)s)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each window (default %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations (default %(default)s)")
+    parser.add_argument("--json", help="also write every window's figures to this file")
+    args = parser.parse_args()
+    peer_dir = Path(args.peer_dir)
+    if not (peer_dir / "node_modules" / "boardgame.io").exists():
+        sys.exit(f"no installed peer in {peer_dir}: copy its folder there and run `npm install`")
+    storages = args.peer or ["flatfile"]
+    label = (f"Intrigue gunicorn -k {args.worker_class} x{args.api_processes}" if args.intrigue == "gunicorn"
+             else "intrigue serve") + f", {args.workers} workers, {args.feed}"
+
+    windows: list[dict] = []
+    with ExitStack() as stack:
+        base, intrigue_pids = stack.enter_context(
+            intrigue(args.intrigue, args.api_processes, args.workers, args.worker_class))
+        peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
+        for round_ in range(1, args.rounds + 1):
+            order = [*(("bgio " + s, s) for s in storages), (label, None)]
+            if round_ % 2 == 0:
+                order.reverse()
+            for name, storage in order:
+                load = load_average()
+                if storage is None:
+                    command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
+                               str(args.seconds), "--feed", args.feed, "--seed", str(round_),
+                               "--server-pids", ",".join(map(str, intrigue_pids()))]
+                    figures = run_client(command, ROOT, args.seconds)
+                else:
+                    url, pids = peers[storage]
+                    command = ["node", "load.js", "--url", url, "--games", str(args.games), "--seconds",
+                               str(args.seconds), "--seed", str(round_), "--server-pid", str(pids()[0])]
+                    figures = run_client(command, peer_dir, args.seconds)
+                figures.update(name=name, round=round_, load=load)
+                windows.append(figures)
+                print(f"round {round_} {name:<48} {figures['rate']:7.1f} moves/s  p50 {figures['p50']:6.1f} ms  "
+                      f"p99 {figures['p99']:6.1f} ms  server {figures.get('server_ms_per_move', float('nan')):.2f} "
+                      f"cpu-ms/move  client {figures.get('client_share', float('nan')) * 100:4.1f}% of machine  "
+                      f"(load {load})", flush=True)
+                time.sleep(1)  # let the finished client's sockets close before the next window
+    print()
+    print(table(windows, label, storages))
+    if args.json:
+        Path(args.json).write_text(json.dumps(windows, indent=1))
+
+
+def table(windows: list[dict], label: str, storages: list[str]) -> str:
+    def span(name: str, key: str, scale: float = 1.0, fmt: str = "{:.0f}") -> str:
+        values = [w[key] * scale for w in windows if w["name"] == name and key in w]
+        if not values:
+            return "-"
+        low, high = min(values), max(values)
+        return fmt.format(low) if fmt.format(low) == fmt.format(high) else f"{fmt.format(low)}-{fmt.format(high)}"
+
+    names = [label, *("bgio " + s for s in storages)]
+    rows = [("moves/s", "rate", 1, "{:.0f}"), ("p50 ms", "p50", 1, "{:.0f}"), ("p99 ms", "p99", 1, "{:.0f}"),
+            ("server CPU ms/move", "server_ms_per_move", 1, "{:.2f}"),
+            ("load client CPU, % of machine", "client_share", 100, "{:.0f}")]
+    lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for title, key, scale, fmt in rows:
+        lines.append(f"| {title} | " + " | ".join(span(n, key, scale, fmt) for n in names) + " |")
+    for storage in storages:
+        ratios = []
+        for round_ in sorted({w["round"] for w in windows}):
+            ours = [w for w in windows if w["round"] == round_ and w["name"] == label]
+            theirs = [w for w in windows if w["round"] == round_ and w["name"] == "bgio " + storage]
+            if ours and theirs:
+                ratios.append(ours[0]["rate"] / theirs[0]["rate"])
+        if ratios:
+            lines.append(f"\nmoves/s, Intrigue / bgio {storage}, per round: "
+                         + ", ".join(f"{r:.2f}" for r in ratios) + f" (median {statistics.median(ratios):.2f})")
+    loads = sorted({w["load"] for w in windows})
+    lines.append(f"load averages at the windows' starts: {loads[0]} .. {loads[-1]}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

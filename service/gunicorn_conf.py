@@ -1,0 +1,20 @@
+"""gunicorn settings for the API (``gunicorn -c service/gunicorn_conf.py service.wsgi:app``).
+
+The worker class is gevent: a long-poll or a server-sent event stream is a greenlet
+waiting on a socket, not a thread, so thousands of watchers cost memory, not threads,
+and do not hold up a move (see docs/ARCHITECTURE.md for the measurements behind it).
+"""
+
+import os
+
+bind = os.environ.get("INTRIGUE_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gevent"
+#: Open connections per API process: watchers plus players.
+worker_connections = 10_000
+#: For ``-k gthread`` comparisons only (the bench's --worker-class): threads per process.
+threads = 66
+#: Long keep-alive: clients that post a move every few hundred milliseconds keep their socket.
+keepalive = 75
+#: A long-poll waits up to 30 s; a stream lives as long as its client.
+timeout = 60
