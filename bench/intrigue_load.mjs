@@ -220,7 +220,8 @@ function machine() {
   return { busy: (total - f[3] - f[4]) / 100, total: total / 100 };
 }
 function cpuSnap() {
-  return { client: cpuOf(process.pid), server: SERVER_PIDS.reduce((a, p) => a + cpuOf(p), 0), m: machine() };
+  return { client: cpuOf(process.pid), server: SERVER_PIDS.reduce((a, p) => a + cpuOf(p), 0),
+    each: SERVER_PIDS.map(cpuOf), m: machine() };
 }
 function pct(xs, f) { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(f * s.length))]; }
 
@@ -248,6 +249,8 @@ function pct(xs, f) { const s = [...xs].sort((a, b) => a - b); return s[Math.min
     out.client_share = out.client_cpu / cap;
     out.server_share = out.server_cpu / cap;
     out.server_ms_per_move = out.server_cpu / lat.length * 1000;
+    out.ms_per_move_by_pid = Object.fromEntries(SERVER_PIDS.map((p, i) =>
+      [p, Number(((snapClose.each[i] - snapOpen.each[i]) / lat.length * 1000).toFixed(3))]));
   }
   console.log(`intrigue ${GAME} (${FEED}): ${GAMES} tables x ${SEATS} seats, window ${SECONDS} s; ` +
     `moves ${lat.length} ${out.rate.toFixed(1)}/s p50 ${out.p50.toFixed(2)} ms p99 ${out.p99.toFixed(2)} ms; ` +

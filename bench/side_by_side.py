@@ -22,11 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -59,7 +59,7 @@ def descendants(pid: int) -> list[int]:
 
 @contextmanager
 def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROOT):
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for(probe, timeout=60)
         yield process
@@ -73,10 +73,11 @@ def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROO
 
 
 @contextmanager
-def intrigue(shape: str, api_processes: int, workers: int, worker_class: str):
-    """Intrigue on a free port; yields (base URL, pids whose CPU counts as the server's)."""
+def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, root: Path = ROOT):
+    """Intrigue (the checkout at ``root``) on a free port; yields (base URL, a function giving
+    the pids whose CPU counts as the server's)."""
     port = free_port()
-    env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0", "PYTHONPATH": str(root)}
     probe = f"http://127.0.0.1:{port}/v1/openapi.json"
     with ExitStack() as stack:
         data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -84,21 +85,29 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str):
             env.pop("REDIS_URL", None)
             command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
                        "--data", str(data)]
-            main = stack.enter_context(spawned(command, env, probe))
+            main = stack.enter_context(spawned(command, env, probe, cwd=root))
             yield f"http://127.0.0.1:{port}", lambda: descendants(main.pid)
             return
         redis_server = stack.enter_context(EmbeddedRedis(data, persist=True))
         env["REDIS_URL"] = redis_server.url
-        worker_processes = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env)
+        worker_processes = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=root, env=env)
                             for _ in range(workers)]
         stack.callback(_stop_all, worker_processes)
-        command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "service" / "gunicorn_conf.py"),
-                   "-k", worker_class, "-w", str(api_processes), "-b", f"127.0.0.1:{port}",
-                   "--log-level", "warning", "service.wsgi:app"]
-        api = stack.enter_context(spawned(command, env, probe))
+        # The settings of service/gunicorn_conf.py, spelled out so that an older checkout
+        # (--before) is served the same way, whatever its worker class.
+        command = [sys.executable, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
+                   "--worker-connections", "10000", "--threads", str(args_threads(api_processes)),
+                   "--keep-alive", "75", "--timeout", "60", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+                   "service.wsgi:app"]
+        api = stack.enter_context(spawned(command, env, probe, cwd=root))
         assert redis_server.process is not None
         pids = [redis_server.process.pid, *(p.pid for p in worker_processes)]
         yield f"http://127.0.0.1:{port}", lambda: pids + descendants(api.pid)
+
+
+def args_threads(api_processes: int) -> int:
+    """Threads per process for ``-k gthread``: a long-poll per table, as bench/coup_load.py gives."""
+    return 100 // api_processes + 16
 
 
 def _stop_all(processes: list[subprocess.Popen]) -> None:
@@ -152,6 +161,8 @@ def load_average() -> str:
 
 
 def main() -> None:
+    # A plain SIGTERM would skip the clean-up and leave every server running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--peer-dir", default=os.environ.get("INTRIGUE_PEER_DIR", "/tmp/peer"),
                         help="the peer's folder after `npm install` (default %(default)s)")
@@ -167,30 +178,39 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="tables of 3 seats (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each window (default %(default)s)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations (default %(default)s)")
+    parser.add_argument("--before", type=Path,
+                        help="also measure this older checkout of Intrigue (git archive of main, say), "
+                             "with --before-worker-class and --before-feed, as an extra column")
+    parser.add_argument("--before-worker-class", default="gthread")
+    parser.add_argument("--before-feed", choices=["sse", "poll"], default="poll")
     parser.add_argument("--json", help="also write every window's figures to this file")
     args = parser.parse_args()
     peer_dir = Path(args.peer_dir)
     if not (peer_dir / "node_modules" / "boardgame.io").exists():
         sys.exit(f"no installed peer in {peer_dir}: copy its folder there and run `npm install`")
     storages = args.peer or ["flatfile"]
-    label = (f"Intrigue gunicorn -k {args.worker_class} x{args.api_processes}" if args.intrigue == "gunicorn"
-             else "intrigue serve") + f", {args.workers} workers, {args.feed}"
+    shape = (f"gunicorn -k {{}} x{args.api_processes}" if args.intrigue == "gunicorn" else "intrigue serve")
+    sides = {f"Intrigue {shape.format(args.worker_class)}, {args.feed}": (ROOT, args.worker_class, args.feed)}
+    if args.before:
+        sides[f"before: {shape.format(args.before_worker_class)}, {args.before_feed}"] = (
+            args.before.resolve(), args.before_worker_class, args.before_feed)
 
     windows: list[dict] = []
     with ExitStack() as stack:
-        base, intrigue_pids = stack.enter_context(
-            intrigue(args.intrigue, args.api_processes, args.workers, args.worker_class))
+        servers = {name: stack.enter_context(intrigue(args.intrigue, args.api_processes, args.workers, wc, root))
+                   for name, (root, wc, _) in sides.items()}
         peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
         for round_ in range(1, args.rounds + 1):
-            order = [*(("bgio " + s, s) for s in storages), (label, None)]
+            order = [*(("bgio " + s, s) for s in storages), *((name, None) for name in sides)]
             if round_ % 2 == 0:
                 order.reverse()
             for name, storage in order:
                 load = load_average()
                 if storage is None:
+                    base, pids = servers[name]
                     command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
-                               str(args.seconds), "--feed", args.feed, "--seed", str(round_),
-                               "--server-pids", ",".join(map(str, intrigue_pids()))]
+                               str(args.seconds), "--feed", sides[name][2], "--seed", str(round_),
+                               "--server-pids", ",".join(map(str, pids()))]
                     figures = run_client(command, ROOT, args.seconds)
                 else:
                     url, pids = peers[storage]
@@ -199,18 +219,17 @@ def main() -> None:
                     figures = run_client(command, peer_dir, args.seconds)
                 figures.update(name=name, round=round_, load=load)
                 windows.append(figures)
-                print(f"round {round_} {name:<48} {figures['rate']:7.1f} moves/s  p50 {figures['p50']:6.1f} ms  "
+                print(f"round {round_} {name:<42} {figures['rate']:7.1f} moves/s  p50 {figures['p50']:6.1f} ms  "
                       f"p99 {figures['p99']:6.1f} ms  server {figures.get('server_ms_per_move', float('nan')):.2f} "
                       f"cpu-ms/move  client {figures.get('client_share', float('nan')) * 100:4.1f}% of machine  "
                       f"(load {load})", flush=True)
-                time.sleep(1)  # let the finished client's sockets close before the next window
     print()
-    print(table(windows, label, storages))
+    print(table(windows, list(sides), storages))
     if args.json:
         Path(args.json).write_text(json.dumps(windows, indent=1))
 
 
-def table(windows: list[dict], label: str, storages: list[str]) -> str:
+def table(windows: list[dict], labels: list[str], storages: list[str]) -> str:
     def span(name: str, key: str, scale: float = 1.0, fmt: str = "{:.0f}") -> str:
         values = [w[key] * scale for w in windows if w["name"] == name and key in w]
         if not values:
@@ -218,23 +237,24 @@ def table(windows: list[dict], label: str, storages: list[str]) -> str:
         low, high = min(values), max(values)
         return fmt.format(low) if fmt.format(low) == fmt.format(high) else f"{fmt.format(low)}-{fmt.format(high)}"
 
-    names = [label, *("bgio " + s for s in storages)]
+    names = [*labels, *("bgio " + s for s in storages)]
     rows = [("moves/s", "rate", 1, "{:.0f}"), ("p50 ms", "p50", 1, "{:.0f}"), ("p99 ms", "p99", 1, "{:.0f}"),
             ("server CPU ms/move", "server_ms_per_move", 1, "{:.2f}"),
             ("load client CPU, % of machine", "client_share", 100, "{:.0f}")]
     lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for title, key, scale, fmt in rows:
         lines.append(f"| {title} | " + " | ".join(span(n, key, scale, fmt) for n in names) + " |")
-    for storage in storages:
-        ratios = []
-        for round_ in sorted({w["round"] for w in windows}):
-            ours = [w for w in windows if w["round"] == round_ and w["name"] == label]
-            theirs = [w for w in windows if w["round"] == round_ and w["name"] == "bgio " + storage]
-            if ours and theirs:
-                ratios.append(ours[0]["rate"] / theirs[0]["rate"])
-        if ratios:
-            lines.append(f"\nmoves/s, Intrigue / bgio {storage}, per round: "
-                         + ", ".join(f"{r:.2f}" for r in ratios) + f" (median {statistics.median(ratios):.2f})")
+    for label in labels:
+        for storage in storages:
+            ratios = []
+            for round_ in sorted({w["round"] for w in windows}):
+                ours = [w for w in windows if w["round"] == round_ and w["name"] == label]
+                theirs = [w for w in windows if w["round"] == round_ and w["name"] == "bgio " + storage]
+                if ours and theirs:
+                    ratios.append(ours[0]["rate"] / theirs[0]["rate"])
+            if ratios:
+                lines.append(f"moves/s, {label} / bgio {storage}, per round: "
+                             + ", ".join(f"{r:.2f}" for r in ratios) + f" (median {statistics.median(ratios):.2f})")
     loads = sorted({w["load"] for w in windows})
     lines.append(f"load averages at the windows' starts: {loads[0]} .. {loads[-1]}")
     return "\n".join(lines)

@@ -5,10 +5,10 @@ append script, so no append goes unannounced). One listener per process subscrib
 the pattern of all feed channels and wakes the local waiters of the game named, so a
 thousand idle long-polls and event streams cost one Redis connection and no polling.
 
-A notification can be lost (the listener's connection dropped); a waiter never relies
-on one alone: it checks the stream's version after registering, the listener wakes
-every waiter when it reconnects, and callers re-read the stream at least every
-``RECHECK_SECONDS``.
+A caller registers *before* it reads the stream (:meth:`FeedWatcher.watch`), so an
+append after its read surely wakes it. A notification can still be lost (the
+listener's connection dropped): the listener wakes every waiter when it reconnects,
+and a waiter re-reads the stream at least every ``RECHECK_SECONDS`` anyway.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import redis
 
@@ -26,44 +27,67 @@ log = logging.getLogger(__name__)
 RECHECK_SECONDS = 15.0
 
 
-class FeedWatcher:
-    """Blocks callers until a game's stream passes a version; started on first use."""
+class Watch:
+    """One caller's registration: woken when the game's stream may have moved.
 
-    def __init__(self, client: redis.Redis, pattern: str, game_of_channel: Callable[[str], str],
-                 version_of: Callable[[str], int]) -> None:
+    ``known`` is the newest version announced to it before its last wake-up, or None
+    when that wake-up was a timeout or a reconnect: then only the store can say.
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._announced = 0
+        self._reset = False
+        self.known: int | None = None
+
+    def wait(self, timeout: float) -> bool:
+        """Block up to ``timeout`` s (at most ``RECHECK_SECONDS``); True if woken."""
+        woken = self._event.wait(max(0.0, min(timeout, RECHECK_SECONDS)))
+        self._event.clear()
+        self.known = self._announced if woken and not self._reset else None
+        self._reset = False
+        return woken
+
+    def announce(self, version: int) -> None:
+        self._announced = max(self._announced, version)
+        self._event.set()
+
+    def reset(self) -> None:
+        self._reset = True
+        self._event.set()
+
+
+class FeedWatcher:
+    """Wakes callers when a game's stream moves; the listener starts on first use."""
+
+    def __init__(self, client: redis.Redis, pattern: str, game_of_channel: Callable[[str], str]) -> None:
         self._client = client
         self._pattern = pattern
         self._game_of_channel = game_of_channel
-        self._version_of = version_of
         self._lock = threading.Lock()
-        self._waiters: dict[str, set[threading.Event]] = {}
+        self._waiters: dict[str, set[Watch]] = {}
         self._listener: threading.Thread | None = None
         self._subscribed = threading.Event()
 
-    def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        """Block up to ``timeout`` seconds until the game's version is past ``after``.
-
-        True when it is (or may be: a wake-up after a reconnect); the caller re-reads.
-        """
+    @contextmanager
+    def watch(self, game_id: str) -> Iterator[Watch]:
+        """Register for the game's appends; read the stream inside, then wait on the watch."""
         self._ensure_listening()
-        woken = threading.Event()
+        watch = Watch()
         with self._lock:
-            self._waiters.setdefault(game_id, set()).add(woken)
+            self._waiters.setdefault(game_id, set()).add(watch)
         try:
-            # Registered before this read, so an append after it surely wakes us.
-            if self._version_of(game_id) > after:
-                return True
-            return woken.wait(max(0.0, min(timeout, RECHECK_SECONDS)))
+            yield watch
         finally:
             with self._lock:
                 waiting = self._waiters.get(game_id)
                 if waiting is not None:
-                    waiting.discard(woken)
+                    waiting.discard(watch)
                     if not waiting:
                         del self._waiters[game_id]
 
     def watching(self) -> int:
-        """How many callers wait now (for tests and figures)."""
+        """How many callers are registered now (for tests and figures)."""
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
 
@@ -77,28 +101,33 @@ class FeedWatcher:
                 self._listener.start()
         self._subscribed.wait(5.0)
 
-    def _wake(self, game_id: str | None) -> None:
+    def _wake(self, game_id: str | None, version: int = 0) -> None:
         with self._lock:
             if game_id is None:
-                events = [e for waiting in self._waiters.values() for e in waiting]
+                watches = [w for waiting in self._waiters.values() for w in waiting]
             else:
-                events = list(self._waiters.get(game_id, ()))
-        for event in events:
-            event.set()
+                watches = list(self._waiters.get(game_id, ()))
+        for watch in watches:
+            if game_id is None:
+                watch.reset()
+            else:
+                watch.announce(version)
 
     def _listen(self) -> None:
+        # listen() blocks on the socket itself (cooperative under gevent); nothing here
+        # polls with a timeout, so the API's gevent worker can leave ``select`` unpatched.
         while True:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._client.pubsub()
             try:
                 pubsub.psubscribe(self._pattern)
-                pubsub.get_message(timeout=5.0)  # the subscription's confirmation
-                self._subscribed.set()
-                self._wake(None)  # anything published while we were away: every waiter re-reads
-                while True:
-                    message = pubsub.get_message(timeout=RECHECK_SECONDS)
-                    if message is not None and message["type"] == "pmessage":
+                for message in pubsub.listen():
+                    if message["type"] == "pmessage":
                         channel = message["channel"]
-                        self._wake(self._game_of_channel(channel.decode() if isinstance(channel, bytes) else channel))
+                        channel = channel.decode() if isinstance(channel, bytes) else channel
+                        self._wake(self._game_of_channel(channel), int(message["data"]))
+                    elif message["type"] == "psubscribe":
+                        self._subscribed.set()
+                        self._wake(None)  # anything published while we were away: every waiter re-reads
             except redis.RedisError as err:
                 log.warning("feed notifications interrupted, reconnecting: %s", err)
                 self._subscribed.set()  # waiters fall back to re-reading on their own

@@ -26,6 +26,7 @@ from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
+from service.errors import Problem
 from workers.scheduling import JobScheduler
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ class Engine:
         self.operator_token = operator_token
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
-        self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed, self.store.version)
+        self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
@@ -148,8 +149,24 @@ class Engine:
 
     def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
             if_match: int | None = None) -> Committed:
-        """A seat's action: decide, append, follow up. Rejected actions change nothing."""
-        record = self.load(game_id)
+        """A seat's action: decide, append, follow up. Rejected actions change nothing.
+
+        It decides on the record this process last saw, without reading the store first:
+        the append's version check refuses a stale one (then it re-reads and decides
+        again), and a refusal is only given after a fresh read confirms it.
+        """
+        record = self.projector.cached(game_id)
+        if record is not None:
+            try:
+                return self._act(player, game_id, record, action, idempotency_key, if_match)
+            except Problem:
+                fresh = self.load(game_id)
+                if fresh["version"] == record["version"]:
+                    raise
+        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match)
+
+    def _act(self, player: Player, game_id: str, record: Record, action: Mapping[str, Any],
+             idempotency_key: str | None, if_match: int | None) -> Committed:
         seat = seat_of(record, player.id)
         if seat is None:
             raise _problem(403, "not_seated", "you do not hold a seat in this game")
@@ -373,6 +390,7 @@ class Engine:
             self.projector.forget(game_id)
             return None
         self.projector.remember(game_id, new)
+        self.projector.remember_events(game_id, envelopes)
         self.projector.maybe_snapshot(game_id, version, new)
         self._follow_up(new, record, job_due=result.job_due)
         return Committed(new, envelopes)
@@ -474,7 +492,5 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _problem(status: int, code: str, detail: str, **extra: Any):
-    from service.errors import Problem
-
+def _problem(status: int, code: str, detail: str, **extra: Any) -> Problem:
     return Problem(status, code, detail, **extra)

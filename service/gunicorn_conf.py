@@ -9,7 +9,8 @@ import os
 
 bind = os.environ.get("INTRIGUE_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gevent"
+#: gevent, with ``select`` left unpatched (see service/gevent_worker.py for why).
+worker_class = "service.gevent_worker.Worker"
 #: Open connections per API process: watchers plus players.
 worker_connections = 10_000
 #: For ``-k gthread`` comparisons only (the bench's --worker-class): threads per process.

@@ -109,18 +109,19 @@ def events(game_id: str) -> dict[str, Any]:
             body["game"] = game_view(record, seat)
         return body
 
-    while True:
-        batch = eng.store.read(game_id, after=after, count=limit)
-        if batch:
-            record = eng.load(game_id)
-            items = [item for e in batch if (item := feed_item(record, e, seat)) is not None]
-            after = batch[-1].seq
-            if items or len(batch) == limit:
-                return answer(items)
-        remaining = give_up - time.monotonic()
-        if remaining <= 0:
-            return answer([])
-        eng.watcher.wait(game_id, after, remaining)
+    with eng.watcher.watch(game_id) as watch:  # registered before the first read: no append slips by
+        while True:
+            batch = eng.projector.read(game_id, after, known=watch.known, count=limit)
+            if batch:
+                record = eng.projector.load_after(game_id, batch) or record
+                items = [item for e in batch if (item := feed_item(record, e, seat)) is not None]
+                after = batch[-1].seq
+                if items or len(batch) == limit:
+                    return answer(items)
+            remaining = give_up - time.monotonic()
+            if remaining <= 0:
+                return answer([])
+            watch.wait(remaining)
 
 
 @games_bp.get("/<game_id>/events/stream")
@@ -138,24 +139,27 @@ def event_stream(game_id: str) -> Response:
 
     def generate():
         nonlocal after
-        yield ": intrigue event stream\n\n"
+        opening = ": intrigue event stream\n\n"
         if with_view:
-            yield f"event: game\ndata: {dumps(game_view(record, seat))}\n\n"
-        while True:
-            batch = eng.store.read(game_id, after=after, count=MAX_PAGE)
-            if batch:
-                current = eng.load(game_id)
-                for event in batch:
-                    item = feed_item(current, event, seat)
-                    if item is not None:
-                        yield f"id: {event.seq}\nevent: {event.type}\ndata: {dumps(item)}\n\n"
-                after = batch[-1].seq
-                if with_view:
-                    yield f"id: {after}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n"
-                if current["status"] == "finished" and len(batch) < MAX_PAGE:
-                    return
-            elif not eng.watcher.wait(game_id, after, KEEP_ALIVE_SECONDS):
-                yield ": keep-alive\n\n"
+            opening += f"event: game\ndata: {dumps(game_view(record, seat))}\n\n"
+        yield opening
+        with eng.watcher.watch(game_id) as watch:
+            while True:
+                batch = eng.projector.read(game_id, after, known=watch.known, count=MAX_PAGE)
+                if batch:
+                    current = eng.projector.load_after(game_id, batch) or record
+                    # One write per wake: the events the caller may see, then its view.
+                    frames = [f"id: {event.seq}\nevent: {event.type}\ndata: {dumps(item)}\n\n" for event in batch
+                              if (item := feed_item(current, event, seat)) is not None]
+                    after = batch[-1].seq
+                    if with_view:
+                        frames.append(f"id: {after}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n")
+                    if frames:
+                        yield "".join(frames)
+                    if current["status"] == "finished" and len(batch) < MAX_PAGE:
+                        return
+                elif not watch.wait(KEEP_ALIVE_SECONDS):
+                    yield ": keep-alive\n\n"
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
