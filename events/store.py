@@ -61,6 +61,10 @@ class Keys:
     def game_id_from_feed(self, channel: str) -> str:
         return channel[len(self.prefix) + 4:-len("}:feed")]
 
+    def chat(self, game_id: str) -> str:
+        """The game's table talk: a stream of its own, kept after the end (it is published then)."""
+        return f"{self.prefix}:{{g:{game_id}}}:chat"
+
     def events_pattern(self) -> str:
         return f"{self.prefix}:{{g:*}}:events"
 
@@ -88,6 +92,29 @@ class Keys:
 
     def deadlines(self) -> str:
         return f"{self.prefix}:deadlines"
+
+    def chat_rate(self, player_id: str, window: int) -> str:
+        return f"{self.prefix}:player:{player_id}:chat:{window}"
+
+    def webhook(self, webhook_id: str) -> str:
+        return f"{self.prefix}:webhook:{webhook_id}"
+
+    def player_webhooks(self, player_id: str) -> str:
+        return f"{self.prefix}:player:{player_id}:webhooks"
+
+    def hooked_players(self) -> str:
+        """Players with at least one webhook: the follow-up of a commit asks this set only."""
+        return f"{self.prefix}:webhooks:players"
+
+    def delivery(self, delivery_id: str) -> str:
+        return f"{self.prefix}:delivery:{delivery_id}"
+
+    def webhook_deliveries(self, webhook_id: str) -> str:
+        return f"{self.prefix}:webhook:{webhook_id}:deliveries"
+
+    def deliveries_due(self) -> str:
+        """Pending deliveries by the time of their next attempt (epoch seconds)."""
+        return f"{self.prefix}:webhooks:due"
 
     def creating(self) -> str:
         """Games whose creation was asked for and not yet indexed (epoch seconds)."""

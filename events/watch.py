@@ -1,9 +1,10 @@
 """Waiting for a game's next event without a Redis connection (or a thread) per watcher.
 
 Every append publishes the game's new version on the game's feed channel (inside the
-append script, so no append goes unannounced). One listener per process subscribes to
-the pattern of all feed channels and wakes the local waiters of the game named, so a
-thousand idle long-polls and event streams cost one Redis connection and no polling.
+append script, so no append goes unannounced); a table-talk message publishes "m".
+One listener per process subscribes to the pattern of all feed channels and wakes the
+local waiters of the game named, so a thousand idle long-polls and event streams cost
+one Redis connection and no polling.
 
 A caller registers *before* it reads the stream (:meth:`FeedWatcher.watch`), so an
 append after its read surely wakes it. A notification can still be lost (the
@@ -32,24 +33,33 @@ class Watch:
 
     ``known`` is the newest version announced to it before its last wake-up, or None
     when that wake-up was a timeout or a reconnect: then only the store can say.
+    ``chat`` is whether a table-talk message may have been posted since.
     """
 
     def __init__(self) -> None:
         self._event = threading.Event()
         self._announced = 0
+        self._chatted = False
         self._reset = False
         self.known: int | None = None
+        self.chat = True
 
     def wait(self, timeout: float) -> bool:
         """Block up to ``timeout`` s (at most ``RECHECK_SECONDS``); True if woken."""
         woken = self._event.wait(max(0.0, min(timeout, RECHECK_SECONDS)))
         self._event.clear()
-        self.known = self._announced if woken and not self._reset else None
-        self._reset = False
+        trusted = woken and not self._reset
+        self.known = self._announced if trusted else None
+        self.chat = self._chatted or not trusted
+        self._reset = self._chatted = False
         return woken
 
     def announce(self, version: int) -> None:
         self._announced = max(self._announced, version)
+        self._event.set()
+
+    def chatted(self) -> None:
+        self._chatted = True
         self._event.set()
 
     def reset(self) -> None:
@@ -101,7 +111,7 @@ class FeedWatcher:
                 self._listener.start()
         self._subscribed.wait(5.0)
 
-    def _wake(self, game_id: str | None, version: int = 0) -> None:
+    def _wake(self, game_id: str | None, version: int | None = None) -> None:
         with self._lock:
             if game_id is None:
                 watches = [w for waiting in self._waiters.values() for w in waiting]
@@ -110,6 +120,8 @@ class FeedWatcher:
         for watch in watches:
             if game_id is None:
                 watch.reset()
+            elif version is None:
+                watch.chatted()
             else:
                 watch.announce(version)
 
@@ -124,7 +136,8 @@ class FeedWatcher:
                     if message["type"] == "pmessage":
                         channel = message["channel"]
                         channel = channel.decode() if isinstance(channel, bytes) else channel
-                        self._wake(self._game_of_channel(channel), int(message["data"]))
+                        data = message["data"]
+                        self._wake(self._game_of_channel(channel), None if data in (b"m", "m") else int(data))
                     elif message["type"] == "psubscribe":
                         self._subscribed.set()
                         self._wake(None)  # anything published while we were away: every waiter re-reads

@@ -124,6 +124,15 @@ class GameRules(Protocol):
     def redact(self, event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
         """The event's ``data`` as ``seat`` may see it, or ``None`` to hide it entirely."""
 
+    def describe(self, before: State | None, event: EventLike, after: State) -> str | None:
+        """One readable English line about ``event`` for the transcript of a finished game.
+
+        ``before`` is the state the event was folded into (None for the first event),
+        ``after`` the state it produced. Everything is public by the time a transcript
+        is read, so the line may name any card or bid. None for events not worth a line
+        (bookkeeping, steps that only follow from the line before).
+        """
+
 
 def derive_rng(seed: str, seq: int, purpose: str = "") -> random.Random:
     """The generator for the step that will append event ``seq``.

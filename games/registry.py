@@ -9,6 +9,7 @@ from games.base import GameRules
 
 GAMES: dict[str, str] = {
     "coup": "games.coup",
+    "ideology": "games.ideology",
     "revolution": "games.revolution",
 }
 

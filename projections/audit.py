@@ -8,6 +8,7 @@ revealed seed; any difference names the first bad event.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
@@ -50,9 +51,15 @@ def audit(events: list[Envelope]) -> AuditReport:
     record: Record | None = None
     for _, batch_iter in groupby(events, key=lambda e: e.cause.get("batch")):
         batch = list(batch_iter)
-        _check_batch(record, batch, seed)
-        for event in batch:
-            record = fold(record, event)
+        try:
+            _check_batch(record, batch, seed)
+            for event in batch:
+                record = fold(record, event)
+        except AuditError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            # The chain holds but the rules cannot even read the step: not what they wrote.
+            raise AuditError(batch[0].seq, f"the rules cannot replay this step ({type(err).__name__}: {err})") from None
     assert record is not None
     return AuditReport(events=len(events), finished=record["status"] == "finished", winners=record["winners"])
 
@@ -126,12 +133,40 @@ def _compare(batch: list[Envelope], expected: list[GameEvent]) -> None:
         raise AuditError(batch[-1].seq, "the rules produce more events than were recorded")
 
 
+class UnusableLog(ValueError):
+    """The input is not a game log at all (empty, not text, not JSON, not envelopes).
+
+    Kept apart from :class:`AuditError`, which says a log is one but was tampered with,
+    so ``intrigue verify`` can tell "wrong file" (exit 2) from "forged log" (exit 1).
+    """
+
+
+#: The fields of a stored envelope and the JSON types each must have.
+_ENVELOPE_FIELDS: dict[str, tuple[type, ...]] = {
+    "seq": (int,), "type": (str,), "at": (str,), "actor": (int, type(None)), "data": (dict,),
+    "cause": (dict,), "prev": (str,), "hash": (str,),
+}
+
+
 def read_log(lines: Iterable[str]) -> list[Envelope]:
+    """The envelopes of an NDJSON log, one per non-blank line; :class:`UnusableLog` when a
+    line is not one or there are none."""
     events = []
     for number, line in enumerate(lines, 1):
-        if line.strip():
-            try:
-                events.append(Envelope.from_json(line))
-            except (ValueError, KeyError) as err:
-                raise AuditError(number, f"line {number} is not an event envelope: {err}") from None
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except ValueError as err:
+            raise UnusableLog(f"line {number} is not JSON: {err}") from None
+        if not isinstance(raw, dict):
+            raise UnusableLog(f"line {number} is JSON but not an event: an event is an object")
+        for name, types in _ENVELOPE_FIELDS.items():
+            value = raw.get(name)
+            if name not in raw or not isinstance(value, types) or isinstance(value, bool):
+                raise UnusableLog(f"line {number} is JSON but not an event: "
+                                  f"{name!r} is {'missing' if name not in raw else 'of the wrong type'}")
+        events.append(Envelope.from_dict(raw))
+    if not events:
+        raise UnusableLog("there are no events in it: a game log has one JSON event per line")
     return events

@@ -9,11 +9,19 @@ Deadlines are derived from the events alone (each event's ``at`` plus the time
 control), so they survive restarts and can be rebuilt. A seat's clock keeps running
 while a simultaneous step only shrinks (other seats passing or bidding); any other
 change of whom the game awaits starts a fresh clock for every awaited seat.
+
+Time banks: with ``time_control.reserve_seconds`` each seat also owns a reserve. A
+decision's default lands at its move deadline plus the seat's reserve left; time a
+seat spends beyond the move deadline is taken from its reserve when its clock stops
+(it decided, it lost the decision, or a fresh clock started). So a seat that misses a
+move deadline first spends its reserve, and ``DeadlineMissed`` (a default, counted
+towards the bot's takeover) happens only once the reserve is gone. ``move_deadlines``
+keeps the plain deadlines, where each seat's reserve starts to run.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from events.envelope import Envelope, parse_time
@@ -22,7 +30,8 @@ from games.registry import load
 
 Record = dict[str, Any]
 
-DEFAULT_TIME_CONTROL = {"seconds_per_move": 86400, "autoplay_after": 3, "autoplay_seconds": 10}
+DEFAULT_TIME_CONTROL = {"seconds_per_move": 86400, "autoplay_after": 3, "autoplay_seconds": 10,
+                        "reserve_seconds": 0}
 
 
 def _awaited(record: Record) -> dict[int, str]:
@@ -44,6 +53,8 @@ def _game_created(event: Envelope) -> Record:
         "status": "open", "players": [None] * seats, "version": 0, "last_hash": "", "updated_at": event.at,
         "state": None, "awaiting": [None] * seats, "deadlines": [None] * seats, "misses": [0] * seats,
         "autoplay": [False] * seats, "winners": None, "reason": None, "seed": None,
+        "move_deadlines": [None] * seats,
+        "reserve": [float({**DEFAULT_TIME_CONTROL, **data["time_control"]}["reserve_seconds"])] * seats,
     }
 
 
@@ -91,6 +102,7 @@ def _game_ended(record: Record, event: Envelope) -> None:
     record["seed"] = event.data["seed"]
     record["awaiting"] = [None] * record["seats"]
     record["deadlines"] = [None] * record["seats"]
+    record["move_deadlines"] = [None] * record["seats"]
 
 
 _PLATFORM_HANDLERS = {
@@ -122,21 +134,55 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
     # for the same thing does not restart their clocks; system steps and new decisions do.
     only_shrank = (event.actor is not None
                    and all(before.get(seat) == kind for seat, kind in after.items()))
-    awaiting_list: list[str | None] = [None] * record["seats"]
-    deadlines: list[str | None] = [None] * record["seats"]
+    seats = record["seats"]
+    awaiting_list: list[str | None] = [None] * seats
+    deadlines: list[str | None] = [None] * seats
     at = parse_time(event.at)
     control = record["time_control"]
+    move_deadlines = list(record.get("move_deadlines") or [None] * seats)
+    reserve = list(record.get("reserve") or [float(control.get("reserve_seconds", 0))] * seats)
+    for seat in range(seats):
+        kept = only_shrank and seat in after and record["deadlines"][seat] is not None
+        if record["deadlines"][seat] is not None and not kept:
+            reserve[seat] = spend_reserve(reserve[seat], move_deadlines[seat], at)
+    new_moves: list[str | None] = [None] * seats
     for seat, kind in after.items():
         awaiting_list[seat] = kind
         if only_shrank and record["deadlines"][seat] is not None:
             deadlines[seat] = record["deadlines"][seat]
+            new_moves[seat] = move_deadlines[seat]
         else:
             seconds = control["autoplay_seconds"] if record["autoplay"][seat] else control["seconds_per_move"]
             seconds = min(seconds, control["seconds_per_move"])
-            deadlines[seat] = (at + timedelta(seconds=seconds)).isoformat(timespec="milliseconds").replace(
-                "+00:00", "Z")
+            bank = 0.0 if record["autoplay"][seat] else reserve[seat]
+            new_moves[seat] = _iso(at + timedelta(seconds=seconds))
+            deadlines[seat] = _iso(at + timedelta(seconds=seconds + bank))
     record["awaiting"] = awaiting_list
     record["deadlines"] = deadlines
+    record["move_deadlines"] = new_moves
+    record["reserve"] = reserve
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def spend_reserve(reserve: float, move_deadline: str | None, at: datetime) -> float:
+    """The reserve left once a clock that ran past ``move_deadline`` stops at ``at``."""
+    if move_deadline is None:
+        return reserve
+    overtime = (at - parse_time(move_deadline)).total_seconds()
+    return round(max(0.0, reserve - max(0.0, overtime)), 3)
+
+
+def reserve_left(record: Record, now: datetime | None = None) -> list[float]:
+    """Each seat's reserve as of ``now`` (a running clock past its move deadline spends it)."""
+    reserve = list(record.get("reserve") or [0.0] * record["seats"])
+    if now is None or record["status"] != "active":
+        return reserve
+    moves = record.get("move_deadlines") or [None] * record["seats"]
+    return [spend_reserve(left, moves[seat], now) if record["awaiting"][seat] is not None else left
+            for seat, left in enumerate(reserve)]
 
 
 def earliest_deadline(record: Record) -> str | None:

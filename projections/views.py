@@ -8,10 +8,11 @@ the game has ended every secret is public, the seed included.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from events.envelope import PLATFORM_EVENTS, Envelope
-from projections.record import Record, rules_of
+from projections.record import Record, reserve_left, rules_of
 
 OPERATOR = "operator"
 
@@ -39,10 +40,11 @@ def public_options(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record["options"].items() if key not in secret}
 
 
-def game_view(record: Record, seat: int | None | str) -> dict[str, Any]:
+def game_view(record: Record, seat: int | None | str, clock: datetime | None = None) -> dict[str, Any]:
     """``GET /v1/games/<id>`` for one caller: status, whom it awaits, the seat's view and moves.
 
-    The operator sees the spectator's view plus the raw state, for audits.
+    The operator sees the spectator's view plus the raw state, for audits. Reserves are
+    shown as of ``clock`` (default: now; a replay passes the time of its version).
     """
     rules = rules_of(record)
     awaited = [s for s, kind in enumerate(record["awaiting"]) if kind is not None]
@@ -54,6 +56,8 @@ def game_view(record: Record, seat: int | None | str) -> dict[str, Any]:
         "deadline": min(deadlines) if deadlines else None,
         "deadlines": {str(s): record["deadlines"][s] for s in awaited},
         "autoplay": [s for s, on in enumerate(record["autoplay"]) if on],
+        "reserve": reserve_left(record, clock or datetime.now(UTC)),
+        "move_deadlines": {str(s): moves[s] for s in awaited if (moves := record.get("move_deadlines"))},
         "seat": None if seat == OPERATOR else seat,
         "view": None,
         "legal_actions": [],

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 from events.store import connect
 from service.engine import Engine, Player
 from service.errors import Problem
+from service.inputs import json_body  # noqa: F401  (kept importable from here)
 from service.ratelimit import RateLimiter
 from workers.scheduling import JobScheduler, make_queue
 
@@ -53,10 +54,12 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
             raise Problem(429, "rate_limited", f"too many requests; retry in {wait:.2f} s",
                           retry_after=round(wait, 3))
 
+    from service.chat import chat_bp
     from service.openapi import docs_bp
     from service.routes import games_bp, me_bp, players_bp
+    from service.webhooks import webhooks_bp
 
-    for blueprint in (players_bp, games_bp, me_bp, docs_bp):
+    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(Problem)
@@ -102,7 +105,8 @@ class OrjsonProvider(JSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS), mimetype="application/json")
+        return self._app.response_class(orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS),
+                                        mimetype="application/json")
 
 
 def dumps(obj: Any) -> str:
@@ -157,13 +161,3 @@ def current_player(required: bool = True) -> Player | None:
 def is_operator() -> bool:
     current_player(required=False)
     return bool(g.get("operator"))
-
-
-def json_body() -> Any:
-    """The parsed JSON body, or a 400 problem that says what is wrong with it."""
-    if not request.data:
-        raise Problem(400, "empty_body", "this request needs a JSON body")
-    try:
-        return json.loads(request.data)
-    except ValueError as err:
-        raise Problem(400, "malformed_json", f"the body is not valid JSON: {err}") from None

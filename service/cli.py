@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     worker = commands.add_parser("worker", help="run a worker (system steps and deadlines) against REDIS_URL")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--sweep-seconds", type=float, default=1.0)
+    worker.add_argument("--queues", default="games,webhooks",
+                        help="queues to serve, in order: games (steps, deadlines), webhooks (deliveries)")
 
     verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed")
     verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
@@ -49,8 +51,10 @@ def _serve(args: argparse.Namespace) -> int:
         redis_url = embedded.url
         log.info("embedded Redis on %s, data in %s", redis_url, Path(args.data).resolve())
     env = {**os.environ, "REDIS_URL": redis_url}
-    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
-               for _ in range(args.workers)]
+    # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
+    commands = [["--queues", "games"]] * args.workers + [["--queues", "webhooks"]]
+    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *extra], env=env)
+               for extra in commands]
     log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, args.port)
     print(f"Intrigue serving on http://{args.host}:{args.port}/", flush=True)
     try:
@@ -83,7 +87,7 @@ class _ApiServer:
         from service import gunicorn_conf
 
         defaults = {name: getattr(gunicorn_conf, name) for name in
-                    ("worker_class", "worker_connections", "keepalive", "timeout")}
+                    ("worker_class", "worker_connections", "keepalive", "timeout", "limit_request_line")}
         # Streams never end on their own: a short grace lets Ctrl-C and SIGTERM stop promptly.
         options = {**defaults, "graceful_timeout": 3, "loglevel": "warning", **settings}
 
@@ -104,23 +108,39 @@ class _ApiServer:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from workers.runner import run_worker
+    from workers.runner import QUEUES, run_worker
 
+    queues = tuple(name.strip() for name in args.queues.split(",") if name.strip())
+    unknown = sorted(set(queues) - set(QUEUES))
+    if unknown or not queues:
+        print(f"unknown queue(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUEUES)}", file=sys.stderr)
+        return 2
     run_worker(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), sweep_seconds=args.sweep_seconds,
-               burst=args.burst)
+               burst=args.burst, queues=queues)
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from projections.audit import AuditError, audit, read_log
+    """Exit 0: the log checks; 1: it is a game log and it was tampered with (or the game has
+    not ended); 2: the input is not a usable game log at all (unreadable, empty, binary,
+    not UTF-8, not JSON events)."""
+    from projections.audit import AuditError, UnusableLog, audit, read_log
 
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-        with stream:
-            report = audit(read_log(stream))
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        events = read_log(data.decode("utf-8").splitlines())
     except OSError as err:
-        print(f"cannot read {args.file}: {err}", file=sys.stderr)
+        print(f"cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError as err:
+        print(f"unusable input: {args.file} is not UTF-8 text (byte {err.start}); a game log is NDJSON",
+              file=sys.stderr)
+        return 2
+    except UnusableLog as err:
+        print(f"unusable input: {args.file}: {err}", file=sys.stderr)
+        return 2
+    try:
+        report = audit(events)
     except AuditError as err:
         print(f"INVALID: {err}", file=sys.stderr)
         return 1

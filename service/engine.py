@@ -26,12 +26,17 @@ from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
+from service.chat import Chat
 from service.errors import Problem
-from workers.scheduling import JobScheduler
+from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
+from service.webhooks import Webhooks
+from workers.scheduling import JobScheduler, make_queue
 
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 5
+#: Game ids are 12 hex digits; a longer path segment names no game (and is not echoed whole).
+MAX_GAME_ID = 64
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,8 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token
+        self.chat = Chat(client, self.keys)
+        self.hooks = Webhooks(client, self.keys, make_queue(client, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed)
@@ -90,13 +97,16 @@ class Engine:
         return player
 
     def is_operator(self, token: str) -> bool:
-        return bool(self.operator_token) and secrets.compare_digest(token, self.operator_token or "")
+        # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError).
+        return bool(self.operator_token) and secrets.compare_digest(
+            token.encode("utf-8", "surrogateescape"), (self.operator_token or "").encode("utf-8", "surrogateescape"))
 
     # ------------------------------------------------------------------- games
     def load(self, game_id: str) -> Record:
-        record = self.projector.load(game_id)
+        record = self.projector.load(game_id) if len(game_id) <= MAX_GAME_ID else None
         if record is None:
-            raise _problem(404, "game_not_found", f"there is no game {game_id!r}")
+            shown = game_id if len(game_id) <= MAX_GAME_ID else game_id[:MAX_GAME_ID] + "..."
+            raise _problem(404, "game_not_found", f"there is no game {shown!r}")
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
@@ -229,6 +239,10 @@ class Engine:
             raise _problem(409, "idempotency_key_reused",
                            "this Idempotency-Key was already used for a different action")
         events = self.store.read(game_id, after=stored["first"] - 1, upto=stored["last"])
+        if record["version"] < stored["last"]:
+            # The record was read before a racing request with this key appended: the
+            # answer's view must include the action it reports.
+            record = self.load(game_id)
         return Committed(record, events)
 
     # ---------------------------------------------------------------- workers
@@ -455,7 +469,10 @@ class Engine:
         pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
         if full:
             pipe.zrem(self.keys.creating(), game_id)
-        pipe.execute()
+        notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
+        results = pipe.execute()
+        if notes:
+            self.hooks.after_commit(record, notes, results[-1])
         if due_ms is None or self.scheduler is None:
             return
         if due_ms <= now_ms:

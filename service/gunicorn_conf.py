@@ -17,5 +17,7 @@ worker_connections = 10_000
 threads = 66
 #: Long keep-alive: clients that post a move every few hundred milliseconds keep their socket.
 keepalive = 75
+#: Request lines up to gunicorn's ceiling, so an over-long query is the app's 400, not a 414.
+limit_request_line = 8190
 #: A long-poll waits up to 30 s; a stream lives as long as its client.
 timeout = 60

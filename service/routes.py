@@ -8,10 +8,13 @@ from typing import Any
 from flask import Blueprint, Response, request, stream_with_context
 
 from events.envelope import parse_time
+from events.watch import Watch
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view, summary
-from service.app import current_player, dumps, engine, is_operator, json_body
+from service import chat
+from service.app import current_player, dumps, engine, is_operator
 from service.errors import Problem
+from service.inputs import header_int, object_body, query_bool, query_int, whole_number
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -28,7 +31,7 @@ KEEP_ALIVE_SECONDS = 15
 
 @players_bp.post("")
 def create_player() -> tuple[dict[str, Any], int]:
-    body = PlayerCreateSchema().load(_object_body())
+    body = PlayerCreateSchema().load(object_body())
     player, token = engine().create_player(body["name"])
     return {"id": player.id, "name": player.name, "token": token}, 201
 
@@ -36,7 +39,7 @@ def create_player() -> tuple[dict[str, Any], int]:
 @games_bp.post("")
 def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
-    body = GameCreateSchema().load(_object_body())
+    body = GameCreateSchema().load(object_body())
     record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"])
     return game_view(record, None), 201
 
@@ -48,7 +51,7 @@ def lobby() -> dict[str, Any]:
     if status != "open":
         raise Problem(400, "bad_query", "the lobby lists open games only; see /v1/me/games for yours")
     wanted = request.args.get("game")
-    limit = _int_arg("limit", 50, 1, 200)
+    limit = query_int("limit", 50, 1, 200)
     eng = engine()
     games = []
     for raw in eng.redis.zrange(eng.keys.lobby(), 0, limit - 1):
@@ -74,12 +77,12 @@ def show(game_id: str) -> dict[str, Any]:
 @games_bp.post("/<game_id>/actions")
 def act(game_id: str) -> dict[str, Any]:
     player = current_player()
-    raw = _object_body()
+    raw = object_body()
     ACTION_SCHEMA.load(raw)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
-    done = engine().act(player, game_id, raw, idempotency_key=key, if_match=_if_match())
+    done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
     seat = seat_of(done.record, player.id)
     events = [item for e in done.events if (item := feed_item(done.record, e, seat)) is not None]
     version = done.events[-1].seq if done.events else done.record["version"]
@@ -97,72 +100,124 @@ def events(game_id: str) -> dict[str, Any]:
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
-    after = _int_arg("after", 0, 0, None)
-    wait = _int_arg("wait", 0, 0, MAX_WAIT_SECONDS)
-    limit = _int_arg("limit", MAX_PAGE, 1, MAX_PAGE)
-    with_view = _bool_arg("view")
+    after = query_int("after", 0, 0, None)
+    wait = query_int("wait", 0, 0, MAX_WAIT_SECONDS)
+    limit = query_int("limit", MAX_PAGE, 1, MAX_PAGE)
+    with_view = query_bool("view")
+    cursor = chat.parse_cursor(request.args.get("messages_after"))
+    base = after  # without a chat cursor, messages posted from this version on
     give_up = time.monotonic() + wait
 
     def answer(items: list[dict[str, Any]]) -> dict[str, Any]:
-        body = {"events": items, "version": after, "status": record["status"]}
+        body = {"events": items, "version": after, "messages_after": cursor, "status": record["status"]}
         if with_view:
             body["game"] = game_view(record, seat)
         return body
 
     with eng.watcher.watch(game_id) as watch:  # registered before the first read: no append slips by
         while True:
-            batch = eng.projector.read(game_id, after, known=watch.known, count=limit)
-            if batch:
-                record = eng.projector.load_after(game_id, batch) or record
-                items = [item for e in batch if (item := feed_item(record, e, seat)) is not None]
-                after = batch[-1].seq
-                if items or len(batch) == limit:
-                    return answer(items)
+            items, after, cursor, full, current = _feed_page(eng, game_id, seat, after, cursor, base, limit, watch)
+            record = current or record
+            if items or full:
+                return answer(items)
             remaining = give_up - time.monotonic()
             if remaining <= 0:
                 return answer([])
             watch.wait(remaining)
 
 
+def _feed_page(eng: Any, game_id: str, seat: int | None | str, after: int, cursor: str | None, base: int,
+               limit: int, watch: Watch | None = None
+               ) -> tuple[list[dict[str, Any]], int, str | None, bool, Record | None]:
+    """One page of the caller's feed: events after ``after`` and messages after ``cursor``, merged.
+
+    Returns the items, the new event and message cursors, whether a page limit was hit
+    (more may follow at once), and the record the items were redacted with (None when
+    nothing was read). Hidden events and messages move the cursors all the same. With a
+    ``watch`` that was woken by notifications, only what they announced is read: events
+    (often from memory, see Projector.read) and the chat only if a message was posted.
+    """
+    known = watch.known if watch is not None else None
+    batch = eng.projector.read(game_id, after, known=known, count=limit)
+    read_chat = known is None or (watch is not None and watch.chat)
+    messages = eng.chat.read(game_id, cursor, from_version=base, count=limit) if read_chat else []
+    full = len(batch) == limit or len(messages) == limit
+    if len(batch) == limit:  # keep the order: no message from beyond the last event read
+        messages = [m for m in messages if m["version"] <= batch[-1].seq]
+    if len(messages) == limit:
+        batch = [e for e in batch if e.seq <= messages[-1]["version"]]
+    if not batch and not messages:
+        return [], after, cursor, full, None
+    record = (eng.projector.load_after(game_id, batch) if batch else None) or eng.load(game_id)
+    event_items = [(e.seq, item) for e in batch if (item := feed_item(record, e, seat)) is not None]
+    shown = [m for m in messages if chat.visible(record, m, seat)]
+    after = batch[-1].seq if batch else after
+    cursor = messages[-1]["id"] if messages else cursor
+    return chat.merge(event_items, shown), after, cursor, full, record
+
+
 @games_bp.get("/<game_id>/events/stream")
 def event_stream(game_id: str) -> Response:
     """The same feed as server-sent events, resumable with ``Last-Event-ID``.
 
-    With ``view=true`` the stream opens with the caller's game view and sends it again
-    (event ``game``) after each batch of events, so a bot posts and listens, nothing else.
+    A frame's id is the event version, followed by ``/<message id>`` once the stream
+    has passed a chat message: sent back as ``Last-Event-ID`` it resumes both. With
+    ``view=true`` the stream opens with the caller's game view and sends it again (event
+    ``game``) after each page with events, so a bot posts and listens, nothing else.
     """
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
-    after = int(request.headers.get("Last-Event-ID") or _int_arg("after", 0, 0, None))
-    with_view = _bool_arg("view")
+    resume = request.headers.get("Last-Event-ID")
+    if resume:
+        version, _, message = resume.partition("/")
+        after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
+        cursor = chat.parse_cursor(message or None)
+    else:
+        after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
+    base = after
+    with_view = query_bool("view")
 
     def generate():
-        nonlocal after
+        nonlocal after, cursor
         opening = ": intrigue event stream\n\n"
         if with_view:
             opening += f"event: game\ndata: {dumps(game_view(record, seat))}\n\n"
         yield opening
+        current = record
         with eng.watcher.watch(game_id) as watch:
             while True:
-                batch = eng.projector.read(game_id, after, known=watch.known, count=MAX_PAGE)
-                if batch:
-                    current = eng.projector.load_after(game_id, batch) or record
-                    # One write per wake: the events the caller may see, then its view.
-                    frames = [f"id: {event.seq}\nevent: {event.type}\ndata: {dumps(item)}\n\n" for event in batch
-                              if (item := feed_item(current, event, seat)) is not None]
-                    after = batch[-1].seq
-                    if with_view:
-                        frames.append(f"id: {after}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n")
-                    if frames:
-                        yield "".join(frames)
-                    if current["status"] == "finished" and len(batch) < MAX_PAGE:
+                before = after
+                items, after, cursor, full, page_record = _feed_page(eng, game_id, seat, after, cursor, base,
+                                                                     MAX_PAGE, watch)
+                current = page_record or current
+                # One write per page: its items, then (if events moved it) the caller's view.
+                frames = []
+                for item in items:
+                    position = item["seq"] if item["seq"] is not None else item["version"]
+                    frame_id = f"{position}/{item['id']}" if item["seq"] is None else (
+                        f"{position}/{cursor}" if cursor else str(position))
+                    frames.append(f"id: {frame_id}\nevent: {item['type']}\ndata: {dumps(item)}\n\n")
+                if with_view and after != before:
+                    frame_id = f"{after}/{cursor}" if cursor else str(after)
+                    frames.append(f"id: {frame_id}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n")
+                if frames:
+                    yield "".join(frames)
+                if items or full:
+                    if not full and current["status"] == "finished" and _caught_up(eng, game_id, after):
                         return
-                elif not watch.wait(KEEP_ALIVE_SECONDS):
+                    continue
+                if current["status"] == "finished":
+                    return
+                if not watch.wait(KEEP_ALIVE_SECONDS):
                     yield ": keep-alive\n\n"
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _caught_up(eng: Any, game_id: str, after: int) -> bool:
+    return eng.store.version(game_id) <= after
 
 
 @games_bp.get("/<game_id>/replay")
@@ -171,13 +226,15 @@ def replay(game_id: str) -> dict[str, Any]:
     eng = engine()
     current = eng.load(game_id)
     seat = _caller_seat(current)
-    version = _int_arg("version", current["version"], 1, current["version"])
+    version = query_int("version", current["version"], 1, current["version"])
     record = eng.projector.at_version(game_id, version)
     assert record is not None
     everything = current["status"] == "finished" or is_operator()
-    body = game_view(record, seat)
+    body = game_view(record, seat, clock=parse_time(record["updated_at"]))
     body["legal_actions"] = []
-    return {"version": version, "game": body, "state": record["state"] if everything else None}
+    said = [m for m in eng.chat.read(game_id, None, upto_version=version) if chat.visible(current, m, seat)]
+    return {"version": version, "game": body, "state": record["state"] if everything else None,
+            "messages": said}
 
 
 @games_bp.get("/<game_id>/log")
@@ -234,44 +291,6 @@ def _caller_seat(record: Record) -> int | None | str:
         return OPERATOR
     player = current_player(required=False)
     return seat_of(record, player.id) if player is not None else None
-
-
-def _object_body() -> dict[str, Any]:
-    body = json_body()
-    if not isinstance(body, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
-    return body
-
-
-def _if_match() -> int | None:
-    raw = request.headers.get("If-Match")
-    if raw is None:
-        return None
-    raw = raw.strip().strip('"')
-    if raw.startswith("W/"):
-        raw = raw[2:].strip('"')
-    if not raw.isdigit():
-        raise Problem(400, "bad_if_match", "If-Match must be a game version number")
-    return int(raw)
-
-
-def _bool_arg(name: str) -> bool:
-    raw = request.args.get(name)
-    if raw is None or raw in ("false", "0"):
-        return False
-    if raw in ("true", "1"):
-        return True
-    raise Problem(400, "bad_query", f"{name} must be true or false")
-
-
-def _int_arg(name: str, default: int, low: int, high: int | None) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or int(raw) < low or (high is not None and int(raw) > high):
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise Problem(400, "bad_query", f"{name} must be a whole number {bound}")
-    return int(raw)
 
 
 __all__ = ["players_bp", "games_bp", "me_bp", "rules_of"]

@@ -25,17 +25,20 @@ class TimeControlSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    seconds_per_move = fields.Integer(load_default=DAY, validate=validate.Range(min=1, max=30 * DAY),
+    seconds_per_move = fields.Integer(strict=True, load_default=DAY, validate=validate.Range(min=1, max=30 * DAY),
                                       metadata={"description": "Time each decision may take before its default"})
-    autoplay_after = fields.Integer(load_default=3, validate=validate.Range(min=1, max=100),
+    autoplay_after = fields.Integer(strict=True, load_default=3, validate=validate.Range(min=1, max=100),
                                     metadata={"description": "Missed deadlines in a row before the bot plays the seat"})
-    autoplay_seconds = fields.Integer(load_default=10, validate=validate.Range(min=1, max=30 * DAY),
+    autoplay_seconds = fields.Integer(strict=True, load_default=10, validate=validate.Range(min=1, max=30 * DAY),
                                       metadata={"description": "Time the bot leaves a seat it plays before moving"})
+    reserve_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30 * DAY),
+                                     metadata={"description": "A time bank per seat: a seat past its move deadline "
+                                                              "spends it before the default move is played"})
 
 
 class GameCreateSchema(Schema):
     game = fields.String(required=True, metadata={"example": "coup"})
-    seats = fields.Integer(required=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, load_default=lambda: TimeControlSchema().load({}))
 
@@ -67,6 +70,11 @@ class GameViewSchema(GameSummarySchema):
     deadline = fields.String(allow_none=True, metadata={"description": "Earliest deadline among awaited seats"})
     deadlines = fields.Dict(keys=fields.String(), values=fields.String())
     autoplay = fields.List(fields.Integer(), metadata={"description": "Seats the built-in bot is playing"})
+    reserve = fields.List(fields.Float(), metadata={"description": "Each seat's time bank left, in seconds (a seat "
+                                                                   "past its move deadline is spending it now)"})
+    move_deadlines = fields.Dict(keys=fields.String(), values=fields.String(),
+                                 metadata={"description": "Awaited seats' move deadlines, where their reserve "
+                                                          "starts to run (`deadlines` include the reserve)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat, null for spectators"})
     view = fields.Dict(allow_none=True, metadata={"description": "The game as the caller's seat sees it"})
     legal_actions = fields.List(fields.Dict(), metadata={"description": "Complete actions to post as they are"})

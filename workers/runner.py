@@ -19,8 +19,9 @@ from rq.worker import SimpleWorker
 
 from events.store import connect
 from service.engine import Engine
+from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from workers.jobs import install_engine
-from workers.scheduling import JobScheduler, make_queue
+from workers.scheduling import QUEUE_NAME, JobScheduler, make_queue
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ class Sweeper(threading.Thread):
                     next_reconcile = time.monotonic() + (5.0 if passes == 1 else self.reconcile_seconds)
                 now = datetime.now(UTC)
                 self.engine.sweep(now=now)
+                self.engine.hooks.sweep(now=now.timestamp())  # webhook attempts due (retries included)
                 wait = self.next_wait(now)
             except redis.RedisError as err:
                 log.warning("sweep failed, will retry: %s", err)
@@ -72,7 +74,11 @@ class Sweeper(threading.Thread):
         return min(self.sweep_seconds, max(0.0, upcoming - elapsed) + DEADLINE_GRACE)
 
 
-def build_worker(redis_url: str) -> tuple[SimpleWorker, Engine]:
+#: The queues a worker may serve: game steps and deadlines, and webhook deliveries.
+QUEUES = {"games": QUEUE_NAME, "webhooks": WEBHOOK_QUEUE}
+
+
+def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")) -> tuple[SimpleWorker, Engine]:
     """The RQ worker and the engine its jobs use, each with its own Redis client.
 
     RQ raises the socket timeout of its client's pool above its blocking dequeue (400 s
@@ -80,16 +86,20 @@ def build_worker(redis_url: str) -> tuple[SimpleWorker, Engine]:
     engine and the sweep let the dequeue reuse a connection opened earlier with redis-py's
     5 s timeout: an idle worker then failed every 5 s and backed off for up to a minute,
     holding up the next resolution.
+
+    ``queues`` are served in the order given: a worker of both takes game jobs first.
     """
     engine_client = connect(redis_url)
     engine = Engine(engine_client, JobScheduler(make_queue(engine_client)))
-    queue = make_queue(connect(redis_url))
-    worker = SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer)
+    rq_client = connect(redis_url)
+    served = [make_queue(rq_client, QUEUES[name]) for name in queues]
+    worker = SimpleWorker(served, connection=rq_client, serializer=served[0].serializer)
     return worker, engine
 
 
-def run_worker(redis_url: str, *, sweep_seconds: float = 1.0, burst: bool = False) -> None:
-    worker, engine = build_worker(redis_url)
+def run_worker(redis_url: str, *, sweep_seconds: float = 1.0, burst: bool = False,
+               queues: tuple[str, ...] = ("games", "webhooks")) -> None:
+    worker, engine = build_worker(redis_url, queues)
     install_engine(engine)
     sweeper = Sweeper(engine, sweep_seconds=sweep_seconds)
     sweeper.start()

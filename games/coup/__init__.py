@@ -4,6 +4,7 @@ The rules live in :mod:`.rules`, the per-seat views in :mod:`.views`, the compon
 ``data/cards.json``; README.md summarises the rules and documents the client API.
 """
 
+from games.coup.describe import describe
 from games.coup.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -29,6 +30,7 @@ __all__ = [
     "SECRET_OPTIONS",
     "awaiting",
     "decide",
+    "describe",
     "evolve",
     "legal_actions",
     "may_act",

@@ -4,6 +4,7 @@ The rules live in :mod:`.rules`, the per-seat views in :mod:`.views`, the compon
 ``data/board.json``; README.md summarises the rules and documents the client API.
 """
 
+from games.revolution.describe import describe
 from games.revolution.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -27,6 +28,7 @@ __all__ = [
     "NAME",
     "awaiting",
     "decide",
+    "describe",
     "evolve",
     "legal_actions",
     "may_act",

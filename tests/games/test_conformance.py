@@ -26,6 +26,12 @@ def seat_counts(name: str) -> list[int]:
     return list(range(rules.MIN_SEATS, rules.MAX_SEATS + 1))
 
 
+def playout(name: str, options: dict) -> dict:
+    """``options`` plus the game's PLAYOUT_OPTIONS: what keeps a random playout short (a turn
+    limit, for a game whose random play may run very long; see that game's README)."""
+    return {**getattr(registry.load(name), "PLAYOUT_OPTIONS", {}), **options}
+
+
 def option_sets(name: str) -> list[dict]:
     """No options, each optional rule that is off by default switched on alone, then all of them."""
     rules = registry.load(name)
@@ -55,7 +61,7 @@ def test_random_playouts_end_and_replay(name: str) -> None:
     rules = registry.load(name)
     for seats in seat_counts(name):
         for seed, options in enumerate([{}, {}, *option_sets(name)]):
-            table = Table(rules, seats, options, seed=f"conformance-{seed}")
+            table = Table(rules, seats, playout(name, options), seed=f"conformance-{seed}")
             table.play_randomly(random.Random(seed), check=check_step)
             assert table.outcome is not None and table.outcome.winners
             assert table.replay() == table.state
@@ -66,7 +72,7 @@ def test_random_playouts_end_and_replay(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_decide_and_evolve_leave_their_input_alone(name: str) -> None:
     rules = registry.load(name)
-    table = Table(rules, rules.MIN_SEATS, seed="purity")
+    table = Table(rules, rules.MIN_SEATS, playout(name, {}), seed="purity")
     rng = random.Random(1)
     for _ in range(60):
         if table.outcome is not None:
@@ -97,7 +103,7 @@ def test_evolve_leaves_its_input_alone_over_whole_games(name: str) -> None:
     plays = [(seats, {}) for seats in counts]
     plays += [(counts[i % len(counts)], options) for i, options in enumerate(option_sets(name)[1:])]
     for index, (seats, options) in enumerate(plays):
-        table = Table(rules, seats, options, seed=f"purity-{index}")
+        table = Table(rules, seats, playout(name, options), seed=f"purity-{index}")
         table.play_randomly(random.Random(index))
         state = None
         for event in table.events:
@@ -129,3 +135,21 @@ def test_unknown_action_is_refused_with_a_code(name: str) -> None:
     with pytest.raises(RuleViolation) as err:
         rules.decide(table.current, seat, {"type": "no-such-action"}, table.rng())
     assert err.value.code and err.value.message
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_event_of_a_random_game_describes_itself_as_a_line_or_nothing(name: str) -> None:
+    """The transcript asks ``describe(before, event, after)`` of every event of a finished game."""
+    rules = registry.load(name)
+    for seats in (rules.MIN_SEATS, rules.MAX_SEATS):
+        table = Table(rules, seats, seed=f"describe-{seats}")
+        table.play_randomly(random.Random(seats))
+        state = None
+        lines = 0
+        for event in table.events:
+            after = rules.evolve(state, event)
+            line = rules.describe(state, event, after)
+            assert line is None or (isinstance(line, str) and line.strip() and "\n" not in line), (event.type, line)
+            lines += line is not None
+            state = after
+        assert lines > 0, "a whole game gave no line at all"

@@ -22,7 +22,7 @@ DECK_B = ["duke", "contessa", "duke", "assassin", "captain", "ambassador",
           "assassin", "ambassador", "contessa", "captain", "duke", "contessa", "captain", "assassin", "ambassador"]
 #: Fields that differ between any two games (identity, clocks, seeds, hashes).
 INCIDENTAL = {"id", "game_id", "at", "deadline", "deadlines", "created_at", "updated_at", "seed_hash", "hash",
-              "prev", "players", "instance", "created_by", "player", "player_id"}
+              "prev", "move_deadlines", "players", "instance", "created_by", "player", "player_id"}
 
 
 def normalise(value: Any, game_id: str) -> Any:

@@ -1,0 +1,303 @@
+"""What each seat may see of an Ideology game, built by inclusion; and the transcript lines.
+
+Public: the map, every card on a region (whose and of which type), hand sizes, deck and
+discard sizes, advancements held and in supply, diplomatic statuses, the conflict in
+play, who has sealed an offer, and every revealed offer. Private to one seat: its hand,
+the cards it draws, discards from its hand (Resources and Exchange) and its sealed
+offer until the reveal. Never shown to anyone while the game is on: the order of a
+deck, of a reshuffled discard pile, of the region pile, and a scenario's fixed piles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import EventLike, Seat, State, clone_json, viewer_seat
+from games.ideology.components import INFLUENCE_TYPES
+from games.ideology.rules import (
+    CONFLICT,
+    DIPLOMACY,
+    MAX_CONTROLLED,
+    NAME,
+    SECRET_OPTIONS,
+    awaiting,
+    card_owner,
+    card_type,
+    controlled_by,
+    count_types,
+    global_influence,
+    max_influence,
+    tie_break_points,
+    trade_power,
+    why,
+)
+
+# Events every seat sees in full as they stand.
+PUBLIC_EVENTS = frozenset({
+    "PhaseStarted",
+    "RegionDeveloped",
+    "AdvancementBought",
+    "DevelopmentDone",
+    "InfluencePlaced",
+    "InfluenceRemoved",
+    "Passed",
+    "ConflictDeclared",
+    "AttackCancelled",
+    "AttackRenewed",
+    "ConflictWon",
+    "ConflictAbandoned",
+    "WmdUsed",
+    "OffersRevealed",
+    "RegionsConsolidated",
+    "TurnOrderSet",
+    "GameScored",
+})
+
+
+def public_options(options: dict[str, Any]) -> dict[str, Any]:
+    shown = {key: clone_json(value) for key, value in sorted(options.items()) if key not in SECRET_OPTIONS}
+    if isinstance(shown.get("map"), dict):
+        shown["map"] = {"name": shown["map"].get("name", "custom"), "custom": True}
+    for key in SECRET_OPTIONS:
+        shown[f"{key}_fixed"] = options.get(key) is not None
+    return shown
+
+
+def _region_entry(state: State, rid: str) -> dict[str, Any]:
+    region = state["regions"][rid]
+    info = state["board"]["regions"][rid]
+    return {
+        "id": rid,
+        "name": info["name"],
+        "level": info["level"],
+        "development": region["level"],
+        "max_influence": max_influence(state, rid),
+        "status": region["status"],
+        "controller": region["controller"],
+        "neighbours": list(info["neighbours"]),
+        "influence": {kind: [card_owner(state, card) for card in region["cards"][kind]] for kind in INFLUENCE_TYPES},
+    }
+
+
+def view(state: State, seat: Seat | None) -> dict[str, Any]:
+    """The game as ``seat`` (or a spectator, None) sees it now."""
+    seat = viewer_seat(seat, state["seats"])
+    board = state["board"]
+    waiting = awaiting(state)
+    players = []
+    for index in range(state["seats"]):
+        iid = state["ideology"][index]
+        regions = controlled_by(state, index)
+        players.append({
+            "seat": index,
+            "ideology": iid,
+            "name": board["ideologies"][iid]["name"],
+            "global_influence": global_influence(state, index),
+            "trade_power": trade_power(state, index),
+            "hand_size": len(state["hands"][index]),
+            "deck_size": len(state["decks"][index]),
+            "discard_size": len(state["discards"][index]),
+            "advancements": dict(sorted(state["advancements"][index].items())),
+            "tie_break_points": tie_break_points(state, index),
+            "regions": regions,
+            "control_markers_left": MAX_CONTROLLED - len(regions),
+        })
+    out: dict[str, Any] = {
+        "game": NAME,
+        "seat": seat,
+        "seats": state["seats"],
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "why": why(state),
+        "awaiting": [{"seat": s, "kind": kind} for s, kind in sorted(waiting.items())],
+        "order": list(state["order"]),
+        "map": {"name": board["name"], "reconstructed": board["reconstructed"], "notes": board["notes"]},
+        "options": public_options(state["options"]),
+        "scenario": state["scenario"],
+        "players": players,
+        "regions": [_region_entry(state, rid) for rid, region in state["regions"].items()
+                    if region["status"] != "deck"],
+        "region_pile_size": len(state["region_pile"]),
+        "supply": dict(state["supply"]),
+        "advancement_cards": [clone_json(card) for card in board["advancements"].values()],
+        "relations": [{"seats": [a, b], "status": state["relations"][a][b]}
+                      for a in range(state["seats"]) for b in range(a + 1, state["seats"])],
+        "legal_actions_complete": True,
+    }
+    if waiting:
+        kinds = sorted(set(waiting.values()))
+        out["decision"] = {"seats": sorted(waiting), "kind": kinds[0] if len(kinds) == 1 else kinds,
+                           "why": why(state)}
+    conflict = state["conflict"]
+    if state["phase"] == CONFLICT and conflict is not None:
+        out["conflict"] = {key: conflict[key] for key in ("attacker", "defender", "region", "influence", "stage",
+                                                          "cancelled")}
+    if state["phase"] == DIPLOMACY:
+        out["offers_sealed"] = [offer is not None for offer in state["offers"]]
+        if seat is not None:
+            mine = state["offers"][seat]
+            out["my_offer"] = None if mine is None else dict(mine)
+    if state["revealed_offers"] is not None:
+        out["last_offers"] = clone_json(state["revealed_offers"])
+    if seat is not None:
+        hand = state["hands"][seat]
+        out["hand"] = {"cards": list(hand), "counts": count_types(hand)}
+        if state["owed"][seat]:
+            out["discard_owed"] = state["owed"][seat]
+    result = state["result"]
+    if result is not None:
+        out["result"] = clone_json(result)
+    return out
+
+
+def _draw_shown(draw: dict[str, Any] | None, own: bool) -> dict[str, Any] | None:
+    if draw is None:
+        return None
+    shown: dict[str, Any] = {"count": len(draw["cards"]), "reshuffled": draw.get("reshuffled") is not None}
+    if own:
+        shown["cards"] = list(draw["cards"])
+    return shown
+
+
+def redact(event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
+    """The event's data as ``seat`` may see it: hands, draws and sealed offers only to their seat."""
+    data = event.data
+    kind = event.type
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        seat = None
+    if kind == "TableSet":
+        return {
+            "seats": data["seats"], "options": public_options(data["options"]), "board": clone_json(data["board"]),
+            "ideologies": list(data["ideologies"]), "order": list(data["order"]),
+            "regions": {rid: clone_json(region) for rid, region in data["regions"].items()
+                        if region["status"] != "deck"},
+            "region_pile_size": len(data["region_pile"]), "deck_sizes": [len(deck) for deck in data["decks"]],
+            "advancements": clone_json(data["advancements"]), "supply": dict(data["supply"]),
+            "scenario": data["scenario"],
+        }
+    if kind == "TurnStarted":
+        return {"turn": data["turn"], "owed": list(data["owed"]),
+                "draws": [_draw_shown(draw, index == seat) for index, draw in enumerate(data["draws"])]}
+    if kind == "CardsDiscarded":
+        shown = {"seat": data["seat"], "count": len(data["cards"])}
+        if seat == data["seat"]:
+            shown["cards"] = list(data["cards"])
+        return shown
+    if kind == "CardsExchanged":
+        own = seat == data["seat"]
+        shown = {"seat": data["seat"], "count": len(data["discarded"]), "draw": _draw_shown(data["draw"], own)}
+        if own:
+            shown["discarded"] = list(data["discarded"])
+        return shown
+    if kind == "OfferMade":
+        if seat == data["seat"]:
+            return {"seat": data["seat"], "offers": dict(data["offers"])}
+        return {"seat": data["seat"]}
+    if kind in PUBLIC_EVENTS:
+        return clone_json(dict(data))
+    return None
+
+
+# --- The transcript: one line per event worth telling, for a finished game ---------------------
+
+def _who(state: State, seat: Seat) -> str:
+    iid = state["ideology"][seat]
+    return f"seat {seat} ({state['board']['ideologies'][iid]['name']})"
+
+
+def _ideology(state: State, seat: Seat) -> str:
+    return state["board"]["ideologies"][state["ideology"][seat]]["name"]
+
+
+def _region_name(state: State, rid: str) -> str:
+    return state["board"]["regions"][rid]["name"]
+
+
+def _kinds(cards: list[str]) -> str:
+    counts = count_types(cards)
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "none"
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def describe(before: State | None, event: EventLike, after: State) -> str | None:
+    """One English line about ``event`` for a finished game's transcript, or None."""
+    data = event.data
+    kind = event.type
+    if kind == "TableSet":
+        ideologies = after["board"]["ideologies"]
+        seats = ", ".join(f"{_who(after, s)} starts in {_region_name(after, ideologies[iid]['start_region'])}"
+                          for s, iid in enumerate(after["ideology"]))
+        return f"Ideology for {after['seats']} seats on the {after['board']['name']} map: {seats}"
+    assert before is not None
+    prefix = f"Turn {after['turn']}, {before['phase'].replace('_', ' ')} - "
+    if kind == "TurnStarted":
+        drawn = ", ".join(f"{_ideology(after, s)} {len(d['cards'])}" for s, d in enumerate(data["draws"]) if d["cards"])
+        return f"Turn {data['turn']}, resources - cards drawn up to Global Influence: {drawn or 'none'}"
+    if kind == "CardsDiscarded":
+        return f"{prefix}{_who(after, data['seat'])} discards {_kinds(data['cards'])} down to its Global Influence"
+    if kind == "PhaseStarted":
+        line = f"Turn {data['turn']}, {data['phase'].replace('_', ' ')} begins"
+        if data.get("region"):
+            line += f"; {_region_name(after, data['region'])} joins the independent regions"
+        return line
+    if kind == "CardsExchanged":
+        if not data["discarded"]:
+            return None
+        return f"{prefix}{_who(after, data['seat'])} exchanges {_kinds(data['discarded'])} card(s)"
+    if kind == "RegionDeveloped":
+        return (f"{prefix}{_who(after, data['seat'])} develops {_region_name(after, data['region'])} "
+                f"with {_a(card_type(data['card']))} card")
+    if kind == "AdvancementBought":
+        board = after["board"]["advancements"]
+        paid = (f"{_kinds(data['cards'])} card(s)" if data["cards"]
+                else " and ".join(board[a]["name"] for a in data["advancements"]))
+        return f"{prefix}{_who(after, data['seat'])} buys {board[data['advancement']]['name']} with {paid}"
+    if kind == "InfluencePlaced":
+        extra = f" (plus {len(data['penalty'])} for distance)" if data["penalty"] else ""
+        return (f"{prefix}{_who(after, data['seat'])} places {_a(card_type(data['card']))} card on "
+                f"{_region_name(after, data['region'])}{extra}")
+    if kind == "InfluenceRemoved":
+        return (f"{prefix}{_who(after, data['seat'])} removes its {card_type(data['card'])} card from "
+                f"{_region_name(after, data['region'])}")
+    if kind == "ConflictDeclared":
+        penalty = data["distance"] + data["advancement"]
+        extra = f" after paying {penalty} penalty card(s)" if penalty else ""
+        return (f"{prefix}{_who(after, data['attacker'])} attacks {_ideology(after, data['defender'])} in "
+                f"{_region_name(after, data['region'])} with {_a(data['influence'])} card{extra}")
+    if kind == "AttackCancelled":
+        return f"{prefix}{_who(after, data['defender'])} cancels the attack with {_a(card_type(data['card']))} card"
+    if kind == "AttackRenewed":
+        return f"{prefix}{_who(after, data['attacker'])} presses on with another {card_type(data['card'])} card"
+    if kind == "ConflictWon":
+        return (f"{prefix}{_who(after, data['defender'])} concedes: {_ideology(after, data['attacker'])}'s "
+                f"{data['influence']} card replaces one of its own in {_region_name(after, data['region'])}")
+    if kind == "ConflictAbandoned":
+        return f"{prefix}{_who(after, data['attacker'])} gives up the conflict in {_region_name(after, data['region'])}"
+    if kind == "WmdUsed":
+        return (f"{prefix}{_who(after, data['seat'])} uses weapons of mass destruction on "
+                f"{_ideology(after, data['target'])} in {_region_name(after, data['region'])}, destroying "
+                f"{len(data['destroyed'])} card(s)")
+    if kind == "OffersRevealed":
+        pairs = []
+        seats = after["seats"]
+        for a in range(seats):
+            for b in range(a + 1, seats):
+                pairs.append(f"{_ideology(after, a)}-{_ideology(after, b)} {data['relations'][a][b]}")
+        return f"Turn {data['turn']}, diplomacy - offers revealed: {'; '.join(pairs)}"
+    if kind == "RegionsConsolidated":
+        parts = [f"{_region_name(after, rid)} now level {level}" for rid, level in data["levels"].items()]
+        parts += [f"{_region_name(after, rid)} becomes independent" for rid in data["lost"]]
+        parts += [f"{_ideology(after, s)} takes {_region_name(after, rid)}" for rid, s in data["gained"].items()]
+        return f"Turn {data['turn']}, consolidation - {'; '.join(parts) if parts else 'no change'}"
+    if kind == "TurnOrderSet":
+        order = ", ".join(f"{_ideology(after, s)} ({data['influence'][s]})" for s in data["order"])
+        return f"Turn {data['turn']}, new turn order by Global Influence: {order}"
+    if kind == "GameScored":
+        winners = " and ".join(_who(after, s) for s in data["winners"])
+        return (f"Game over after turn {data['turn']} ({data['reason'].replace('_', ' ')}): {winners} "
+                f"{'wins' if len(data['winners']) == 1 else 'share the win'} with "
+                f"{data['influence'][data['winners'][0]]} Global Influence")
+    return None
