@@ -97,7 +97,8 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
         # (--before) is served the same way, whatever its worker class.
         command = [sys.executable, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
                    "--worker-connections", "10000", "--threads", str(args_threads(api_processes)),
-                   "--keep-alive", "75", "--timeout", "60", "--limit-request-line", "8190", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+                   "--keep-alive", "75", "--timeout", "60", "--limit-request-line", "8190",
+                   "-b", f"127.0.0.1:{port}", "--log-level", "warning",
                    "service.wsgi:app"]
         api = stack.enter_context(spawned(command, env, probe, cwd=root))
         assert redis_server.process is not None

@@ -116,6 +116,14 @@ class Keys:
         """Pending deliveries by the time of their next attempt (epoch seconds)."""
         return f"{self.prefix}:webhooks:due"
 
+    def due(self) -> str:
+        """Games with a step due now, for the next drain job (epoch seconds)."""
+        return f"{self.prefix}:due"
+
+    def drain_queued(self) -> str:
+        """Set while a drain job waits in the queue, so one job serves many due steps."""
+        return f"{self.prefix}:due:queued"
+
     def creating(self) -> str:
         """Games whose creation was asked for and not yet indexed (epoch seconds)."""
         return f"{self.prefix}:creating"

@@ -303,10 +303,28 @@ class Engine:
             return 0
         now = now or datetime.now(UTC)
         due = self.redis.zrangebyscore(self.keys.deadlines(), "-inf", now.timestamp(), start=0, num=limit)
-        for raw in due:
-            game_id = raw.decode()
-            self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}")
+        self.scheduler.ask_drain([raw.decode() for raw in due])
         return len(due)
+
+    def drain_due(self, batch: int = 20) -> int:
+        """The drain job: run the step of every game in the due set; how many it ran.
+
+        The "drain queued" mark is dropped first, so a step that falls due from now on
+        queues another job (it may find the step already run: that is harmless). Games
+        are popped from the set, so two drain jobs never run the same step twice over.
+        """
+        self.redis.delete(self.keys.drain_queued())
+        done = 0
+        while True:
+            popped = self.redis.zpopmin(self.keys.due(), batch)
+            if not popped:
+                return done
+            for raw, _ in popped:
+                try:
+                    self.advance(raw.decode())
+                except Exception:  # one game's failure must not hold up the others; the sweep asks again
+                    log.exception("step of game %s failed", raw.decode())
+                done += 1
 
     def seconds_to_next_deadline(self, now: datetime | None = None) -> float | None:
         """How long until the earliest deadline still in the future (None: there is none).
@@ -469,14 +487,17 @@ class Engine:
         pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
         if full:
             pipe.zrem(self.keys.creating(), game_id)
+        step_now = due_ms is not None and self.scheduler is not None and due_ms <= now_ms
+        if step_now:  # the due set and the drain mark ride in the same round trip
+            self.scheduler.mark_due(pipe, game_id)  # type: ignore[union-attr]
+            mark_taken_at = len(pipe) - 1
         notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
         results = pipe.execute()
         if notes:
             self.hooks.after_commit(record, notes, results[-1])
-        if due_ms is None or self.scheduler is None:
-            return
-        if due_ms <= now_ms:
-            self.scheduler.advance(game_id, f"{record['version']}")
+        if step_now:
+            if results[mark_taken_at]:
+                self.scheduler.enqueue_drain()  # type: ignore[union-attr]
         elif book_deadline:
             self._book_deadline(game_id, due)  # type: ignore[arg-type]
 

@@ -131,13 +131,14 @@ def test_seats_past_their_deadline_together_time_out_one_step_after_another(engi
     """Each default is its own step; the next one is asked for at once, not at the next sweep."""
     game_id, _ = started(engine, seconds=0)  # both picks are due the moment the game starts
     queue = engine.scheduler.queue
-    started_version = engine.load(game_id)["version"]
-    assert queue.job_ids == [f"advance-{game_id}-{started_version}"]
-    queue.empty()
+    due = engine.keys.due()
+    assert engine.redis.zrange(due, 0, -1) == [game_id.encode()]
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+    engine.redis.zrem(due, game_id)  # as a drain job takes it
     assert engine.advance(game_id) == "timed_out"
     record = engine.load(game_id)
     assert [a is not None for a in record["awaiting"]].count(True) == 1
-    assert queue.job_ids == [f"advance-{game_id}-{record['version']}"]
+    assert engine.redis.zrange(due, 0, -1) == [game_id.encode()]  # the next default is due at once
 
 
 def test_intrigue_reindex_rebuilds_every_index_from_the_streams_with_progress(engine: Engine,
@@ -167,3 +168,21 @@ def test_intrigue_reindex_rebuilds_every_index_from_the_streams_with_progress(en
     assert after == before
     assert [member.decode() for member, _ in after[0]] == [open_game]
     assert engine.redis.smembers(engine.keys.active()) == {active_game.encode()}
+
+
+def test_one_drain_job_runs_the_steps_of_every_game_due(engine: Engine) -> None:
+    """Steps due together cost one queued job, not one each; the job runs them all."""
+    games = []
+    for _ in range(3):
+        game_id, players = started(engine)
+        games.append(game_id)
+        engine.act(players[0], game_id, {"type": "pick", "number": 3})
+        engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    queue = engine.scheduler.queue
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+    assert set(engine.redis.zrange(engine.keys.due(), 0, -1)) == {g.encode() for g in games}
+    install_engine(engine)
+    SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer).work(burst=True)
+    assert engine.redis.zcard(engine.keys.due()) == 0
+    for game_id in games:
+        assert engine.load(game_id)["state"]["score"] == [1, 0]
