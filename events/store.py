@@ -172,15 +172,34 @@ class EventStore:
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                idempotency: tuple[str, dict[str, Any]] | None = None) -> AppendResult:
         """Append ``events`` if the game is still at ``expected_version``; all or nothing."""
+        keys, args = self._append_call(game_id, expected_version, events, idempotency)
+        return self.parse_append(self._append(keys=keys, args=args))
+
+    def append_in(self, pipe: redis.client.Pipeline, game_id: str, expected_version: int,
+                  events: Sequence[Envelope], idempotency: tuple[str, dict[str, Any]] | None = None) -> None:
+        """Queue the same append on ``pipe``, so commands after it ride in its round trip.
+
+        It is sent as a bare EVALSHA (a pipeline given a script object first asks whether
+        the script is loaded: one more round trip). Read its reply with :meth:`parse_append`;
+        a ``NoScriptError`` there means nothing was appended (run :meth:`append`).
+        """
+        keys, args = self._append_call(game_id, expected_version, events, idempotency)
+        pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+
+    def _append_call(self, game_id: str, expected_version: int, events: Sequence[Envelope],
+                     idempotency: tuple[str, dict[str, Any]] | None) -> tuple[list[str], list[Any]]:
         if not events:
             raise ValueError("nothing to append")
         if events[0].seq != expected_version + 1:
             raise ValueError("events must continue the stream")
         field, record = idempotency if idempotency else ("", {})
-        status, value, *rest = self._append(
-            keys=[self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)],
-            args=[expected_version, field, json.dumps(record), self.keys.feed(game_id), *(e.to_json() for e in events)],
-        )
+        keys = [self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)]
+        args = [expected_version, field, json.dumps(record), self.keys.feed(game_id), *(e.to_json() for e in events)]
+        return keys, args
+
+    @staticmethod
+    def parse_append(reply: Sequence[Any]) -> AppendResult:
+        status, value, *rest = reply
         status = status.decode() if isinstance(status, bytes) else status
         if status == "duplicate":
             return AppendResult("duplicate", record=json.loads(value))

@@ -45,6 +45,22 @@ class Player:
     name: str
 
 
+@dataclass
+class _FollowUp:
+    """What a commit's index updates leave to do once their round trip is back."""
+
+    record: Record
+    before: Record | None
+    due: str | None
+    due_ms: int | None
+    #: Reply positions (from the follow-up's first command) of the drain mark and the webhook question.
+    mark_at: int | None = None
+    hooks_at: int | None = None
+    notes: list | None = None
+    #: The earliest deadline moved: book its job unless the one booked runs first.
+    may_book: bool = False
+
+
 @dataclass(frozen=True)
 class Committed:
     """The outcome of a command: the record after it and the events it appended."""
@@ -415,17 +431,38 @@ class Engine:
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
                                         "last": version + len(envelopes)})
-        result = self.store.append(game_id, version, envelopes, record_for_key)
-        if result.status == "duplicate":
-            return result.record
+        # The index updates ride in the append's round trip, written as if it succeeds. If
+        # it did not (another writer won), they are put back from the store at once.
+        pipe = self.redis.pipeline(transaction=False)
+        self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
+        plan = self._queue_follow_up(pipe, new, record)
+        replies = pipe.execute(raise_on_error=False)
+        if isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it, then as usual
+            self._repair_indexes(game_id)
+            result = self.store.append(game_id, version, envelopes, record_for_key)
+            if result.status == "ok":
+                plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
+                replies = [None, *pipe.execute()]
+        else:
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+            result = self.store.parse_append(replies[0])
         if result.status != "ok":
             self.projector.forget(game_id)
-            return None
+            self._repair_indexes(game_id)
+            return result.record if result.status == "duplicate" else None
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)
+        self._finish_follow_up(plan, replies, offset=1, job_due=result.job_due)
         self.projector.maybe_snapshot(game_id, version, new)
-        self._follow_up(new, record, job_due=result.job_due)
         return Committed(new, envelopes)
+
+    def _repair_indexes(self, game_id: str) -> None:
+        """Index the game as its stream has it (after index updates for a commit that lost)."""
+        record = self.projector.load(game_id)
+        if record is not None:
+            self._follow_up(record)
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)
@@ -441,8 +478,14 @@ class Engine:
         (see :meth:`advance`). So a game costs one scheduled job per deadline that can
         actually expire, not one per action.
         """
-        game_id = record["id"]
         pipe = self.redis.pipeline(transaction=False)
+        plan = self._queue_follow_up(pipe, record, before)
+        self._finish_follow_up(plan, pipe.execute(), offset=0, job_due=job_due)
+
+    def _queue_follow_up(self, pipe: redis.client.Pipeline, record: Record, before: Record | None) -> _FollowUp:
+        """Add the index updates of :meth:`_follow_up` to ``pipe``; what to do after it ran."""
+        game_id = record["id"]
+        start = len(pipe)
         full = before is None
         if full or before["status"] != record["status"]:  # type: ignore[index]
             if record["status"] == "open":
@@ -478,28 +521,39 @@ class Engine:
         # awaited together time out one step at a time); otherwise a job is booked for it.
         now_ms = time.time() * 1000
         due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
-        book_deadline = False
-        if due_ms is not None and self.scheduler is not None and due_ms > now_ms:
-            already = job_due is not None and now_ms < job_due <= due_ms
-            book_deadline = (full or due != previous_due) and not already
-            if book_deadline:
-                pipe.hset(self.keys.meta(game_id), "job_due", due_ms)
+        plan = _FollowUp(record=record, before=before, due=due, due_ms=due_ms)
+        if due_ms is not None and self.scheduler is not None:
+            if due_ms <= now_ms:  # the due set and the drain mark ride in the same round trip
+                self.scheduler.mark_due(pipe, game_id)
+                plan.mark_at = len(pipe) - 1 - start
+            else:
+                plan.may_book = full or due != previous_due
         pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
         if full:
             pipe.zrem(self.keys.creating(), game_id)
-        step_now = due_ms is not None and self.scheduler is not None and due_ms <= now_ms
-        if step_now:  # the due set and the drain mark ride in the same round trip
-            self.scheduler.mark_due(pipe, game_id)  # type: ignore[union-attr]
-            mark_taken_at = len(pipe) - 1
-        notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
-        results = pipe.execute()
-        if notes:
-            self.hooks.after_commit(record, notes, results[-1])
-        if step_now:
-            if results[mark_taken_at]:
+        plan.notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
+        if plan.notes:
+            plan.hooks_at = len(pipe) - 1 - start
+        return plan
+
+    def _finish_follow_up(self, plan: _FollowUp, replies: Sequence[Any], offset: int, job_due: int | None) -> None:
+        """What follows the index updates' round trip: webhooks, the drain job or a deadline's job.
+
+        ``replies`` are the pipe's; the follow-up's own start at ``offset``.
+        """
+        if plan.notes:
+            self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
+        if plan.mark_at is not None:
+            if replies[offset + plan.mark_at]:
                 self.scheduler.enqueue_drain()  # type: ignore[union-attr]
-        elif book_deadline:
-            self._book_deadline(game_id, due)  # type: ignore[arg-type]
+            return
+        if not plan.may_book:
+            return
+        now_ms = time.time() * 1000
+        if job_due is not None and now_ms < job_due <= plan.due_ms:  # type: ignore[operator]
+            return  # the booked job runs first; finding nothing due, it books the next one
+        self.redis.hset(self.keys.meta(plan.record["id"]), "job_due", plan.due_ms)  # type: ignore[arg-type]
+        self._book_deadline(plan.record["id"], plan.due)  # type: ignore[arg-type]
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)
