@@ -111,6 +111,21 @@ def args_threads(api_processes: int) -> int:
     return 100 // api_processes + 16
 
 
+@contextmanager
+def idle_watchers(base: str, count: int):
+    """``count`` idle watchers held open on ``base`` by bench/hold_watchers.py while inside."""
+    holder = subprocess.Popen([sys.executable, str(ROOT / "bench" / "hold_watchers.py"), base, str(count)],
+                              cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = holder.stdout.readline() if holder.stdout else ""
+        if not line.startswith("ready"):
+            raise RuntimeError(f"the watchers did not open: {line!r}")
+        yield
+    finally:
+        holder.terminate()
+        holder.wait(timeout=60)
+
+
 def _stop_all(processes: list[subprocess.Popen]) -> None:
     for process in processes:
         process.terminate()
@@ -171,7 +186,8 @@ def main() -> None:
                         help="peer storage(s) to measure (default: flatfile)")
     parser.add_argument("--intrigue", choices=["gunicorn", "serve"], default="gunicorn",
                         help="gunicorn: the production shape (default); serve: `intrigue serve`")
-    parser.add_argument("--worker-class", default="gevent", help="gunicorn worker class (default %(default)s)")
+    parser.add_argument("--worker-class", default="service.gevent_worker.Worker",
+                        help="gunicorn worker class (default %(default)s: gevent, as service/gunicorn_conf.py)")
     parser.add_argument("--api-processes", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
     parser.add_argument("--feed", choices=["sse", "poll"], default="sse",
@@ -184,6 +200,9 @@ def main() -> None:
                              "with --before-worker-class and --before-feed, as an extra column")
     parser.add_argument("--before-worker-class", default="gthread")
     parser.add_argument("--before-feed", choices=["sse", "poll"], default="poll")
+    parser.add_argument("--idle-watchers", type=int, default=0,
+                        help="also measure Intrigue while this many idle watchers (half event streams, half "
+                             "long-polls) are open on it, as an extra column")
     parser.add_argument("--json", help="also write every window's figures to this file")
     args = parser.parse_args()
     peer_dir = Path(args.peer_dir)
@@ -191,7 +210,10 @@ def main() -> None:
         sys.exit(f"no installed peer in {peer_dir}: copy its folder there and run `npm install`")
     storages = args.peer or ["flatfile"]
     shape = (f"gunicorn -k {{}} x{args.api_processes}" if args.intrigue == "gunicorn" else "intrigue serve")
-    sides = {f"Intrigue {shape.format(args.worker_class)}, {args.feed}": (ROOT, args.worker_class, args.feed)}
+    short = {"service.gevent_worker.Worker": "gevent"}
+    main_side = f"Intrigue {shape.format(short.get(args.worker_class, args.worker_class))}, {args.feed}"
+    sides = {main_side: (ROOT, args.worker_class, args.feed)}
+    watched_side = f"same + {args.idle_watchers} idle watchers"
     if args.before:
         sides[f"before: {shape.format(args.before_worker_class)}, {args.before_feed}"] = (
             args.before.resolve(), args.before_worker_class, args.before_feed)
@@ -201,18 +223,23 @@ def main() -> None:
         servers = {name: stack.enter_context(intrigue(args.intrigue, args.api_processes, args.workers, wc, root))
                    for name, (root, wc, _) in sides.items()}
         peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
+        names = [*sides, *([watched_side] if args.idle_watchers else [])]
         for round_ in range(1, args.rounds + 1):
-            order = [*(("bgio " + s, s) for s in storages), *((name, None) for name in sides)]
+            order = [*(("bgio " + s, s) for s in storages), *((name, None) for name in names)]
             if round_ % 2 == 0:
                 order.reverse()
             for name, storage in order:
                 load = load_average()
                 if storage is None:
-                    base, pids = servers[name]
+                    side = main_side if name == watched_side else name
+                    base, pids = servers[side]
                     command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
-                               str(args.seconds), "--feed", sides[name][2], "--seed", str(round_),
+                               str(args.seconds), "--feed", sides[side][2], "--seed", str(round_),
                                "--server-pids", ",".join(map(str, pids()))]
-                    figures = run_client(command, ROOT, args.seconds)
+                    with ExitStack() as held:
+                        if name == watched_side:
+                            held.enter_context(idle_watchers(base, args.idle_watchers))
+                        figures = run_client(command, ROOT, args.seconds)
                 else:
                     url, pids = peers[storage]
                     command = ["node", "load.js", "--url", url, "--games", str(args.games), "--seconds",
@@ -225,7 +252,7 @@ def main() -> None:
                       f"cpu-ms/move  client {figures.get('client_share', float('nan')) * 100:4.1f}% of machine  "
                       f"(load {load})", flush=True)
     print()
-    print(table(windows, list(sides), storages))
+    print(table(windows, names, storages))
     if args.json:
         Path(args.json).write_text(json.dumps(windows, indent=1))
 
