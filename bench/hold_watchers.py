@@ -31,6 +31,7 @@ def main() -> None:
     polls = watchers.open(poll_path, count // 2, player["token"])
     if not watchers.pump_until(lambda: all(w.received for w in streams), 120):
         sys.exit(f"only {sum(bool(w.received) for w in streams)} of {len(streams)} streams opened")
+    watchers.pump_until(lambda: False, 5)  # let the server take in the long-polls' requests too
     print(f"ready {len(streams) + len(polls)}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

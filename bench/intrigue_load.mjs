@@ -150,7 +150,7 @@ async function playTable(t, table) {
   const lat = [];
   const { seats } = table;
   let gameId = table.gameId;
-  let calls = 0, finished = 0, games = 1, conflicts = 0;
+  let calls = 0, finished = 0, games = 1, conflicts = 0, stalls = 0;
   while (open()) {
     const st = latest(seats);
     if (st.status === 'finished') {
@@ -176,7 +176,13 @@ async function playTable(t, table) {
     if (!mine || mine.version < st.version) {
       if (FEED === 'sse') {
         mine = await seat.until(st.version, 5000);
-        if (!mine) throw new Error(`table ${t}: seat ${idx}'s stream stalled at ${st.version}`);
+        if (!mine) { // counted like the peer client's stuck moves: re-read the view, give up after 3
+          stalls++;
+          if (stalls > 3) throw new Error(`table ${t}: seat ${idx}'s stream stalled at ${st.version}`);
+          mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
+          seat.offer(mine);
+          calls++;
+        }
       } else {
         mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
         seat.offer(mine);
@@ -205,7 +211,7 @@ async function playTable(t, table) {
     }
   }
   for (const s of seats) if (s.stream) s.stream.destroy();
-  return { lat, calls, finished, games, conflicts };
+  return { lat, calls, finished, games, conflicts, stalls };
 }
 
 function cpuOf(pid) {
@@ -239,7 +245,7 @@ function pct(xs, f) { const s = [...xs].sort((a, b) => a - b); return s[Math.min
   const sum = (k) => results.reduce((a, r) => a + r[k], 0);
   const out = { moves: lat.length, rate: lat.length / SECONDS, p50: pct(lat, 0.5), p99: pct(lat, 0.99),
     mean: lat.reduce((a, b) => a + b, 0) / lat.length, calls: sum('calls'), finished: sum('finished'),
-    games: sum('games'), conflicts: sum('conflicts'), feed: FEED };
+    games: sum('games'), conflicts: sum('conflicts'), stalls: sum('stalls'), feed: FEED };
   if (snapClose) {
     const cap = snapClose.m.total - snapOpen.m.total;
     out.capacity = cap;

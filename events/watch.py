@@ -7,9 +7,10 @@ local waiters of the game named, so a thousand idle long-polls and event streams
 one Redis connection and no polling.
 
 A caller registers *before* it reads the stream (:meth:`FeedWatcher.watch`), so an
-append after its read surely wakes it. A notification can still be lost (the
-listener's connection dropped): the listener wakes every waiter when it reconnects,
-and a waiter re-reads the stream at least every ``RECHECK_SECONDS`` anyway.
+append after its read surely wakes it. Redis delivers every message of a live
+subscription in order; when the listener's connection drops, it wakes every waiter as
+it reconnects, and they read the store. An idle watcher costs no read: it sends its
+keep-alive and reads the store only every ``VERIFY_EVERY`` quiet waits.
 """
 
 from __future__ import annotations
@@ -24,46 +25,66 @@ import redis
 
 log = logging.getLogger(__name__)
 
-#: Longest a waiter trusts the notifications alone before reading the stream again.
+#: Longest single wait (an event stream sends its keep-alive comment this often).
 RECHECK_SECONDS = 15.0
+#: Every this many quiet waits in a row, a waiter reads the store anyway (a safety net:
+#: Redis delivers every message of a live subscription, and a lost one means a reconnect).
+VERIFY_EVERY = 8
 
 
 class Watch:
     """One caller's registration: woken when the game's stream may have moved.
 
-    ``known`` is the newest version announced to it before its last wake-up, or None
-    when that wake-up was a timeout or a reconnect: then only the store can say.
-    ``chat`` is whether a table-talk message may have been posted since.
+    After each :meth:`wait`, ``known`` says what to read next: the newest version
+    announced (read what is past your position up to it), ``0`` when nothing was
+    announced (read nothing), or None when only the store can say (the first read, a
+    reconnect of the listener, and every ``VERIFY_EVERY``-th quiet wait as a safety net).
+    ``chat`` says whether a table-talk message may have been posted. Notifications are
+    counted, so one that lands while a wait ends is never lost.
     """
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self._count = 0  # notifications so far
+        self._counted = 0  # notifications the caller has been told about
         self._announced = 0
         self._chatted = False
         self._reset = False
+        self._quiet = 0
         self.known: int | None = None
         self.chat = True
 
     def wait(self, timeout: float) -> bool:
-        """Block up to ``timeout`` s (at most ``RECHECK_SECONDS``); True if woken."""
-        woken = self._event.wait(max(0.0, min(timeout, RECHECK_SECONDS)))
+        """Block up to ``timeout`` s (at most ``RECHECK_SECONDS``); True if notified meanwhile."""
+        if self._count == self._counted:
+            self._event.wait(max(0.0, min(timeout, RECHECK_SECONDS)))
         self._event.clear()
-        trusted = woken and not self._reset
-        self.known = self._announced if trusted else None
-        self.chat = self._chatted or not trusted
+        count = self._count
+        notified, self._counted = count != self._counted, count
+        if self._reset or (not notified and self._quiet % VERIFY_EVERY == VERIFY_EVERY - 1):
+            self.known, self.chat = None, True
+        elif notified:
+            self.known, self.chat = self._announced, self._chatted
+        else:
+            self.known, self.chat = 0, False
+        self._quiet = 0 if notified else self._quiet + 1
         self._reset = self._chatted = False
-        return woken
+        return notified
 
     def announce(self, version: int) -> None:
         self._announced = max(self._announced, version)
-        self._event.set()
+        self._notify()
 
     def chatted(self) -> None:
         self._chatted = True
-        self._event.set()
+        self._notify()
 
     def reset(self) -> None:
         self._reset = True
+        self._notify()
+
+    def _notify(self) -> None:
+        self._count += 1
         self._event.set()
 
 
