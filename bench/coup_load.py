@@ -4,6 +4,8 @@
     python bench/coup_load.py                    # embedded Redis, 20 games of Coup, under gunicorn
     python bench/coup_load.py --games 50 --redis-url redis://127.0.0.1:6379/15
     python bench/coup_load.py --game revolution --games 200
+    python bench/coup_load.py --game ideology --games 200   # 3 seats; system steps end each phase
+    python bench/coup_load.py --game pax --games 100
     python bench/coup_load.py --server serve     # `intrigue serve`, one API process
 
 Prints actions per second and p50/p99 latency of game actions, the same for a bare
@@ -33,7 +35,7 @@ from events.store import EventStore, connect
 from service.progress import Progress
 from tests.support.client import Client
 
-SEATS = {"coup": 3, "revolution": 4}
+SEATS = {"coup": 3, "revolution": 4, "ideology": 3, "pax": 3}
 #: Niceness of the load generator's threads (set from --client-nice).
 CLIENT_NICE = 10
 
@@ -231,6 +233,33 @@ def long_coup_game(base: str, actions: int) -> dict[int, float]:
     return timings
 
 
+def long_pax_game(base: str, actions: int) -> dict[int, float]:
+    """One Pax Porfiriana game kept going past ``actions`` (a turn cap it cannot reach; every
+    seat speculates when it may, else ends its turn): POST latency by action number."""
+    session = requests.Session()
+    clients = [Client(base, session=session) for _ in range(3)]
+    for index, client in enumerate(clients):
+        client.token = client.post("/v1/players", {"name": f"long-pax{index}"}, expect=201)["token"]
+    game_id = clients[0].create_game("pax", 3, {"max_turns": 3000})
+    for client in clients:
+        client.join(game_id)
+    timings: dict[int, float] = {}
+    progress = Progress("long game", actions)
+    while len(timings) < actions:
+        view = clients[0].game(game_id)
+        if not view["awaiting"]:
+            clients[0].events(game_id, after=view["version"], wait=5)
+            continue
+        seat = view["awaiting"][0]
+        legal = clients[seat].game(game_id)["legal_actions"]
+        action = next((a for a in legal if a["type"] in ("speculate", "done", "upkeep", "conflict")), legal[-1])
+        started = time.perf_counter()
+        clients[seat].act(game_id, action)
+        timings[len(timings) + 1] = time.perf_counter() - started
+        progress.step()
+    return timings
+
+
 def resolution_delays(redis_url: str, game_ids: list[str]) -> list[float]:
     """Seconds from the last seat's decision to the system step that followed it (event times).
 
@@ -256,7 +285,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="concurrent games (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="length of each measured window, baseline and game (default %(default)s)")
-    parser.add_argument("--long-actions", type=int, default=1000, help="length of the long game (coup only)")
+    parser.add_argument("--long-actions", type=int, default=1000, help="length of the long game (coup and pax)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes beside the API")
     parser.add_argument("--server", choices=["gunicorn", "serve"], default="gunicorn",
                         help="gunicorn: the production shape (default); serve: `intrigue serve` as in the README")
@@ -311,7 +340,8 @@ def main() -> None:
 def measure(base: str, redis_url: str, args: argparse.Namespace):
     tally, game_time = run_games(base, args.game, args.games, args.seconds)
     delays = resolution_delays(redis_url, tally.games)
-    timings = long_coup_game(base, args.long_actions) if args.game == "coup" and args.long_actions else {}
+    long_game = {"coup": long_coup_game, "pax": long_pax_game}.get(args.game)
+    timings = long_game(base, args.long_actions) if long_game and args.long_actions else {}
     return tally, game_time, delays, timings
 
 

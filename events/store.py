@@ -124,6 +124,10 @@ class Keys:
         """Set while a drain job waits in the queue, so one job serves many due steps."""
         return f"{self.prefix}:due:queued"
 
+    def deadlines_soon(self) -> str:
+        """deadline_soon checks by the time they are due (epoch seconds): ``[game, seat, deadline]``."""
+        return f"{self.prefix}:webhooks:soon"
+
     def creating(self) -> str:
         """Games whose creation was asked for and not yet indexed (epoch seconds)."""
         return f"{self.prefix}:creating"

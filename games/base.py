@@ -78,6 +78,9 @@ class GameRules(Protocol):
     #: Option keys that must not be shown to seats (a scenario's fixed deck reveals every hand).
     #: Optional: a module without it has no secret options.
     SECRET_OPTIONS: tuple[str, ...]
+    #: Options the conformance suite adds to its random playouts, for a game whose uniform
+    #: random play is legal but very long (a turn limit, say). Optional; documented by the game.
+    PLAYOUT_OPTIONS: dict[str, Any]
 
     def validate_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Return the options completed with defaults, or raise :class:`InvalidOptions`."""

@@ -11,6 +11,7 @@ GAMES: dict[str, str] = {
     "coup": "games.coup",
     "ideology": "games.ideology",
     "revolution": "games.revolution",
+    "pax": "games.pax",
 }
 
 

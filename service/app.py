@@ -75,7 +75,11 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     def _http(err: HTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
                 415: "unsupported_media_type"}.get(err.code or 500, "http_error")
-        return problem_response(Problem(err.code or 500, code, err.description or ""))
+        response = problem_response(Problem(err.code or 500, code, err.description or ""))
+        for name, value in err.get_headers():  # 405's Allow, 401's WWW-Authenticate...
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -24,7 +25,7 @@ import redis
 from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
-from events.envelope import utc_now
+from events.envelope import Envelope, utc_now
 from events.store import Keys
 from projections.record import Record, seat_of
 from projections.transcript import transcript
@@ -64,9 +65,11 @@ class MessageSchema(Schema):
         unknown = RAISE
 
     text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
-                         metadata={"description": "1 to 500 characters, no control characters"})
+                         metadata={"description": "1 to 500 characters, no control characters",
+                                   "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"})
     to = fields.Integer(load_default=None, allow_none=True, strict=True,
-                        metadata={"description": "A seat for a private message; null for the whole table"})
+                        metadata={"description": "A seat for a private message; null for the whole table",
+                                  "minimum": 0})
 
     @validates("text")
     def _no_controls(self, value: str, **_: Any) -> None:
@@ -114,6 +117,16 @@ class Chat:
         high = f"{upto_version}-18446744073709551615" if upto_version is not None else "+"
         entries = self.redis.xrange(self.keys.chat(game_id), low, high, count=count)
         return [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in entries]
+
+    def read_with_events(self, game_id: str, after: int, cursor: str | None, from_version: int,
+                         count: int) -> tuple[list[Envelope], list[dict[str, Any]]]:
+        """Events after ``after`` and messages after ``cursor`` in one round trip (a feed page)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.keys.events(game_id), f"(0-{after}", "+", count=count)
+        pipe.xrange(self.keys.chat(game_id), f"({cursor}" if cursor else f"{from_version}-0", "+", count=count)
+        entries, said = pipe.execute()
+        return ([Envelope.from_json(fields[b"e"]) for _, fields in entries],
+                [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in said])
 
     def all(self, game_id: str) -> list[dict[str, Any]]:
         return self.read(game_id, None)
@@ -180,13 +193,12 @@ chat_bp = Blueprint("chat", __name__, url_prefix="/v1/games")
 
 @chat_bp.post("/<game_id>/messages")
 def post_message(game_id: str) -> tuple[dict[str, Any], int]:
-    from service.app import current_player, engine, json_body
+    from service.app import current_player, engine
+    from service.inputs import object_body
 
     player = current_player()
     assert player is not None
-    raw = json_body()
-    if not isinstance(raw, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
+    raw = object_body()
     body = MessageSchema().load(raw)
     eng = engine()
     record = eng.load(game_id)
@@ -224,10 +236,15 @@ def list_messages(game_id: str) -> dict[str, Any]:
 
 @chat_bp.get("/<game_id>/transcript")
 def game_transcript(game_id: str) -> Response:
-    """A finished game as readable text: one line per decision, the table talk in place."""
+    """A finished game as readable text: one line per decision, the table talk in place.
+
+    Like the log, the operator may read it while the game runs (for audits).
+    """
+    from service.app import is_operator
+
     eng = _engine()
     record = eng.load(game_id)
-    if record["status"] != "finished":
+    if record["status"] != "finished" and not is_operator():
         raise Problem(403, "game_in_progress", "the transcript is published when the game ends")
     text = transcript(eng.store.read(game_id), eng.chat.all(game_id))
     return Response(text, mimetype="text/plain")
@@ -239,9 +256,12 @@ def _engine():
     return engine()
 
 
+_MESSAGE_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,15}")
+
+
 def _valid_id(value: str) -> bool:
-    left, _, right = value.partition("-")
-    return left.isdigit() and right.isdigit()
+    # ASCII digits of a sane length: str.isdigit() takes "²", and Redis refuses ids past 2**64.
+    return _MESSAGE_ID.fullmatch(value) is not None
 
 
 def parse_cursor(raw: str | None) -> str | None:

@@ -11,56 +11,130 @@ from pathlib import Path
 
 log = logging.getLogger("intrigue")
 
+DEFAULT_DATA = "intrigue-data"
+#: Exit status of a command that cannot run as asked (no Redis named, folder in use, port taken).
+CANNOT_RUN = 2
+
+
+class CannotRun(Exception):
+    """A command that cannot start: one line for the operator, no traceback."""
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="intrigue", description="Hidden-information board games over HTTP.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
+    defaults = argparse.ArgumentDefaultsHelpFormatter
 
-    serve = commands.add_parser("serve", help="run the API and a worker (embedded Redis unless REDIS_URL is set)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--data", default="intrigue-data", help="folder for the embedded Redis (default: %(default)s)")
+    serve = commands.add_parser("serve", formatter_class=defaults,
+                                help="run the API and a worker (embedded Redis unless REDIS_URL is set)")
+    serve.add_argument("--host", default="127.0.0.1", help="address the API listens on")
+    serve.add_argument("--port", type=int, default=8000, help="port the API listens on")
+    serve.add_argument("--data", default=DEFAULT_DATA,
+                       help="folder of the embedded Redis (its append-only file); one serve per folder")
     serve.add_argument("--processes", type=int, default=1,
-                       help="API processes (gevent: each serves thousands of connections; default %(default)s)")
+                       help="API processes (gunicorn with gevent workers: each serves thousands of connections)")
     serve.add_argument("--workers", type=int, default=1, help="worker processes to start beside the API")
 
-    worker = commands.add_parser("worker", help="run a worker (system steps and deadlines) against REDIS_URL")
+    attach = ("--data DIR attaches to the embedded Redis of the intrigue serve running on DIR; "
+              "otherwise REDIS_URL names the Redis")
+    worker = commands.add_parser("worker", formatter_class=defaults, description=attach,
+                                 help="run a worker (system steps and deadlines)")
+    worker.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
-    worker.add_argument("--sweep-seconds", type=float, default=1.0)
+    worker.add_argument("--sweep-seconds", type=float, default=1.0, help="longest pause of the deadline sweep")
     worker.add_argument("--queues", default="games,webhooks",
                         help="queues to serve, in order: games (steps, deadlines), webhooks (deliveries)")
 
-    verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed")
+    verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed",
+                                 description="Exit 0: the log checks; 1: it was tampered with (or the game has "
+                                             "not ended); 2: the input is not a game log.")
     verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
 
-    commands.add_parser("reindex", help="rebuild the lobby, inbox and deadline indexes from the streams")
+    reindex = commands.add_parser("reindex", formatter_class=defaults, description=attach,
+                                  help="rebuild the lobby, inbox and deadline indexes from the streams")
+    reindex.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=os.environ.get("INTRIGUE_LOG_LEVEL", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return {"serve": _serve, "worker": _worker, "verify": _verify, "reindex": _reindex}[args.command](args)
+    command = {"serve": _serve, "worker": _worker, "verify": _verify, "reindex": _reindex}[args.command]
+    try:
+        return command(args)
+    except CannotRun as err:
+        print(f"intrigue {args.command}: {err}", file=sys.stderr)
+        return CANNOT_RUN
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("intrigue")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """Bind the port, own the data folder, then start Redis and the workers; stop them on exit.
+
+    The port is bound before anything else, so a port in use costs one line and leaves
+    nothing behind; gunicorn (with gevent workers, as in production) then serves on that
+    very socket. Every child is told to die with this process, and recorded in the data
+    folder so the next serve stops any that survived a SIGKILL.
+    """
+    import socket
+
+    from service.datadir import DataFolder, FolderInUse, command_line, die_with_parent
     from service.embedded import EmbeddedRedis
 
-    embedded = None
+    folder = embedded = None
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
-        embedded = EmbeddedRedis(Path(args.data).resolve()).start()
+        folder = DataFolder(args.data)
+        embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent())  # started below, once all is ours
         redis_url = embedded.url
-        log.info("embedded Redis on %s, data in %s", redis_url, Path(args.data).resolve())
-    env = {**os.environ, "REDIS_URL": redis_url}
-    # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
-    commands = [["--queues", "games"]] * args.workers + [["--queues", "webhooks"]]
-    workers = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *extra], env=env)
-               for extra in commands]
-    log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, args.port)
-    print(f"Intrigue serving on http://{args.host}:{args.port}/", flush=True)
     try:
-        _ApiServer(redis_url, bind=f"{args.host}:{args.port}", workers=args.processes).run()
-    except (KeyboardInterrupt, SystemExit):
-        pass
+        listener = socket.create_server((args.host, args.port), backlog=2048)
+    except OSError as err:
+        raise CannotRun(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+    port = listener.getsockname()[1]
+    if folder is not None:
+        try:
+            folder.acquire()
+        except (FolderInUse, OSError) as err:
+            listener.close()
+            if isinstance(err, FolderInUse):
+                raise CannotRun(str(err)) from None
+            raise CannotRun(f"cannot use {folder.path} as the data folder: {err.strerror or err}") from None
+    workers: list[subprocess.Popen[bytes]] = []
+    try:
+        children: dict[int, list[str] | None] = {}
+        if folder is not None and embedded is not None:
+            stopped = folder.stop_leftovers()
+            if stopped:
+                log.warning("stopped %d process(es) a previous serve on %s left running: %s",
+                            len(stopped), folder.path, stopped)
+            embedded.start()
+            assert embedded.process is not None
+            children[embedded.process.pid] = command_line(embedded.process.pid)
+            folder.record(redis_url=redis_url, children=children)
+            log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
+        env = {**os.environ, "REDIS_URL": redis_url}
+        # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
+        for extra in [["--queues", "games"]] * args.workers + [["--queues", "webhooks"]]:
+            # Its own process group, so stopping a leftover worker stops the scheduler it forked.
+            workers.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *extra], env=env,
+                                            preexec_fn=die_with_parent(), process_group=0))
+            children[workers[-1].pid] = command_line(workers[-1].pid)
+        if folder is not None:
+            folder.record(redis_url=redis_url, children=children, api=f"http://{args.host}:{port}/")
+        log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, port)
+        print(f"Intrigue serving on http://{args.host}:{port}/", flush=True)
+        try:  # gunicorn handles SIGTERM and SIGINT: it stops its workers, then exits here
+            _ApiServer(redis_url, bind=f"fd://{listener.fileno()}", workers=args.processes).run()
+        except (KeyboardInterrupt, SystemExit):
+            pass
     finally:
         for process in workers:
             process.terminate()
@@ -71,6 +145,8 @@ def _serve(args: argparse.Namespace) -> int:
                 process.kill()
         if embedded is not None:
             embedded.stop()
+        if folder is not None:
+            folder.release()
     return 0
 
 
@@ -108,16 +184,63 @@ class _ApiServer:
 
 
 def _worker(args: argparse.Namespace) -> int:
+    import redis
+
     from workers.runner import QUEUES, run_worker
 
     queues = tuple(name.strip() for name in args.queues.split(",") if name.strip())
     unknown = sorted(set(queues) - set(QUEUES))
     if unknown or not queues:
-        print(f"unknown queue(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUEUES)}", file=sys.stderr)
-        return 2
-    run_worker(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), sweep_seconds=args.sweep_seconds,
-               burst=args.burst, queues=queues)
+        raise CannotRun(f"unknown queue(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUEUES)}")
+    url = _redis_url(args)
+    _check_reachable(url)
+    try:
+        run_worker(url, sweep_seconds=args.sweep_seconds, burst=args.burst, queues=queues)
+    except redis.ConnectionError as err:  # Redis went away for good (a serve that stopped, say)
+        print(f"intrigue worker: lost Redis at {_without_password(url)}: {err}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _redis_url(args: argparse.Namespace) -> str:
+    """The Redis a command other than serve works on: ``--data DIR`` (attach), else ``REDIS_URL``.
+
+    Never a silent default: a Redis that happens to own 127.0.0.1:6379 may be anyone's.
+    """
+    from service.datadir import DataFolder, NotServing
+
+    if args.data:
+        try:
+            return DataFolder(args.data).running_redis_url()
+        except NotServing as err:
+            raise CannotRun(str(err)) from None
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        raise CannotRun(f"which Redis? Pass --data DIR to attach to the intrigue serve running on DIR "
+                        f"(it is {DEFAULT_DATA} by default), or set REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+    return url
+
+
+def _check_reachable(url: str) -> None:
+    import redis
+
+    from events.store import connect
+
+    try:
+        connect(url).ping()
+    except ValueError as err:
+        raise CannotRun(f"REDIS_URL {url!r} is not a Redis URL: {err}") from None
+    except redis.RedisError as err:
+        raise CannotRun(f"cannot reach Redis at {_without_password(url)}: {err}") from None
+
+
+def _without_password(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -155,7 +278,9 @@ def _reindex(args: argparse.Namespace) -> int:
     from service.progress import Progress
     from workers.scheduling import JobScheduler, make_queue
 
-    client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    url = _redis_url(args)
+    _check_reachable(url)
+    client = connect(url)
     progress = Progress("reindex", unit="games")
     count = Engine(client, JobScheduler(make_queue(client))).rebuild_indexes(progress=progress.update)
     print(f"rebuilt the indexes of {count} game(s)")

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
@@ -32,10 +33,12 @@ def free_port() -> int:
 class EmbeddedRedis:
     """Runs ``redis-server`` on 127.0.0.1 with its files in ``data_dir`` until :meth:`stop`."""
 
-    def __init__(self, data_dir: str | os.PathLike[str], *, persist: bool = True, port: int | None = None) -> None:
+    def __init__(self, data_dir: str | os.PathLike[str], *, persist: bool = True, port: int | None = None,
+                 preexec_fn: Callable[[], None] | None = None) -> None:
         self.data_dir = Path(data_dir)
         self.persist = persist
         self.port = port or free_port()
+        self.preexec_fn = preexec_fn  # e.g. die with the serving process (service.datadir)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -49,7 +52,8 @@ class EmbeddedRedis:
                 "--appendonly", "yes" if self.persist else "no"]
         if self.persist:
             args += ["--appendfsync", "everysec", "--appendfilename", "intrigue.aof"]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        preexec_fn=self.preexec_fn)
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         give_up = time.monotonic() + timeout
         while True:

@@ -537,23 +537,25 @@ class Engine:
         return plan
 
     def _finish_follow_up(self, plan: _FollowUp, replies: Sequence[Any], offset: int, job_due: int | None) -> None:
-        """What follows the index updates' round trip: webhooks, the drain job or a deadline's job.
+        """What follows the index updates' round trip: the drain job or a deadline's job, then webhooks.
 
         ``replies`` are the pipe's; the follow-up's own start at ``offset``.
         """
-        if plan.notes:
-            self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
         if plan.mark_at is not None:
             if replies[offset + plan.mark_at]:
                 self.scheduler.enqueue_drain()  # type: ignore[union-attr]
-            return
-        if not plan.may_book:
-            return
-        now_ms = time.time() * 1000
-        if job_due is not None and now_ms < job_due <= plan.due_ms:  # type: ignore[operator]
-            return  # the booked job runs first; finding nothing due, it books the next one
-        self.redis.hset(self.keys.meta(plan.record["id"]), "job_due", plan.due_ms)  # type: ignore[arg-type]
-        self._book_deadline(plan.record["id"], plan.due)  # type: ignore[arg-type]
+        elif plan.may_book:
+            now_ms = time.time() * 1000
+            # Unless the booked job runs first (finding nothing due, it books the next one).
+            if job_due is None or not now_ms < job_due <= plan.due_ms:  # type: ignore[operator]
+                self.redis.hset(self.keys.meta(plan.record["id"]), "job_due", plan.due_ms)  # type: ignore[arg-type]
+                self._book_deadline(plan.record["id"], plan.due)  # type: ignore[arg-type]
+        if plan.notes:
+            try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
+                self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
+            except Exception:
+                log.exception("could not ask for the webhook notifications of game %s at version %s",
+                              plan.record["id"], plan.record["version"])
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)

@@ -1,120 +1,362 @@
-"""The OpenAPI document, generated from the marshmallow schemas, and a docs page that needs no internet."""
+"""The OpenAPI document, generated from the marshmallow schemas and the registered games,
+and a docs page that needs no internet.
+
+Each operation says whether it needs a token, lists every problem ``code`` it can
+answer (as an enum on the problem's ``code``, so a client generator and schemathesis
+both hold the server to it), and carries a request and response example recorded from
+a real run (``api_examples.json``, rewritten by ``tests/integration/test_api_reference.py``
+with ``INTRIGUE_RECORD_EXAMPLES=1`` and checked against the live server by the same test).
+Each game's actions (a ``oneOf`` per game), seats and options come from the game
+modules, so a game is documented once it is registered.
+"""
 
 from __future__ import annotations
 
 import html
+import json
+import threading
+from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, jsonify
 
+from games import registry
+from games.shapes import action_schema, options_schema, rule_codes
+from service import openapi_correspondence as correspondence
 from service import schemas
+from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
 
 docs_bp = Blueprint("docs", __name__)
 
-_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_AUTH = [{"bearer": []}]
+EXAMPLES_PATH = Path(__file__).with_name("api_examples.json")
+LOBBY_LIMIT = 200
 
+# ------------------------------------------------------------------ problem codes
+#: What any request may be answered with, whatever it asks.
+ANYWHERE: dict[int, tuple[str, ...]] = {
+    429: ("rate_limited",), 431: ("headers_too_large",), 500: ("internal_error",), 503: ("store_unavailable",)}
+#: A JSON body: what is wrong with it before any schema is applied.
+BODY_CODES = ("empty_body", "malformed_json", "bad_encoding", "too_deep", "malformed_body", "invalid_body")
+BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 413: ("body_too_large",), 415: ("unsupported_media_type",)}
+TOKEN: dict[int, tuple[str, ...]] = {401: ("auth_required", "bad_authorization", "bad_token")}
+#: A token is optional, but one that is sent must be valid.
+OPTIONAL_TOKEN: dict[int, tuple[str, ...]] = {401: ("bad_authorization", "bad_token")}
+GAME: dict[int, tuple[str, ...]] = {404: ("game_not_found",)}
 
-def _problems(*statuses: int) -> dict[str, Any]:
-    return {str(s): {"description": _REASONS[s], "content": {"application/problem+json": {"schema": "Problem"}}}
-            for s in statuses}
-
-
-_REASONS = {400: "Malformed request", 401: "Missing or unknown token", 403: "Not allowed for this caller",
-            404: "No such game", 409: "Version or state conflict (stale If-Match, not your turn, game over)",
-            422: "Rule violation; `legal_actions` lists what you may do",
-            429: "Too many requests from this player; wait `Retry-After` seconds",
-            503: "The store did not answer; a POST's outcome is unknown: repeat it with the same Idempotency-Key"}
-#: Problems any operation may answer with, whatever it does.
-_ANYWHERE = (429, 503)
-
-
-def _ok(schema: str, description: str, status: int = 200) -> dict[str, Any]:
-    return {str(status): {"description": description, "content": {"application/json": {"schema": schema}}}}
-
-
-def _q(name: str, description: str, type_: str = "integer") -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": False, "description": description, "schema": {"type": type_}}
-
-
-PATHS: list[tuple[str, dict[str, Any]]] = [
-    ("/v1/players", {"post": {
-        "summary": "Register a player and get a bearer token", "tags": ["players"],
-        "requestBody": {"content": {"application/json": {"schema": "PlayerCreate"}}},
-        "responses": {**_ok("Player", "The player, with its token (shown only once)", 201), **_problems(400)}}}),
-    ("/v1/games", {
-        "post": {"summary": "Create a game (seats fill with join)", "tags": ["games"], "security": _AUTH,
-                 "requestBody": {"content": {"application/json": {"schema": "GameCreate"}}},
-                 "responses": {**_ok("GameView", "The new game", 201), **_problems(400, 401, 422)}},
-        "get": {"summary": "The lobby: open games", "tags": ["games"],
-                "parameters": [_q("game", "Only this game", "string"), _q("limit", "At most this many (1-200)")],
-                "responses": _ok("GameList", "Open games, oldest first")}}),
-    ("/v1/games/{game_id}/join", {"post": {
-        "summary": "Take the first free seat (joining twice keeps your seat)", "tags": ["games"], "security": _AUTH,
-        "parameters": [_GAME_ID],
-        "responses": {**_ok("JoinResult", "Your seat"), **_problems(401, 404, 409)}}}),
-    ("/v1/games/{game_id}", {"get": {
-        "summary": "Status, whom it awaits and until when, your view and your legal actions", "tags": ["games"],
-        "parameters": [_GAME_ID], "responses": {**_ok("GameView", "The game as you see it"), **_problems(404)}}}),
-    ("/v1/games/{game_id}/actions", {"post": {
-        "summary": "Post one action (an object from legal_actions)", "tags": ["games"], "security": _AUTH,
-        "parameters": [_GAME_ID,
-                       {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
-                        "description": "Same key twice returns the first result and appends nothing"},
-                       {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "integer"},
-                        "description": "Refuse with 409 unless the game is at this version"}],
-        "requestBody": {"content": {"application/json": {"schema": "Action"}}},
-        "responses": {**_ok("ActionResult", "The new version and the events, as you see them"),
-                      **_problems(400, 401, 403, 404, 409, 422)}}}),
-    ("/v1/games/{game_id}/events", {"get": {
-        "summary": "Your redacted event feed; long-poll with wait", "tags": ["games"],
-        "parameters": [_GAME_ID, _q("after", "Events after this version"), _q("wait", "Seconds to wait (0-30)"),
-                       _q("limit", "At most this many events (1-500)"),
-                       _q("view", "true: also return your game view, legal actions included", "boolean")],
-        "responses": {**_ok("EventPage", "Events you may see"), **_problems(400, 404)}}}),
-    ("/v1/games/{game_id}/events/stream", {"get": {
-        "summary": "The same feed as server-sent events (Last-Event-ID resumes)", "tags": ["games"],
-        "parameters": [_GAME_ID, _q("after", "Start after this version")],
-        "responses": {"200": {"description": "text/event-stream of feed events"}}}}),
-    ("/v1/games/{game_id}/replay", {"get": {
-        "summary": "The game as you saw it at a version; after the end, everything", "tags": ["games"],
-        "parameters": [_GAME_ID, _q("version", "Version to rebuild (default: current)")],
-        "responses": {**_ok("Replay", "The game then"), **_problems(400, 404)}}}),
-    ("/v1/games/{game_id}/log", {"get": {
-        "summary": "The full hash-chained log (NDJSON) of a finished game", "tags": ["games"],
-        "parameters": [_GAME_ID],
-        "responses": {"200": {"description": "One event envelope per line; check with `intrigue verify`",
-                              "content": {"application/x-ndjson": {}}}, **_problems(403, 404)}}}),
-    ("/v1/me/games", {"get": {
-        "summary": "Your games; awaiting=me is the correspondence inbox", "tags": ["me"], "security": _AUTH,
-        "parameters": [_q("awaiting", "'me' for games waiting on you", "string")],
-        "responses": {**_ok("Inbox", "Your games"), **_problems(400, 401)}}}),
-]
-
-SCHEMAS = {
-    "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,
-    "GameCreate": schemas.GameCreateSchema, "GameSummary": schemas.GameSummarySchema,
-    "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
-    "Action": schemas.ActionSchema, "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema,
-    "Replay": schemas.ReplaySchema, "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema,
+_REASONS = {
+    400: "Malformed request: the body, a header or a query value cannot be used",
+    401: "Missing, malformed or unknown token", 403: "Not allowed for this caller", 404: "No such resource",
+    409: "Version or state conflict", 413: "Body larger than 64 KiB", 415: "Body not sent as application/json",
+    422: "Well-formed but refused by the rules (`legal_actions` lists what you may do)",
+    429: "Too many requests; wait `Retry-After` seconds (`retry_after` is exact)",
+    431: "A header larger than the server accepts", 500: "Unexpected error: a POST's outcome is unknown; repeat it "
+                                                          "with the same Idempotency-Key",
+    503: "The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key",
 }
 
 
-@cache
+def _join(*parts: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
+    merged: dict[int, tuple[str, ...]] = {}
+    for part in parts:
+        for status, codes in part.items():
+            merged[status] = tuple(dict.fromkeys((*merged.get(status, ()), *codes)))
+    return merged
+
+
+# ------------------------------------------------------------------ operations
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str
+    summary: str
+    auth: str  # "required", "optional" (a seat's view with it, a spectator's without) or "none"
+    ok_status: int
+    ok_schema: str | None  # a component name; None for a body that is not JSON
+    problems: dict[int, tuple[str, ...]]
+    params: tuple[dict[str, Any], ...] = ()
+    body: str | None = None
+    ok_type: str = "application/json"
+    description: str = ""
+    #: 422 refusals whose codes are open-ended (a game's rules, a webhook's destination): listed, not enforced.
+    open_codes: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"{self.method.upper()} {self.path}"
+
+
+def _path(name: str, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "string", "minLength": 1, "maxLength": 64}}
+
+
+def _query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
+
+
+def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "header", "required": False, "description": description, "schema": schema}
+
+
+GAME_ID = _path("game_id", "The game's id (from POST /v1/games or the lobby)")
+AFTER = _query("after", "Only events after this version", {"type": "integer", "minimum": 0, "maximum": 10**15 - 1})
+
+
+def operations() -> list[Operation]:
+    """Every operation of the API, in the order of the reference."""
+    games = ", ".join(registry.available())
+    return [
+        Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
+                  _join(BODY), body="PlayerCreate", description="The token is shown once; only its hash is kept."),
+        Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
+                  _join(BODY, TOKEN, {422: ("unknown_game", "bad_seat_count")}), body="GameCreate",
+                  description=f"Games: {games}. Each game's seats and options are in its `GameCreate` branch; "
+                              "a game's own option problems are 422 with that game's code.",
+                  open_codes=("the game's option codes",)),
+        Operation("get", "/v1/games", "The lobby: open games, oldest first", "none", 200, "GameList",
+                  {400: ("bad_query",)},
+                  params=(_query("game", "Only this game", {"type": "string", "enum": registry.available()}),
+                          _query("status", "Only 'open' is listed here; your own games are at /v1/me/games",
+                                 {"type": "string", "enum": ["open"]}),
+                          _query("limit", "At most this many", {"type": "integer", "minimum": 1,
+                                                                "maximum": LOBBY_LIMIT}))),
+        Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
+                  "required", 200, "JoinResult", _join(TOKEN, GAME, {409: ("game_not_open", "busy")}),
+                  params=(GAME_ID,), description="The last seat to join starts the game."),
+        Operation("get", "/v1/games/{game_id}", "Status, whom it awaits and until when, your view and legal actions",
+                  "optional", 200, "GameView", _join(OPTIONAL_TOKEN, GAME), params=(GAME_ID,),
+                  description="Without a token (or with one not seated here) you see what a spectator sees."),
+        Operation("post", "/v1/games/{game_id}/actions", "Post one action (an object from legal_actions)",
+                  "required", 200, "ActionResult",
+                  _join(BODY, {400: ("bad_if_match", "bad_idempotency_key")}, TOKEN, {403: ("not_seated",)}, GAME,
+                        {409: ("game_not_started", "game_over", "version_conflict", "not_your_turn",
+                               "idempotency_key_reused", "busy")}),
+                  params=(GAME_ID,
+                          _header("Idempotency-Key", "Your id for this decision: the same key again returns the "
+                                                     "first result and appends nothing (1 to 200 characters)",
+                                  {"type": "string", "minLength": 1, "maxLength": 200}),
+                          _header("If-Match", "Refuse with 409 version_conflict unless the game is at this version "
+                                              "(digits; an entity tag such as \"12\" also works)",
+                                  {"type": "string", "pattern": r'^(W/)?("[0-9]{1,15}"|[0-9]{1,15})$'})),
+                  body="Action", open_codes=("the game's rule codes (see each game's Action schema)",),
+                  description="The body is one of the actions of the game's `<Game>Action` schema; "
+                              "`legal_actions` in your view lists the ones you may post now."),
+        Operation("get", "/v1/games/{game_id}/events", "Your redacted event feed; long-poll with wait", "optional",
+                  200, "EventPage", _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query",)}),
+                  params=(GAME_ID, AFTER,
+                          _query("wait", "Seconds to wait for a first event", {"type": "integer", "minimum": 0,
+                                                                                "maximum": MAX_WAIT_SECONDS}),
+                          _query("limit", "At most this many events", {"type": "integer", "minimum": 1,
+                                                                         "maximum": MAX_PAGE}),
+                          _query("view", "Also return your game view, legal actions included",
+                                 {"type": "string", "enum": ["true", "false", "1", "0"]}),
+                          _query("messages_after", "Table talk after this message id (e.g. 12-0)",
+                                 {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}))),
+        Operation("get", "/v1/games/{game_id}/events/stream", "The same feed as server-sent events", "optional",
+                  200, None, _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query", "bad_last_event_id")}),
+                  params=(GAME_ID, AFTER,
+                          _query("messages_after", "Table talk after this message id",
+                                 {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}),
+                          _header("Last-Event-ID", "Resume after this frame id (a version, or version/message id)",
+                                  {"type": "string", "pattern": "^[0-9]{1,15}(/[0-9]{1,15}-[0-9]{1,15})?$"})),
+                  ok_type="text/event-stream",
+                  description="Ends when a finished game's feed is complete; a comment line keeps it alive."),
+        Operation("get", "/v1/games/{game_id}/replay", "The game as you saw it at a version; after the end, "
+                                                        "everything", "optional", 200, "Replay",
+                  _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query",), 404: ("version_not_found",)}),
+                  params=(GAME_ID, _query("version", "Version to rebuild (from 1 to the current; default: current)",
+                                          {"type": "integer", "minimum": 1, "maximum": 10**15 - 1}))),
+        Operation("get", "/v1/games/{game_id}/log", "The full hash-chained log (NDJSON) of a finished game",
+                  "optional", 200, None, _join(OPTIONAL_TOKEN, GAME, {403: ("game_in_progress",)}),
+                  params=(GAME_ID,), ok_type="application/x-ndjson",
+                  description="The operator's token reads it at any time. Check it with `intrigue verify`."),
+        Operation("get", "/v1/games/{game_id}/transcript", "A finished game as readable text, table talk in place",
+                  "optional", 200, None, _join(OPTIONAL_TOKEN, GAME, {403: ("game_in_progress",)}),
+                  params=(GAME_ID,), ok_type="text/plain"),
+        Operation("post", "/v1/games/{game_id}/messages", "Table talk: to everyone, or privately to one seat",
+                  "required", 201, "ChatMessage",
+                  _join(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over",), 422: ("bad_recipient",),
+                                            429: ("chat_rate_limited",)}),
+                  params=(GAME_ID,), body="MessageCreate",
+                  description="A message never changes the game's version."),
+        Operation("get", "/v1/games/{game_id}/messages", "The table talk you may read, oldest first", "optional", 200,
+                  "MessageList", _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query",)}),
+                  params=(GAME_ID, _query("after", "Messages after this message id (empty: from the start)",
+                                          {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}))),
+        Operation("get", "/v1/me/games", "Your games; awaiting=me is the correspondence inbox", "required", 200,
+                  "Inbox", _join(TOKEN, {400: ("bad_query",)}),
+                  params=(_query("awaiting", "'me': only games waiting on you, soonest deadline first",
+                                 {"type": "string", "enum": ["me"]}),)),
+        Operation("post", "/v1/me/webhooks", "Register a webhook; its signing secret is shown once", "required", 201,
+                  "WebhookCreated", _join(BODY, TOKEN, {422: ("bad_webhook_url", "webhook_host_unresolvable",
+                                                              "webhook_destination_refused", "too_many_webhooks")}),
+                  body="WebhookCreate"),
+        Operation("get", "/v1/me/webhooks", "Your webhooks, without their secrets", "required", 200, "WebhookList",
+                  _join(TOKEN)),
+        Operation("delete", "/v1/me/webhooks/{webhook_id}", "Delete a webhook", "required", 204, None,
+                  _join(TOKEN, {404: ("webhook_not_found",)}),
+                  params=(_path("webhook_id", "The webhook's id"),), ok_type=""),
+        Operation("get", "/v1/me/webhooks/{webhook_id}/deliveries", "A webhook's recent deliveries", "required", 200,
+                  "DeliveryList", _join(TOKEN, {404: ("webhook_not_found",)}),
+                  params=(_path("webhook_id", "The webhook's id"),)),
+        Operation("get", "/v1/openapi.json", "This document", "none", 200, None, {}, ok_type="application/json"),
+    ]
+
+
+SCHEMAS = {
+    "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,
+    "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
+    "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
+    "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
+    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, **correspondence.SCHEMAS,
+}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def game_schemas() -> dict[str, dict[str, Any]]:
+    """Per registered game: ``<Game>Create`` (seats, options) and ``<Game>Action`` (a oneOf), and the unions."""
+    out: dict[str, dict[str, Any]] = {}
+    creates, actions = [], []
+    for name in registry.available():
+        rules = registry.load(name)
+        create = f"{_camel(name)}Create"
+        out[create] = {
+            "type": "object", "required": ["game", "seats"], "additionalProperties": False,
+            "properties": {"game": {"type": "string", "enum": [name]},
+                           "seats": {"type": "integer", "minimum": rules.MIN_SEATS, "maximum": rules.MAX_SEATS},
+                           "options": options_schema(rules), "time_control": _ref("TimeControl")},
+            "example": {"game": name, "seats": rules.MIN_SEATS, "options": {},
+                        "time_control": {"seconds_per_move": 86400}}}
+        action = f"{_camel(name)}Action"
+        out[action] = {**action_schema(rules), "description": f"An action of {name}. Refusals (422) use these "
+                                                              f"codes: {', '.join(rule_codes(rules))}."}
+        creates.append(_ref(create))
+        actions.append(_ref(action))
+    out["GameCreate"] = {"oneOf": creates, "discriminator": {"propertyName": "game"}}
+    # A union, not a oneOf: two games may share an action shape ({"type": "pass"}).
+    out["Action"] = {"anyOf": actions, "description": "One action of the game being played"}
+    return out
+
+
+def _problem_response(status: int, codes: tuple[str, ...], open_codes: tuple[str, ...]) -> dict[str, Any]:
+    description = f"{_REASONS.get(status, 'Problem')}. Codes: {', '.join(codes)}"
+    if open_codes:
+        description += f"; also {', '.join(open_codes)}"
+        schema: dict[str, Any] = _ref("Problem")
+    else:
+        schema = {"allOf": [_ref("Problem"), {"type": "object", "properties": {
+            "code": {"type": "string", "enum": list(codes)}}}]}
+    response: dict[str, Any] = {"description": description,
+                                "content": {"application/problem+json": {"schema": schema}}}
+    if status in (429, 503):
+        response["headers"] = {"Retry-After": {"description": "Seconds to wait before retrying",
+                                               "schema": {"type": "integer", "minimum": 1}}}
+    if status == 401:
+        response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+    return response
+
+
+def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
+    auth_line = {"required": "Needs a player token.", "optional": "A token is optional.",
+                 "none": "Needs no token."}[op.auth]
+    # Correspondence play keeps its longer explanations beside its code (service/openapi_correspondence.py).
+    more = dict(correspondence.PATHS).get(op.path, {}).get(op.method, {}).get("description", "")
+    result: dict[str, Any] = {"summary": op.summary, "operationId": _operation_id(op),
+                              "description": " ".join(filter(None, (auth_line, op.description, more))),
+                              "tags": [op.path.split("/")[2]], "parameters": list(op.params)}
+    if op.auth == "required":
+        result["security"] = [{"bearer": []}]
+    elif op.auth == "optional":
+        result["security"] = [{}, {"bearer": []}]
+    else:
+        result["security"] = []
+    example = examples.get(op.key, {})
+    if op.body:
+        content: dict[str, Any] = {"schema": _ref(op.body)}
+        if "request" in example:
+            content["example"] = example["request"]
+        result["requestBody"] = {"required": True, "content": {"application/json": content}}
+    ok: dict[str, Any] = {"description": "Success"}
+    if op.ok_type:
+        media: dict[str, Any] = {"schema": _ref(op.ok_schema)} if op.ok_schema else {"schema": {"type": "string"}}
+        if op.ok_type == "text/event-stream":  # one object per event: its id, type and the feed item as JSON
+            media = {"schema": {"type": "object", "properties": {
+                "id": {"type": "string"}, "event": {"type": "string"}, "data": {"type": "string"}}}}
+        if op.ok_type == "application/json" and not op.ok_schema:
+            media = {"schema": {"type": "object"}}
+        if "response" in example:
+            media["example"] = example["response"]
+        ok["content"] = {op.ok_type: media}
+    responses: dict[str, Any] = {str(op.ok_status): ok}
+    problems = _join(op.problems, ANYWHERE)
+    if op.open_codes:
+        problems = _join(problems, {422: ()})
+    for status in sorted(problems):
+        responses[str(status)] = _problem_response(status, problems[status], op.open_codes if status == 422 else ())
+    result["responses"] = responses
+    return result
+
+
+def _operation_id(op: Operation) -> str:
+    words = [w.strip("{}") for w in op.path.split("/")[2:]]
+    return op.method + "".join(_camel(w) for w in words)
+
+
+def load_examples() -> dict[str, Any]:
+    try:
+        return json.loads(EXAMPLES_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+_BUILDING = threading.Lock()
+
+
 def openapi_document() -> dict[str, Any]:
+    """The document, built once per process (reading the games' actions takes a few seconds):
+    requests that arrive while it is built wait for that one build."""
+    with _BUILDING:
+        return _build_document()
+
+
+openapi_document.cache_clear = lambda: _build_document.cache_clear()  # type: ignore[attr-defined]
+
+
+@cache
+def _build_document() -> dict[str, Any]:
     spec = APISpec(title="Intrigue", version="1.0.0", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
-                   info={"description": "Hidden-information board games over HTTP. Every action is an event; "
-                                        "every view is filtered for its seat."})
+                   info={"description": DESCRIPTION})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema=schema)
-    for path, operations in PATHS:
-        spec.path(path=path, operations={method: {**op, "responses": {**op["responses"], **_problems(*_ANYWHERE)}}
-                                         for method, op in operations.items()})
+    for name, schema in game_schemas().items():
+        spec.components.schema(name, schema)
+    examples = load_examples()
+    by_path: dict[str, dict[str, Any]] = {}
+    for op in operations():
+        by_path.setdefault(op.path, {})[op.method] = _operation_dict(op, examples)
+    for path, ops in by_path.items():
+        spec.path(path=path, operations=ops)
     return spec.to_dict()
+
+
+DESCRIPTION = (
+    "Hidden-information board games over HTTP. Every action is an event; every view is filtered for its seat. "
+    "Errors are RFC 9457 problem details (application/problem+json) with a stable `code`; each operation lists "
+    "the codes it can answer. A method a path does not have is 405 `method_not_allowed` with an `Allow` header; "
+    "a path that does not exist is 404 `not_found`. Tokens: `Authorization: Bearer <token>` from POST /v1/players.")
 
 
 @docs_bp.get("/v1/openapi.json")
@@ -127,30 +369,37 @@ def openapi_json() -> Response:
 def docs_page() -> Response:
     """A plain HTML reference rendered from the OpenAPI document: no scripts, no CDN."""
     doc = openapi_document()
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(doc['info']['title'])} API</title>",
+    esc = html.escape
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(doc['info']['title'])} API</title>",
              "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
-             "code,pre{background:#f4f4f4;padding:2px 4px}h3{margin-bottom:.2em}.m{font-weight:bold;color:#063}"
-             "td{vertical-align:top;padding:2px 8px}</style></head><body>",
-             f"<h1>{html.escape(doc['info']['title'])} API {html.escape(doc['info']['version'])}</h1>",
-             f"<p>{html.escape(doc['info']['description'])}</p>",
-             "<p>Machine-readable: <a href='/v1/openapi.json'>/v1/openapi.json</a>. Errors are "
-             "<code>application/problem+json</code> with a stable <code>code</code>.</p>"]
-    for path, operations in doc["paths"].items():
-        for method, op in operations.items():
-            parts.append(f"<h3><span class='m'>{method.upper()}</span> <code>{html.escape(path)}</code></h3>"
-                         f"<p>{html.escape(op.get('summary', ''))}</p>")
+             "code,pre{background:#f4f4f4;padding:2px 4px}pre{overflow-x:auto}h3{margin-bottom:.2em}"
+             ".m{font-weight:bold;color:#063}td{vertical-align:top;padding:2px 8px}</style></head><body>",
+             f"<h1>{esc(doc['info']['title'])} API {esc(doc['info']['version'])}</h1>",
+             f"<p>{esc(doc['info']['description'])}</p>",
+             "<p>Machine-readable: <a href='/v1/openapi.json'>/v1/openapi.json</a>.</p>"]
+    for path, operations_ in doc["paths"].items():
+        for method, op in operations_.items():
+            parts.append(f"<h3><span class='m'>{method.upper()}</span> <code>{esc(path)}</code></h3>"
+                         f"<p>{esc(op.get('summary', ''))}. {esc(op.get('description', ''))}</p>")
             params = op.get("parameters", [])
             if params:
-                rows = "".join(f"<tr><td><code>{html.escape(p['name'])}</code></td><td>{p['in']}</td>"
-                               f"<td>{html.escape(p.get('description', ''))}</td></tr>" for p in params)
+                rows = "".join(f"<tr><td><code>{esc(p['name'])}</code></td><td>{p['in']}</td>"
+                               f"<td>{esc(p.get('description', ''))}</td></tr>" for p in params)
                 parts.append(f"<table>{rows}</table>")
-            statuses = ", ".join(f"{code} {html.escape(r['description'])}" for code, r in op["responses"].items())
+            for label, media in (("Request", op.get("requestBody", {}).get("content", {}).get("application/json")),
+                                 ("Response", next(iter(op["responses"][next(iter(op["responses"]))]
+                                                        .get("content", {}).values()), None))):
+                if media and "example" in media:
+                    parts.append(f"<p>{label} example:</p><pre>{esc(json.dumps(media['example'], indent=2))}</pre>")
+            statuses = "<br>".join(f"{code}: {esc(r['description'])}" for code, r in op["responses"].items())
             parts.append(f"<p><small>{statuses}</small></p>")
     parts.append("<h2>Schemas</h2>")
     for name, schema in doc["components"]["schemas"].items():
         props = schema.get("properties", {})
-        rows = "".join(f"<tr><td><code>{html.escape(k)}</code></td><td>{html.escape(str(v.get('type', '')))}</td>"
-                       f"<td>{html.escape(str(v.get('description', '')))}</td></tr>" for k, v in props.items())
-        parts.append(f"<h3 id='{name}'>{name}</h3><table>{rows}</table>")
+        rows = "".join(f"<tr><td><code>{esc(k)}</code></td><td>{esc(str(v.get('type', '')))}</td>"
+                       f"<td>{esc(str(v.get('description', '')))}</td></tr>" for k, v in props.items())
+        branches = [b.get("title") or b.get("$ref", "").rsplit("/", 1)[-1] for b in schema.get("oneOf", [])]
+        extra = f"<p>One of: {esc(', '.join(branches))}</p>" if branches else ""
+        parts.append(f"<h3 id='{name}'>{name}</h3>{extra}<table>{rows}</table>")
     parts.append("</body></html>")
     return Response("".join(parts), mimetype="text/html")

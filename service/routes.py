@@ -9,6 +9,7 @@ from flask import Blueprint, Response, request, stream_with_context
 
 from events.envelope import parse_time
 from events.watch import Watch
+from games import registry
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view, summary
 from service import chat
@@ -51,6 +52,8 @@ def lobby() -> dict[str, Any]:
     if status != "open":
         raise Problem(400, "bad_query", "the lobby lists open games only; see /v1/me/games for yours")
     wanted = request.args.get("game")
+    if wanted is not None and wanted not in registry.GAMES:
+        raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
     limit = query_int("limit", 50, 1, 200)
     eng = engine()
     games = []
@@ -105,7 +108,9 @@ def events(game_id: str) -> dict[str, Any]:
     limit = query_int("limit", MAX_PAGE, 1, MAX_PAGE)
     with_view = query_bool("view")
     cursor = chat.parse_cursor(request.args.get("messages_after"))
-    base = after  # without a chat cursor, messages posted from this version on
+    # Without a chat cursor, the messages posted after a later event than ``after``: a client
+    # that knows nothing of chat and polls ``after=<version>`` never gets a message twice.
+    base = after + 1
     give_up = time.monotonic() + wait
 
     def answer(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -138,9 +143,12 @@ def _feed_page(eng: Any, game_id: str, seat: int | None | str, after: int, curso
     (often from memory, see Projector.read) and the chat only if a message was posted.
     """
     known = watch.known if watch is not None else None
-    batch = eng.projector.read(game_id, after, known=known, count=limit)
-    read_chat = known is None or (watch is not None and watch.chat)
-    messages = eng.chat.read(game_id, cursor, from_version=base, count=limit) if read_chat else []
+    if known is None:  # only the store can say: events and messages in one round trip
+        batch, messages = eng.chat.read_with_events(game_id, after, cursor, base, limit)
+        eng.projector.remember_events(game_id, batch)
+    else:
+        batch = eng.projector.read(game_id, after, known=known, count=limit)
+        messages = eng.chat.read(game_id, cursor, from_version=base, count=limit) if watch.chat else []  # type: ignore[union-attr]
     full = len(batch) == limit or len(messages) == limit
     if len(batch) == limit:  # keep the order: no message from beyond the last event read
         messages = [m for m in messages if m["version"] <= batch[-1].seq]
@@ -168,14 +176,14 @@ def event_stream(game_id: str) -> Response:
     eng = engine()
     record = eng.load(game_id)
     seat = _caller_seat(record)
+    # The query is checked even when Last-Event-ID (a reconnection) takes its place.
+    after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
     resume = request.headers.get("Last-Event-ID")
     if resume:
         version, _, message = resume.partition("/")
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
         cursor = chat.parse_cursor(message or None)
-    else:
-        after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
-    base = after
+    base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
     with_view = query_bool("view")
 
     def generate():
@@ -226,7 +234,10 @@ def replay(game_id: str) -> dict[str, Any]:
     eng = engine()
     current = eng.load(game_id)
     seat = _caller_seat(current)
-    version = query_int("version", current["version"], 1, current["version"])
+    version = query_int("version", current["version"], 1, None)
+    if version > current["version"]:
+        raise Problem(404, "version_not_found", f"the game is at version {current['version']}, not yet {version}",
+                      version=current["version"])
     record = eng.projector.at_version(game_id, version)
     assert record is not None
     everything = current["status"] == "finished" or is_operator()

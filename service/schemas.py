@@ -31,7 +31,7 @@ class TimeControlSchema(Schema):
                                     metadata={"description": "Missed deadlines in a row before the bot plays the seat"})
     autoplay_seconds = fields.Integer(strict=True, load_default=10, validate=validate.Range(min=1, max=30 * DAY),
                                       metadata={"description": "Time the bot leaves a seat it plays before moving"})
-    reserve_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0, max=30 * DAY),
+    reserve_seconds = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=30 * DAY),
                                      metadata={"description": "A time bank per seat: a seat past its move deadline "
                                                               "spends it before the default move is played"})
 
@@ -112,7 +112,9 @@ class ActionSchema(Schema):
 
 
 class FeedEventSchema(Schema):
-    seq = fields.Integer()
+    seq = fields.Integer(allow_none=True, metadata={"description": "The event's version; null for a ChatMessage"})
+    id = fields.String(metadata={"description": "A ChatMessage's id (<version>-<n>)"})
+    version = fields.Integer(metadata={"description": "A ChatMessage's version: the event it followed"})
     type = fields.String()
     at = fields.String()
     actor = fields.Integer(allow_none=True)
@@ -126,8 +128,12 @@ class ActionResultSchema(Schema):
 
 
 class EventPageSchema(Schema):
-    events = fields.List(fields.Nested(FeedEventSchema))
+    events = fields.List(fields.Nested(FeedEventSchema),
+                         metadata={"description": "Events, and table talk (type ChatMessage, seq null) right "
+                                                  "after the event it followed"})
     version = fields.Integer(metadata={"description": "Pass as `after` to continue"})
+    messages_after = fields.String(allow_none=True, metadata={"description": "Pass as `messages_after` to "
+                                                                             "continue the table talk"})
     status = fields.String()
     game = fields.Nested(GameViewSchema, metadata={"description": "Your game view as of this answer (with view=true)"})
 
@@ -136,6 +142,7 @@ class ReplaySchema(Schema):
     version = fields.Integer()
     game = fields.Nested(GameViewSchema)
     state = fields.Dict(allow_none=True, metadata={"description": "Full state (finished games and operator only)"})
+    messages = fields.List(fields.Dict(), metadata={"description": "Table talk you could see up to this version"})
 
 
 class ProblemSchema(Schema):
@@ -147,3 +154,5 @@ class ProblemSchema(Schema):
     version = fields.Integer(metadata={"description": "Current game version, where it matters"})
     legal_actions = fields.List(fields.Dict(), metadata={"description": "For a rule violation: what you may do"})
     errors = fields.Dict(metadata={"description": "For malformed input: the fields at fault"})
+    retry_after = fields.Float(metadata={"description": "For 429 and 503: the exact seconds to wait "
+                                                        "(Retry-After rounds them up)"})

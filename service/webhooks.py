@@ -3,8 +3,8 @@
 A player registers URLs for some of three events: ``your_turn`` (a seat of theirs has
 just become awaited), ``deadline_soon`` (a quarter of the time before that seat's
 default move is left) and ``game_over``. The commit that causes an event only asks for
-an RQ job (``dispatch``); jobs create the deliveries and POST them (``deliver``), never
-the request that caused them.
+an RQ job (``dispatch``), which creates the deliveries and makes their first attempts;
+retries are ``deliver`` jobs. The request that caused an event never delivers it.
 
 A delivery is a JSON body naming a game and a version, never a card or a bid, signed
 with the webhook's secret: ``Intrigue-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256
@@ -30,7 +30,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -199,11 +199,12 @@ class Webhooks:
     """Registration (API), notification (the engine's follow-up) and delivery (jobs)."""
 
     def __init__(self, client: redis.Redis, keys: Keys, queue: Queue | None = None,
-                 policy: RetryPolicy | None = None) -> None:
+                 policy: RetryPolicy | None = None, clock: Callable[[], float] = time.time) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
         self.policy = policy or RetryPolicy.from_env()
+        self.clock = clock
         self._claim = client.register_script(_CLAIM)
 
     # ------------------------------------------------------------ registration
@@ -219,7 +220,7 @@ class Webhooks:
         pipe = self.redis.pipeline()
         pipe.hset(self.keys.webhook(webhook_id), mapping={
             "id": webhook_id, "player": player_id, "url": url, "events": json.dumps(events), "secret": secret,
-            "created_at": _iso(time.time()), "disabled": "0"})
+            "created_at": _iso(self.clock()), "disabled": "0"})
         pipe.sadd(self.keys.player_webhooks(player_id), webhook_id)
         pipe.sadd(self.keys.hooked_players(), player_id)
         pipe.execute()
@@ -277,7 +278,8 @@ class Webhooks:
             if record["awaiting"][seat] is not None and before["awaiting"][seat] is None:
                 notes.append(("your_turn", seat, player["id"]))
             deadline = record["deadlines"][seat]
-            if deadline is not None and deadline != before["deadlines"][seat]:
+            # A seat the bot plays has nothing to lose at its deadline: no deadline_soon for it.
+            if deadline is not None and deadline != before["deadlines"][seat] and not record["autoplay"][seat]:
                 notes.append(("deadline_soon", seat, player["id"]))
             if record["status"] == "finished" and before["status"] != "finished":
                 notes.append(("game_over", seat, player["id"]))
@@ -303,35 +305,35 @@ class Webhooks:
                           seat, deadline if kind == "your_turn" else None, str(version))
 
     def _book_deadline_soon(self, record: Mapping[str, Any], seat: int, deadline: str) -> None:
+        """Book the check for when a quarter of the seat's time is left; the sweeper asks for it then."""
         started = parse_time(record["updated_at"]).timestamp()
         due = parse_time(deadline).timestamp()
         at = started + (due - started) * (1 - DEADLINE_SOON_SHARE)
-        job_id = f"soon-{record['id']}-{seat}-{int(due * 1000)}"
-        self._enqueue(DEADLINE_SOON, job_id, record["id"], seat, deadline, at=at)
+        self.redis.zadd(self.keys.deadlines_soon(), {canonical_json([record["id"], seat, deadline]): at})
 
-    def _enqueue(self, func: str, job_id: str, *args: Any, at: float | None = None) -> None:
+    def _enqueue(self, func: str, job_id: str, *args: Any) -> None:
         assert self.queue is not None
+        # A dispatch makes the first attempt of each of the player's webhooks, one after another.
+        attempts = MAX_WEBHOOKS_PER_PLAYER if func == DISPATCH else 1
         options = {"job_id": job_id, "unique": True, "result_ttl": 0, "failure_ttl": 86400,
-                   "job_timeout": int(TIMEOUT_SECONDS * 4)}
+                   "job_timeout": int(TIMEOUT_SECONDS * (attempts + 3))}
         try:
-            if at is None or at <= time.time():
-                self.queue.enqueue(func, *args, **options)
-            else:
-                self.queue.enqueue_at(datetime.fromtimestamp(at, UTC), func, *args, **options)
+            self.queue.enqueue(func, *args, **options)
         except DuplicateJobError:
             pass
 
     # ------------------------------------------------------------- jobs
     def dispatch(self, player_id: str, kind: str, game_id: str, version: int, seat: int, deadline: str | None,
                  tag: str) -> int:
-        """Create one delivery per active webhook of ``player_id`` that wants ``kind``; idempotent."""
-        created = 0
+        """Create one delivery per active webhook of ``player_id`` that wants ``kind`` and make its
+        first attempt; idempotent (a delivery's id comes from the webhook and the notification)."""
+        fresh: list[str] = []
         for raw in sorted(self.redis.smembers(self.keys.player_webhooks(player_id))):
             hook = self._load(raw.decode())
             if hook is None or hook["disabled"] == "1" or kind not in json.loads(hook["events"]):
                 continue
             delivery_id = hashlib.sha256(f"{hook['id']}:{kind}:{game_id}:{seat}:{tag}".encode()).hexdigest()[:32]
-            now = time.time()
+            now = self.clock()
             body = canonical_json({"id": delivery_id, "type": kind, "game": game_id, "version": version,
                                    "deadline": deadline, "created_at": _iso(now)})
             key = self.keys.delivery(delivery_id)
@@ -346,13 +348,17 @@ class Webhooks:
             pipe.ltrim(self.keys.webhook_deliveries(hook["id"]), 0, RECENT_DELIVERIES - 1)
             pipe.zadd(self.keys.deliveries_due(), {delivery_id: now})
             pipe.execute()
-            self._enqueue(DELIVER, f"deliver-{delivery_id}-0", delivery_id)
-            created += 1
-        return created
+            fresh.append(delivery_id)
+        # The first attempts are made here, in this job, rather than in a job each: one job's
+        # overhead less per notification. A delivery this job does not get to (it died) is
+        # due in the sorted set, and the sweeper asks for it.
+        for delivery_id in fresh:
+            self.deliver(delivery_id)
+        return len(fresh)
 
     def deliver(self, delivery_id: str, now: float | None = None) -> str:
         """One attempt of a due delivery; books the next one on failure."""
-        now = now if now is not None else time.time()
+        now = now if now is not None else self.clock()
         if not self._claim(keys=[self.keys.deliveries_due()], args=[delivery_id, now, ATTEMPT_LEASE]):
             return "not_due"
         key = self.keys.delivery(delivery_id)
@@ -365,19 +371,19 @@ class Webhooks:
                 self.redis.hset(key, mapping={"status": "cancelled", "next_retry": ""})
             return "cancelled"
         body = delivery["body"].encode()
-        sent_at = int(time.time())
+        sent_at = int(self.clock())
         headers = {"Content-Type": "application/json", "User-Agent": "Intrigue-Webhooks/1",
                    "Intrigue-Event": delivery["type"], "Intrigue-Delivery": delivery_id,
                    "Intrigue-Signature": sign(hook["secret"], sent_at, body)}
         try:
-            status: int | None = post_pinned(resolve_destination(hook["url"]), body, headers)
+            status: int | None = post_pinned(resolve_destination(hook["url"]), body, headers, TIMEOUT_SECONDS)
             outcome = str(status)
         except DestinationRefused as err:
             status, outcome = None, err.code
         except (urllib3.exceptions.HTTPError, OSError) as err:
             status, outcome = None, type(err).__name__
         attempts = int(delivery["attempts"]) + 1
-        done_at = time.time()
+        done_at = self.clock()
         if status is not None and 200 <= status < 300:
             pipe = self.redis.pipeline()
             pipe.hset(key, mapping={"status": "delivered", "attempts": attempts, "last_status": outcome,
@@ -412,15 +418,23 @@ class Webhooks:
             log.warning("webhook %s disabled after failing since %s", hook["id"], _iso(failing_since))
 
     def sweep(self, now: float | None = None, limit: int = 200) -> int:
-        """Ask for every delivery attempt that is due (first tries, retries, attempts whose worker died)."""
+        """Ask for what is due: delivery attempts (first tries, retries, attempts whose worker
+        died) and deadline_soon checks. The worker's sweeper calls it every second."""
         if self.queue is None:
             return 0
-        now = now if now is not None else time.time()
+        now = now if now is not None else self.clock()
         due = self.redis.zrangebyscore(self.keys.deliveries_due(), "-inf", now, start=0, num=limit, withscores=True)
         for raw, score in due:
             delivery_id = raw.decode()
             self._enqueue(DELIVER, f"deliver-{delivery_id}-{int(score * 1000)}", delivery_id)
-        return len(due)
+        checks = self.redis.zrangebyscore(self.keys.deadlines_soon(), "-inf", now, start=0, num=limit)
+        for raw in checks:
+            if not self.redis.zrem(self.keys.deadlines_soon(), raw):
+                continue  # another worker's sweeper took it
+            game_id, seat, deadline = json.loads(raw)
+            due_ms = int(parse_time(deadline).timestamp() * 1000)
+            self._enqueue(DEADLINE_SOON, f"soon-{game_id}-{seat}-{due_ms}", game_id, seat, deadline)
+        return len(due) + len(checks)
 
 
 def _public(hook: Mapping[str, str]) -> dict[str, Any]:
@@ -448,7 +462,8 @@ class WebhookCreateSchema(Schema):
         unknown = RAISE
 
     url = fields.String(required=True, validate=validate.Length(min=1, max=2000),
-                        metadata={"example": "https://example.org/intrigue-hook"})
+                        metadata={"example": "https://example.org/intrigue-hook",
+                                  "pattern": "^https?://"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENT_TYPES)), required=True,
                          validate=validate.Length(min=1, max=len(EVENT_TYPES)),
                          metadata={"description": "Any of your_turn, deadline_soon, game_over"})
@@ -496,13 +511,12 @@ class DeliveryListSchema(Schema):
 
 @webhooks_bp.post("")
 def create_webhook() -> tuple[dict[str, Any], int]:
-    from service.app import current_player, engine, json_body
+    from service.app import current_player, engine
+    from service.inputs import object_body
 
     player = current_player()
     assert player is not None
-    raw = json_body()
-    if not isinstance(raw, dict):
-        raise Problem(400, "malformed_body", "the body must be a JSON object")
+    raw = object_body()
     body = WebhookCreateSchema().load(raw)
     return engine().hooks.create(player.id, body["url"], body["events"]), 201
 

@@ -51,12 +51,23 @@ class Sweeper(threading.Thread):
                     next_reconcile = time.monotonic() + (5.0 if passes == 1 else self.reconcile_seconds)
                 now = datetime.now(UTC)
                 self.engine.sweep(now=now)
-                self.engine.hooks.sweep(now=now.timestamp())  # webhook attempts due (retries included)
+                self.sweep_webhooks(now)
                 wait = self.next_wait(now)
             except redis.RedisError as err:
                 log.warning("sweep failed, will retry: %s", err)
                 wait = self.sweep_seconds
             self.stopping.wait(wait)
+
+    def sweep_webhooks(self, now: datetime) -> None:
+        """Ask for the webhook attempts and deadline_soon checks that are due.
+
+        Whatever goes wrong here is logged and left for the next pass: webhooks must
+        never stop the sweep that keeps the games' deadlines.
+        """
+        try:
+            self.engine.hooks.sweep(now=now.timestamp())
+        except Exception:
+            log.exception("webhook sweep failed; retrying on the next pass")
 
     def next_wait(self, swept_at: datetime) -> float:
         """Sleep until the next deadline falls due, but never longer than ``sweep_seconds``.

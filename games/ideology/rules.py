@@ -65,7 +65,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "regions": None,
     "level2_defends": False,
     "max_turns": None,
-    "stall_turns": 2,
+    "stall_turns": 10,
 }
 LETTER = {"military": "m", "economic": "e", "cultural": "c"}
 TYPE_OF_LETTER = {letter: kind for kind, letter in LETTER.items()}
@@ -436,7 +436,7 @@ def _fold_table_set(data: Mapping[str, Any]) -> State:
         "offers": [None] * seats,
         "revealed_offers": None,
         "conflict": None,
-        "moved": False,
+        "standing": None,
         "quiet_turns": 0,
         "result": None,
     }
@@ -469,9 +469,7 @@ def _apply_draws(state: State, draws: list[dict[str, Any]]) -> None:
 def _fold_turn_started(state: State, data: Mapping[str, Any]) -> None:
     state["turn"] = data["turn"]
     state["phase"] = RESOURCES
-    state["moved"] = False
     state["offers"] = [None] * state["seats"]
-    state["revealed_offers"] = None
     _apply_draws(state, data["draws"])
     state["owed"] = list(data["owed"])
 
@@ -504,8 +502,6 @@ def _fold_cards_exchanged(state: State, data: Mapping[str, Any]) -> None:
     seat = data["seat"]
     _discard_from_hand(state, seat, data["discarded"])
     _apply_draws(state, [data["draw"] if s == seat else None for s in range(state["seats"])])
-    if data["discarded"]:
-        state["moved"] = True
     state["cursor"] += 1
 
 
@@ -524,7 +520,6 @@ def _fold_region_developed(state: State, data: Mapping[str, Any]) -> None:
     hand.remove(card)
     state["hands"][seat] = hand
     _region(state, data["region"])["cards"][card_type(card)].append(card)
-    state["moved"] = True
 
 
 def _fold_advancement_bought(state: State, data: Mapping[str, Any]) -> None:
@@ -539,7 +534,6 @@ def _fold_advancement_bought(state: State, data: Mapping[str, Any]) -> None:
     held[data["advancement"]] = held.get(data["advancement"], 0) + 1
     state["supply"][data["advancement"]] -= 1
     state["advancements"][seat] = held
-    state["moved"] = True
 
 
 def _fold_development_done(state: State, data: Mapping[str, Any]) -> None:
@@ -558,7 +552,6 @@ def _fold_influence_placed(state: State, data: Mapping[str, Any]) -> None:
     hand.remove(card)
     state["hands"][seat] = hand
     _region(state, data["region"])["cards"][card_type(card)].append(card)
-    state["moved"] = True
     _next_in_round(state, False)
 
 
@@ -566,7 +559,6 @@ def _fold_influence_removed(state: State, data: Mapping[str, Any]) -> None:
     seat, card = data["seat"], data["card"]
     _region(state, data["region"])["cards"][card_type(card)].remove(card)
     state["discards"][seat] = state["discards"][seat] + [card]
-    state["moved"] = True
     _next_in_round(state, False)
 
 
@@ -583,7 +575,6 @@ def _fold_conflict_declared(state: State, data: Mapping[str, Any]) -> None:
     state["conflict"] = {"attacker": attacker, "defender": data["defender"], "region": data["region"],
                          "influence": data["influence"], "card": data["card"], "stage": DEFEND,
                          "cancelled": 0}
-    state["moved"] = True
 
 
 def _fold_attack_cancelled(state: State, data: Mapping[str, Any]) -> None:
@@ -635,7 +626,6 @@ def _fold_wmd_used(state: State, data: Mapping[str, Any]) -> None:
     for kind in INFLUENCE_TYPES:
         region["cards"][kind] = [card for card in region["cards"][kind] if card not in destroyed]
     state["discards"][target] = state["discards"][target] + list(data["destroyed"])
-    state["moved"] = True
     _next_in_round(state, False)
 
 
@@ -645,8 +635,6 @@ def _fold_offer_made(state: State, data: Mapping[str, Any]) -> None:
 
 def _fold_offers_revealed(state: State, data: Mapping[str, Any]) -> None:
     relations = [list(row) for row in data["relations"]]
-    if relations != state["relations"]:
-        state["moved"] = True
     state["relations"] = relations
     state["revealed_offers"] = clone_json(data["offers"])
     state["offers"] = [None] * state["seats"]
@@ -667,9 +655,19 @@ def _fold_regions_consolidated(state: State, data: Mapping[str, Any]) -> None:
     state["phase"] = TURN_ORDER
 
 
+def _standing(state: State) -> dict[str, Any]:
+    """What a turn must change not to count as quiet: each seat's Global Influence and the
+    controller of each region."""
+    return {"influence": [global_influence(state, seat) for seat in range(state["seats"])],
+            "control": {rid: region["controller"] for rid, region in state["regions"].items()
+                        if region["controller"] is not None}}
+
+
 def _fold_turn_order_set(state: State, data: Mapping[str, Any]) -> None:
     state["order"] = list(data["order"])
-    state["quiet_turns"] = 0 if state["moved"] else state["quiet_turns"] + 1
+    standing = _standing(state)
+    state["quiet_turns"] = state["quiet_turns"] + 1 if standing == state["standing"] else 0
+    state["standing"] = standing
     state["phase"] = TURN_END
 
 

@@ -142,7 +142,7 @@ def test_every_event_of_a_random_game_describes_itself_as_a_line_or_nothing(name
     """The transcript asks ``describe(before, event, after)`` of every event of a finished game."""
     rules = registry.load(name)
     for seats in (rules.MIN_SEATS, rules.MAX_SEATS):
-        table = Table(rules, seats, seed=f"describe-{seats}")
+        table = Table(rules, seats, playout(name, {}), seed=f"describe-{seats}")
         table.play_randomly(random.Random(seats))
         state = None
         lines = 0

@@ -45,8 +45,8 @@ def wait_for_server(process: subprocess.Popen, base: str, output: Callable[[], s
         try:
             if requests.get(base + "/v1/openapi.json", timeout=1).status_code == 200:
                 return
-        except (requests.ConnectionError, requests.Timeout):
-            pass  # not listening yet, or still building its first answer
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or building its first answer
+            pass
         try:
             process.wait(timeout=0.05)
         except subprocess.TimeoutExpired:

@@ -17,7 +17,7 @@ def run_bench(*args: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("game", ["coup", "revolution"])
+@pytest.mark.parametrize("game", ["coup", "revolution", "ideology"])
 def test_load_bench_prints_its_figures(game: str) -> None:
     out = run_bench("bench/coup_load.py", "--game", game, "--games", "2", "--long-actions", "20",
                     "--server", "serve", "--workers", "1", "--seconds", "3")
@@ -33,3 +33,8 @@ def test_profile_bench_prints_commands_per_action() -> None:
     out = run_bench("bench/profile_actions.py", "--actions", "30", "--top", "3")
     assert re.search(r"Redis commands per action: \d+\.\d", out), out
     assert "evalsha" in out
+
+
+def test_ideology_playouts_print_how_random_games_end() -> None:
+    out = run_bench("bench/ideology_playouts.py", "--games", "2", "--seats", "2", "--option", "max_turns=3")
+    assert re.search(r"2 seats, 2 games: ended by \{'turn_limit': 2\}; seat actions median \d+", out), out

@@ -1,0 +1,258 @@
+"""What each seat may see of a Pax Porfiriana game, built by inclusion; and transcript lines.
+
+Public: gold, tableaux, troops, cubes, unrest, grievance piles, the market, the discard
+piles, the regime, the public cards and the card definitions of the set. Secret: each
+hand (a seat sees its own; the others see only how many cards it holds), the draw
+pile's order and which cards of the set were left in the box. A seat's view names each
+field it shows; nothing is copied from the state and then trimmed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.base import EventLike, Seat, State, clone_json, viewer_seat
+
+from . import board as b
+from . import cards as c
+from .rules import NAME, assassination_cost, awaiting
+
+PRIVATE_SETUP_FIELDS = ("deck", "box")
+
+
+def _enterprise(state: State, owner: Seat, ent: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "card": ent["card"], "income": ent["income"], "extortion": ent["extortion"],
+        "connections": list(ent["conn"]), "unrest": ent["unrest"], "land": ent["land"],
+        "troop": None if ent["troop"] is None else dict(ent["troop"]),
+        "allowed_income": b.allowed_income(state, ent), "connection": b.connection(state, ent),
+        "bribes": state["players"][owner]["bribes"].get(ent["card"], 0),
+    }
+
+
+def _player(state: State, seat: Seat) -> dict[str, Any]:
+    player = state["players"][seat]
+    return {
+        "seat": seat,
+        "gold": player["gold"],
+        "hand_count": len(player["hand"]),
+        "hacendado": {"card": player["hacendado"], "side": player["side"], "loyal_forever": player["loyal"],
+                      "income_cubes": player["hac_cubes"]},
+        "enterprises": [_enterprise(state, seat, ent) for ent in player["enterprises"]],
+        "partners": [{"card": r["card"], "face": r["face"], "bribes": player["bribes"].get(r["card"], 0)}
+                     for r in player["partners"]],
+        "army": list(player["army"]),
+        "troops": b.troops_of(state, seat),
+        "grievances": list(player["grievances"]),
+        "jail": player["jail"],
+        "supply": player["supply"],
+        "prestige": {kind: b.prestige(state, seat, kind) for kind in c.PRESTIGE},
+        "income": b.income_of(state, seat),
+        "assassination_cost": assassination_cost(state, seat),
+    }
+
+
+def _catalog_cards(state: State, seat: Seat | None) -> set[str]:
+    """Cards whose definitions a view carries: those a seat can act on now (its hand, the
+    market, the public cards, the regimes, a pending decision's). Every definition of the
+    set is public and comes once in the GameSetUp event; tableaux name cards by id."""
+    seen = set(state["public"]) | {card for _, _, card in b.market_slots(state)}
+    seen |= {card for card in c.REGIMES if card in state["cards"]}
+    if seat is not None:
+        seen |= set(state["players"][seat]["hand"])
+        seen.add(state["players"][seat]["hacendado"])
+    if state["topple"] is not None:
+        seen.add(state["topple"]["card"])
+    for item in state["queue"][:1]:
+        seen |= {item[key] for key in ("card", "source") if key in item}
+    return seen
+
+
+_TEXTS: dict[str, dict[str, str]] = {}
+
+
+def _card_texts(state: State) -> dict[str, str]:
+    """Each card definition as JSON text, cached per card set: parsing a short text is the
+    cheapest way to hand every view its own copy of the definitions."""
+    texts = _TEXTS.get(state["set_hash"])
+    if texts is None:
+        if len(_TEXTS) > 64:
+            _TEXTS.clear()
+        texts = {cid: json.dumps(card, ensure_ascii=False) for cid, card in state["cards"].items()}
+        _TEXTS[state["set_hash"]] = texts
+    return texts
+
+
+def _named_cards(state: State) -> list[str]:
+    """Every card on the table, for the view's id -> name index."""
+    seen = set(state["discard"]) | set(state["bullbear"])
+    for index, player in enumerate(state["players"]):
+        seen.add(player["hacendado"])
+        seen |= {e["card"] for e in player["enterprises"]} | {r["card"] for r in player["partners"]}
+        seen |= set(b.troops_of(state, index)) | set(player["grievances"])
+    return sorted(seen)
+
+
+def view(state: State, seat: Seat | None) -> dict[str, Any]:
+    """The game as ``seat`` (or a spectator, None) sees it now."""
+    seat = viewer_seat(seat, state["seats"])
+    regime = b.regime(state)
+    queue = state["queue"]
+    decision = None
+    if queue and queue[0]["seat"] is not None:
+        decision = {k: clone_json(v) for k, v in queue[0].items()}
+    phase = "over" if state["result"] is not None else (decision["kind"] if decision else state["step"])
+    out: dict[str, Any] = {
+        "game": NAME,
+        "seat": seat,
+        "seats": state["seats"],
+        "card_set": state["set"],
+        "scenario": state["scenario"],
+        "turn": state["turn"],
+        "max_turns": state["options"]["max_turns"],
+        "active": state["active"],
+        "phase": phase,
+        "actions_left": state["actions_left"],
+        "market_buys": state["buys"],
+        "bonus_actions": b.bonus_actions(state, state["active"]),
+        "decision": decision,
+        "awaiting": [{"seat": s, "kind": kind} for s, kind in sorted(awaiting(state).items())],
+        "regime": {"id": regime["id"], "name": regime["name"], "mines": b.mines(state),
+                   "economy": b.economy(state), "topple_prestige": regime["topple"]},
+        "depression": state["depression"],
+        "topples": {"bought": state["topples_bought"], "left_market": state["topples_out"]},
+        "deck_count": len(state["deck"]),
+        "market": [[None if card is None else {"card": card, "cost": b.MARKET_COSTS[col],
+                                               "speculator": state["spec"].get(card)}
+                    for col, card in enumerate(row)] for row in state["market"]],
+        "public": list(state["public"]),
+        "discard": list(state["discard"]),
+        "bullbear": list(state["bullbear"]),
+        "players": [_player(state, s) for s in range(state["seats"])],
+        "topple": clone_json(state["topple"]),
+        "limits": {"hand_limit": b.HAND_LIMIT, "market_costs": list(b.MARKET_COSTS), "market_buys_per_turn": 2,
+                   "police_cost": b.POLICE_COST, "cubes_per_seat": 15},
+        "result": clone_json(state["result"]),
+    }
+    if seat is not None:
+        out["hand"] = list(state["players"][seat]["hand"])
+    texts = _card_texts(state)
+    out["cards"] = {card: json.loads(texts[card]) for card in sorted(_catalog_cards(state, seat))}
+    out["names"] = {card: state["cards"][card]["name"] for card in _named_cards(state)}
+    return out
+
+
+def redact(event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
+    """The event's data as ``seat`` may see it: the setup hides the draw pile and the box."""
+    data = event.data
+    if event.type == "GameSetUp":
+        out = {k: clone_json(v) for k, v in data.items() if k not in PRIVATE_SETUP_FIELDS}
+        out["deck_count"] = len(data["deck"])
+        return out
+    return clone_json(dict(data))
+
+
+# --- Transcript lines -------------------------------------------------------------------------
+
+def _name(state: State, card: str | None) -> str:
+    if card is None:
+        return "?"
+    definition = state["cards"].get(card)
+    return definition["name"] if definition else card
+
+
+def _target(state: State, target: Any) -> str:
+    if isinstance(target, int) and not isinstance(target, bool):
+        return f"seat {target}"
+    if target == "hacendado":
+        return "their private army"
+    return _name(state, target)
+
+
+def _describe_action(before: State, data: dict[str, Any]) -> str:
+    seat, action = data["seat"], data["action"]
+    kind = action["type"]
+    who = f"Seat {seat}"
+    cost = data.get("cost", 0)
+    paid = f" for {cost} gold" if cost else ""
+    card = _name(before, action.get("card"))
+    if kind == "play":
+        if "to" in action:
+            return f"{who} sends {card} to {_target(before, action['to'])}{paid}"
+        if "target" in action:
+            scapegoat = " as a scapegoat" if action.get("scapegoat") else ""
+            return f"{who} plays {card} against {_target(before, action['target'])}{scapegoat}{paid}"
+        return f"{who} plays {card}{paid}"
+    if kind == "buy":
+        side = f" and plays its {action['side'].replace('_', ' ')}" if "side" in action else ""
+        payee = data.get("payee")
+        to = f" (paid to seat {payee})" if payee is not None and cost else ""
+        return f"{who} buys {card} from the market{paid}{to}{side}"
+    if kind == "buy_public":
+        face = before["cards"][action["card"]]["faces"][action["face"]]["name"]
+        return f"{who} buys the public card {card} as {face}{paid}"
+    if kind == "sell":
+        return f"{who} sells {card} for {data.get('price', 0)} gold"
+    if kind == "redeploy":
+        return f"{who} redeploys {card} to {_target(before, action['to'])}{paid}"
+    if kind == "buy_land":
+        return f"{who} buys land for {_name(before, action['enterprise'])}{paid}"
+    if kind == "upgrade":
+        return f"{who} builds a connection on {_name(before, action['enterprise'])}{paid}"
+    if kind == "police":
+        if action.get("jail"):
+            return f"{who} leaves jail{paid}"
+        return f"{who} sends the police to {_name(before, action['enterprise'])}{paid}"
+    if kind == "speculate":
+        to = action.get("to", {"market": action.get("card")})
+        if isinstance(to, dict) and "market" in to:
+            return f"{who} speculates on {_name(before, to['market'])}"
+        return f"{who} moves a cube"
+    return f"{who} acts ({kind})"
+
+
+def describe(before: State | None, event: EventLike, after: State) -> str | None:
+    """One readable line for a finished game's transcript, or None for bookkeeping events."""
+    data = dict(event.data)
+    kind = event.type
+    state = before if before is not None else after
+    if kind == "GameSetUp":
+        return f"{data['seats']} seats sit down to Pax Porfiriana with the {data['set']} card set; seat " \
+               f"{data['first']} plays first"
+    if kind == "TurnStarted":
+        return f"Turn {data['turn']}: seat {data['seat']} has {data['actions']} actions"
+    if kind == "ActionTaken":
+        return _describe_action(state, data)
+    if kind == "StepChanged" and data.get("ended"):
+        return f"Seat {data['seat']} ends the turn"
+    if kind == "RegimeChanged":
+        return f"The regime changes to {_name(after, data['regime'])}"
+    if kind == "DepressionChanged":
+        return "Two bears in a row: a depression begins" if data["on"] else "Two bulls in a row: the depression ends"
+    if kind == "JailChanged":
+        return f"Seat {data['seat']} goes to jail" if data["jailed"] else f"Seat {data['seat']} leaves jail"
+    if kind == "HacendadoTurned":
+        if data["side"] is None:
+            return f"Seat {data.get('by')} assassinates the hacendado of seat {data['seat']}; the heir is loyal"
+        orientation = after["cards"][after["players"][data["seat"]]["hacendado"]]["orientations"][data["side"]]
+        return f"Seat {data['seat']} publishes a manifesto: {orientation['name']}"
+    if kind == "DiazDefenceChanged":
+        return f"Seat {data['seat']} discards {_name(after, data['card'])}: Díaz gains {data['amount']} " \
+               f"{data['prestige']}"
+    if kind == "DecisionDone" and data.get("kind") == "conflict":
+        return f"Seat {data['seat']} loses its {data['choice']} cards in the conflict"
+    if kind == "ToppleStarted":
+        return f"Seat {data['buyer']} buys {_name(after, data['card'])}: a topple under " \
+               f"{_name(after, data['regime'])}, counting {data['prestige']} (Díaz holds {data['diaz']})"
+    if kind == "ToppleResolved":
+        if data["topplers"]:
+            return f"Díaz falls: seat(s) {', '.join(map(str, data['topplers']))} beat their tripartite"
+        return "Díaz survives the topple"
+    if kind == "CardMoved" and data["to"]["zone"] == "grievances" and \
+            after["cards"][data["card"]]["category"] == "enterprise":
+        return f"Slave revolt at {_name(after, data['card'])}: seat {data['to']['seat']} is the liberator"
+    if kind == "GameDecided":
+        winners = ", ".join(f"seat {s}" for s in data["winners"])
+        return f"The game ends ({data['reason'].replace('_', ' ')}): {winners} win(s)"
+    return None
