@@ -148,10 +148,17 @@ def peer(peer_dir: Path, storage: str):
         yield f"http://127.0.0.1:{port}", lambda: [process.pid]
 
 
-def run_client(command: list[str], cwd: Path, seconds: float) -> dict:
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=seconds + 600)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+def run_client(command: list[str], cwd: Path, seconds: float, tries: int = 2) -> dict:
+    """Run one window's client; a client that fails (a server dropping a connection while the
+    tables are set up, on a loaded machine) is run once more, and the failure is told."""
+    for attempt in range(1, tries + 1):
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=seconds + 600)
+        if done.returncode == 0:
+            break
+        failure = f"{' '.join(command)} failed:\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+        if attempt == tries:
+            raise RuntimeError(failure)
+        print(f"window failed, running it again: {done.stderr.strip().splitlines()[-1:] or ''}", flush=True)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     figures = json.loads(lines[0])
     # The peer's client prints its CPU as a sentence; ours prints it in the JSON line.
@@ -200,6 +207,7 @@ def main() -> None:
                              "with --before-worker-class and --before-feed, as an extra column")
     parser.add_argument("--before-worker-class", default="gthread")
     parser.add_argument("--before-feed", choices=["sse", "poll"], default="poll")
+    parser.add_argument("--before-api-processes", type=int, help="(default: --api-processes)")
     parser.add_argument("--idle-watchers", type=int, default=0,
                         help="also measure Intrigue while this many idle watchers (half event streams, half "
                              "long-polls) are open on it, as an extra column")
@@ -214,14 +222,17 @@ def main() -> None:
     main_side = f"Intrigue {shape.format(short.get(args.worker_class, args.worker_class))}, {args.feed}"
     sides = {main_side: (ROOT, args.worker_class, args.feed)}
     watched_side = f"same + {args.idle_watchers} idle watchers"
+    before_processes = args.before_api_processes or args.api_processes
     if args.before:
-        sides[f"before: {shape.format(args.before_worker_class)}, {args.before_feed}"] = (
-            args.before.resolve(), args.before_worker_class, args.before_feed)
+        before_shape = shape.replace(f"x{args.api_processes}", f"x{before_processes}")
+        sides[f"before: {before_shape.format(short.get(args.before_worker_class, args.before_worker_class))}, "
+              f"{args.before_feed}"] = (args.before.resolve(), args.before_worker_class, args.before_feed)
 
     windows: list[dict] = []
     with ExitStack() as stack:
-        servers = {name: stack.enter_context(intrigue(args.intrigue, args.api_processes, args.workers, wc, root))
-                   for name, (root, wc, _) in sides.items()}
+        servers = {name: stack.enter_context(intrigue(
+            args.intrigue, args.api_processes if name == main_side else before_processes, args.workers, wc, root))
+            for name, (root, wc, _) in sides.items()}
         peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
         names = [*sides, *([watched_side] if args.idle_watchers else [])]
         for round_ in range(1, args.rounds + 1):
