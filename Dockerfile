@@ -6,9 +6,14 @@ COPY events events
 COPY projections projections
 COPY workers workers
 COPY service service
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir '.[prod]'
+# The processes run as an unprivileged user, not root.
+RUN useradd --system --no-create-home --uid 10001 intrigue
+USER intrigue
+# gunicorn's own refusals (a header too large...) as problem+json; see service/gunicorn_conf.py.
+ENV GUNICORN_CMD_ARGS="--config python:service.gunicorn_conf"
 EXPOSE 8000
-# gunicorn with gevent workers (service/gunicorn_conf.py): a long-poll or an event stream is a
-# greenlet, so thousands of watchers hold no thread each and do not slow a move.
-# WEB_CONCURRENCY sets the API processes (default 2).
-CMD ["gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"]
+# gunicorn with gevent workers (service/gunicorn_conf.py, through GUNICORN_CMD_ARGS): a
+# long-poll or an event stream is a greenlet, so thousands of watchers hold no thread each
+# and do not slow a move. WEB_CONCURRENCY sets the API processes (default 2).
+CMD ["gunicorn", "service.wsgi:app"]

@@ -18,6 +18,11 @@ sys.path.insert(0, str(ROOT))
 
 from service.embedded import EmbeddedRedis, free_port  # noqa: E402
 
+#: Every limit of the README's configuration table turned off.
+NO_LIMITS = {name: "0" for name in ("INTRIGUE_RATE_LIMIT", "INTRIGUE_ANONYMOUS_RATE_LIMIT",
+                                    "INTRIGUE_REGISTRATIONS_PER_HOUR", "INTRIGUE_GAMES_PER_HOUR",
+                                    "INTRIGUE_OPEN_GAMES_PER_PLAYER")}
+
 
 def wait_for(url: str, timeout: float = 30) -> None:
     give_up = time.monotonic() + timeout
@@ -66,10 +71,10 @@ def intrigue_server(redis_url: str, workers: int = 2, server: str = "serve", pro
     ``server="serve"`` runs ``intrigue serve`` (one API process, the README's way);
     ``server="gunicorn"`` runs the production shape of docker-compose.yml: gunicorn with
     ``processes`` API processes plus ``intrigue worker`` processes. The per-player rate
-    limit is off, since bots are measured, not policed.
+    limits are off, since bots are measured, not policed.
     """
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0"}
+    env = {**os.environ, "REDIS_URL": redis_url, "INTRIGUE_LOG_LEVEL": "WARNING", **NO_LIMITS}
     if server == "gunicorn":
         commands = [_gunicorn("service.wsgi:app", port, processes)]
         commands += [[sys.executable, "-m", "service.cli", "worker"] for _ in range(workers)]

@@ -22,6 +22,7 @@ from common import redis_for_bench
 
 from service.app import create_app
 from service.progress import Progress
+from service.ratelimit import Limits
 
 
 def command_counts(client: redis.Redis) -> dict[str, int]:
@@ -36,7 +37,7 @@ def main() -> None:
     args = parser.parse_args()
 
     with redis_for_bench(args.redis_url) as url:
-        app = create_app(redis_url=url, rate_limit=0)
+        app = create_app(redis_url=url, limits=Limits.off())
         client = app.test_client()
         tokens = []
         for index in range(3):

@@ -11,12 +11,17 @@ Stream entry ids are ``0-<seq>``: reading "after version N" is one XRANGE from
 from __future__ import annotations
 
 import json
+import os
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
+from events import archive
 from events.envelope import Envelope
 
 #: Connections one process may open. Watchers share one (see events.watch), but an
@@ -25,8 +30,20 @@ from events.envelope import Envelope
 MAX_CONNECTIONS = 10_000
 
 
+def cluster_mode() -> bool:
+    """Whether ``REDIS_URL`` names a node of a Redis Cluster (``INTRIGUE_REDIS_CLUSTER=1``)."""
+    return os.environ.get("INTRIGUE_REDIS_CLUSTER", "").lower() in ("1", "true", "yes")
+
+
 def connect(url: str) -> redis.Redis:
-    """A client for ``url`` sized for an API process serving many requests at once."""
+    """A client for ``url`` sized for an API process serving many requests at once.
+
+    In cluster mode it is a cluster client that finds the other nodes from this one and
+    follows failovers; every key of one game carries the hash tag ``{g:<id>}``, so a
+    game's scripts and pipelines stay on one shard.
+    """
+    if cluster_mode():
+        return RedisCluster.from_url(url, max_connections=MAX_CONNECTIONS)  # type: ignore[return-value]
     return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
 
 
@@ -61,15 +78,19 @@ class Keys:
     def game_id_from_feed(self, channel: str) -> str:
         return channel[len(self.prefix) + 4:-len("}:feed")]
 
+    def archive(self, game_id: str) -> str:
+        """A finished game's stream in its compact form (see :mod:`events.archive`)."""
+        return f"{self.prefix}:{{g:{game_id}}}:archive"
+
     def chat(self, game_id: str) -> str:
         """The game's table talk: a stream of its own, kept after the end (it is published then)."""
         return f"{self.prefix}:{{g:{game_id}}}:chat"
 
-    def events_pattern(self) -> str:
-        return f"{self.prefix}:{{g:*}}:events"
+    def events_pattern(self, kind: str = "events") -> str:
+        return f"{self.prefix}:{{g:*}}:{kind}"
 
     def game_id_from_events_key(self, key: str) -> str:
-        return key[len(self.prefix) + 4:-len("}:events")]
+        return key[len(self.prefix) + 4:key.rindex("}:")]
 
     # Global indexes (projections, rebuildable from the streams).
     def player(self, player_id: str) -> str:
@@ -78,14 +99,19 @@ class Keys:
     def tokens(self) -> str:
         return f"{self.prefix}:tokens"
 
-    def lobby(self) -> str:
-        return f"{self.prefix}:lobby"
+    def lobby(self, game: str | None = None) -> str:
+        """Open games by creation time: all of them, or those of one game (``lobby:coup``)."""
+        return f"{self.prefix}:lobby" if game is None else f"{self.prefix}:lobby:{game}"
 
     def active(self) -> str:
         return f"{self.prefix}:active"
 
     def player_games(self, player_id: str) -> str:
         return f"{self.prefix}:player:{player_id}:games"
+
+    def hosting(self, player_id: str) -> str:
+        """Games the player created that still wait for players (for the open-games limit)."""
+        return f"{self.prefix}:player:{player_id}:hosting"
 
     def inbox(self, player_id: str) -> str:
         return f"{self.prefix}:player:{player_id}:inbox"
@@ -154,6 +180,37 @@ return {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or '
 """
 
 
+# KEYS: events stream, archive. ARGV: low id, high id, count (0: all).
+# The events in range from the stream; once the game is archived, the archive instead.
+_READ = """
+local entries
+if ARGV[3] == '0' then
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2])
+else
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2], 'COUNT', ARGV[3])
+end
+if #entries > 0 then return {'stream', entries} end
+local archived = redis.call('GET', KEYS[2])
+if archived then return {'archive', archived} end
+return {'stream', entries}
+"""
+
+# KEYS: events stream, archive, idempotency hash, snapshots, seed, meta. ARGV: archive blob,
+# the number of events it holds. Swaps a finished stream for its archive and drops what
+# only a live game needs, unless an event was appended since the archive was packed.
+_ARCHIVE = """
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[2]) then return {0, ''} end
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5])
+local job_due = redis.call('HGET', KEYS[6], 'job_due') or ''
+redis.call('HDEL', KEYS[6], 'job_due', 'snapshot')
+return {1, job_due}
+"""
+
+#: Archived games whose events one process keeps unpacked (archives never change).
+ARCHIVE_CACHE = 256
+
+
 @dataclass(frozen=True)
 class AppendResult:
     """What an append did: ``ok``, ``conflict`` (someone else moved the game on) or ``duplicate``."""
@@ -172,6 +229,10 @@ class EventStore:
         self.redis = client
         self.keys = keys or Keys()
         self._append = client.register_script(_APPEND)
+        self._read = client.register_script(_READ)
+        self._archive = client.register_script(_ARCHIVE)
+        self._archived: OrderedDict[str, list[Envelope]] = OrderedDict()
+        self._archived_lock = threading.Lock()
 
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                idempotency: tuple[str, dict[str, Any]] | None = None) -> AppendResult:
@@ -223,11 +284,48 @@ class EventStore:
     def read(self, game_id: str, after: int = 0, upto: int | None = None,
              count: int | None = None) -> list[Envelope]:
         """Events with ``after < seq <= upto``, in order."""
-        high = f"0-{upto}" if upto is not None else "+"
         if upto is not None and upto <= after:
             return []
-        entries = self.redis.xrange(self.keys.events(game_id), f"(0-{after}", high, count=count)
-        return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        with self._archived_lock:
+            archived = self._archived.get(game_id)
+        if archived is None:
+            high = f"0-{upto}" if upto is not None else "+"
+            source, found = self._read(keys=[self.keys.events(game_id), self.keys.archive(game_id)],
+                                       args=[f"(0-{after}", high, count or 0])
+            if source in (b"stream", "stream"):
+                return [Envelope.from_json(fields[1]) for _, fields in found]
+            archived = self._unpacked(game_id, found)
+        chosen = archived[after:upto]
+        return chosen[:count] if count is not None else chosen
+
+    def _unpacked(self, game_id: str, blob: bytes) -> list[Envelope]:
+        events = archive.unpack(blob)
+        with self._archived_lock:
+            self._archived[game_id] = events
+            while len(self._archived) > ARCHIVE_CACHE:
+                self._archived.popitem(last=False)
+        return events
+
+    def archive(self, game_id: str) -> tuple[bool, int | None]:
+        """Swap a finished game's stream for its compact archive; drop its live-only keys.
+
+        Returns whether this call archived it (False: already archived, or an event
+        arrived meanwhile) and when its deadline job was due (epoch ms), for cancelling.
+        Readers see the stream or the archive, never neither: the swap is one script.
+        """
+        entries = self.redis.xrange(self.keys.events(game_id))
+        if not entries:
+            return False, None
+        events = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        game = self.keys
+        done, job_due = self._archive(
+            keys=[game.events(game_id), game.archive(game_id), game.idempotency(game_id), game.snapshots(game_id),
+                  game.seed(game_id), game.meta(game_id)],
+            args=[archive.pack(events), len(events)])
+        return bool(done), int(job_due) if job_due else None
+
+    def is_archived(self, game_id: str) -> bool:
+        return bool(self.redis.exists(self.keys.archive(game_id)))
 
     def save_seed(self, game_id: str, seed: str, pipe: redis.client.Pipeline | None = None) -> None:
         (pipe or self.redis).set(self.keys.seed(game_id), seed)
@@ -264,5 +362,6 @@ class EventStore:
 
     def game_ids(self) -> list[str]:
         """Every game in the store, found by scanning stream keys (for index rebuilds)."""
-        return sorted(self.keys.game_id_from_events_key(k.decode())
-                      for k in self.redis.scan_iter(match=self.keys.events_pattern(), count=500))
+        return sorted({self.keys.game_id_from_events_key(k.decode())
+                       for kind in ("events", "archive")
+                       for k in self.redis.scan_iter(match=self.keys.events_pattern(kind), count=500)})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 from typing import Any
 
@@ -12,13 +13,14 @@ from flask import Flask, Response, g, json, request
 from flask.json.provider import JSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from events.store import connect
 from service.engine import Engine, Player
 from service.errors import Problem
 from service.inputs import json_body  # noqa: F401  (kept importable from here)
-from service.ratelimit import RateLimiter
-from workers.scheduling import JobScheduler, make_queue
+from service.ratelimit import Bucket, Limits, RateLimiter
+from workers.scheduling import JobScheduler, make_queue, queue_client
 
 log = logging.getLogger(__name__)
 
@@ -26,11 +28,12 @@ PROBLEM_JSON = "application/problem+json"
 
 
 def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
-               operator_token: str | None = None, rate_limit: float | None = None) -> Flask:
+               operator_token: str | None = None, rate_limit: float | None = None,
+               limits: Limits | None = None) -> Flask:
     """Build the API. Without an engine, connect to ``redis_url`` (or ``REDIS_URL``).
 
-    ``rate_limit`` is requests per second per player (``INTRIGUE_RATE_LIMIT``, default
-    50, bursts of twice that; 0 turns it off).
+    ``limits`` default to the environment (:meth:`Limits.from_env`); ``rate_limit``
+    overrides only the requests per second per player (0 turns it off).
     """
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
@@ -38,21 +41,30 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     if engine is None:
         url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
         client = connect(url)
-        engine = Engine(client, JobScheduler(make_queue(client)),
+        engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))),
                         operator_token=operator_token or os.environ.get("INTRIGUE_OPERATOR_TOKEN"))
     app.extensions["intrigue"] = engine
-    rate = rate_limit if rate_limit is not None else float(os.environ.get("INTRIGUE_RATE_LIMIT", "50"))
-    limiter = RateLimiter(rate, burst=2 * rate)
+    limits = limits or Limits.from_env(player_rate=rate_limit)
+    app.extensions["intrigue.limits"] = limits
+    app.extensions["intrigue.limiter"] = RateLimiter(engine.redis, engine.keys.prefix)
+    if limits.trusted_proxies:
+        # The client is the address the nearest trusted proxy saw, not whatever a client claims.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=limits.trusted_proxies)  # type: ignore[method-assign]
 
     @app.before_request
     def _limit() -> None:
-        token = request.headers.get("Authorization", "")
-        if not token:
+        """Every request spends a token: the player's if the token is known, else its address's."""
+        try:
+            player = current_player(required=False)
+        except Problem:
+            player = None  # a bad token is refused by the route (asking again); until then it is anonymous
+            g.pop("player", None)
+        if g.get("operator"):
             return
-        wait = limiter.allow(token)
-        if wait:
-            raise Problem(429, "rate_limited", f"too many requests; retry in {wait:.2f} s",
-                          retry_after=round(wait, 3))
+        if player is not None:
+            take(limits.player(), player.id)
+        else:
+            take(limits.anonymous(), client_address())
 
     from service.chat import chat_bp
     from service.openapi import docs_bp
@@ -129,8 +141,29 @@ def problem_response(problem: Problem) -> Response:
     if problem.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="intrigue"'
     if problem.status in (429, 503):
-        response.headers["Retry-After"] = str(max(1, round(problem.extra.get("retry_after", 1))))
+        response.headers["Retry-After"] = str(max(1, math.ceil(problem.extra.get("retry_after", 1))))
     return response
+
+
+def take(bucket: Bucket, subject: str) -> None:
+    """Spend one token of ``bucket`` for ``subject``, or answer 429 with when to retry."""
+    from flask import current_app
+
+    wait = current_app.extensions["intrigue.limiter"].allow(bucket, subject)
+    if wait:
+        raise Problem(429, "rate_limited", f"too many requests ({bucket.name}); retry in {wait:.2f} s",
+                      retry_after=round(wait, 3))
+
+
+def limits() -> Limits:
+    from flask import current_app
+
+    return current_app.extensions["intrigue.limits"]
+
+
+def client_address() -> str:
+    """The caller's address (behind ``INTRIGUE_TRUSTED_PROXIES``, the one the proxies saw)."""
+    return request.remote_addr or "unknown"
 
 
 def engine() -> Engine:

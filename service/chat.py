@@ -18,7 +18,7 @@ import os
 import re
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import redis
@@ -99,9 +99,12 @@ class MessageListSchema(Schema):
 class Chat:
     """Posting, reading and filtering one game's messages."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys,
+                 read_events: Callable[..., list[Envelope]] | None = None) -> None:
         self.redis = client
         self.keys = keys
+        #: The store's reader, for games whose stream has been archived (see events.archive).
+        self.read_events = read_events
         self._post = client.register_script(_POST)
 
     def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
@@ -124,9 +127,12 @@ class Chat:
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(self.keys.events(game_id), f"(0-{after}", "+", count=count)
         pipe.xrange(self.keys.chat(game_id), f"({cursor}" if cursor else f"{from_version}-0", "+", count=count)
-        entries, said = pipe.execute()
-        return ([Envelope.from_json(fields[b"e"]) for _, fields in entries],
-                [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in said])
+        pipe.exists(self.keys.events(game_id))
+        entries, said, live = pipe.execute()
+        events = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        if not live and self.read_events is not None:  # a finished game, archived: no stream any more
+            events = self.read_events(game_id, after=after, count=count)
+        return events, [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in said]
 
     def all(self, game_id: str) -> list[dict[str, Any]]:
         return self.read(game_id, None)

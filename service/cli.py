@@ -163,7 +163,8 @@ class _ApiServer:
         from service import gunicorn_conf
 
         defaults = {name: getattr(gunicorn_conf, name) for name in
-                    ("worker_class", "worker_connections", "keepalive", "timeout", "limit_request_line")}
+                    ("worker_class", "worker_connections", "keepalive", "timeout", "limit_request_line",
+                     "post_worker_init")}
         # Streams never end on their own: a short grace lets Ctrl-C and SIGTERM stop promptly.
         options = {**defaults, "graceful_timeout": 3, "loglevel": "warning", **settings}
 
@@ -276,13 +277,14 @@ def _reindex(args: argparse.Namespace) -> int:
     from events.store import connect
     from service.engine import Engine
     from service.progress import Progress
-    from workers.scheduling import JobScheduler, make_queue
+    from workers.scheduling import JobScheduler, make_queue, queue_client
 
     url = _redis_url(args)
     _check_reachable(url)
     client = connect(url)
     progress = Progress("reindex", unit="games")
-    count = Engine(client, JobScheduler(make_queue(client))).rebuild_indexes(progress=progress.update)
+    engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))))
+    count = engine.rebuild_indexes(progress=progress.update)
     print(f"rebuilt the indexes of {count} game(s)")
     return 0
 

@@ -24,6 +24,7 @@ from events.store import EventStore, Keys
 from events.watch import FeedWatcher
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
+from projections.listing import card
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
 from service.chat import Chat
@@ -59,6 +60,8 @@ class _FollowUp:
     notes: list | None = None
     #: The earliest deadline moved: book its job unless the one booked runs first.
     may_book: bool = False
+    #: A step is due now and RQ's Redis is another: ask for it after the round trip.
+    due_now: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,9 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token
-        self.chat = Chat(client, self.keys)
-        self.hooks = Webhooks(client, self.keys, make_queue(client, WEBHOOK_QUEUE) if scheduler else None)
+        self.chat = Chat(client, self.keys, self.store.read)
+        self.hooks = Webhooks(client, self.keys,
+                              make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed)
@@ -111,6 +115,10 @@ class Engine:
             self._players.clear()
         self._players[hashed] = player
         return player
+
+    def open_games_of(self, player_id: str) -> int:
+        """How many games ``player_id`` created that still wait for players."""
+        return int(self.redis.zcard(self.keys.hosting(player_id)))
 
     def is_operator(self, token: str) -> bool:
         # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError).
@@ -249,6 +257,8 @@ class Engine:
     def _replay_idempotent(self, game_id: str, record: Record, seat: int,
                            idem: tuple[str, str]) -> Committed | None:
         stored = self.store.idempotent_result(game_id, idem[0])
+        if stored is None and record["status"] == "finished":
+            stored = self._archived_idempotent_result(game_id, seat, idem[0].split(":", 1)[1])
         if stored is None:
             return None
         if stored["fingerprint"] != idem[1]:
@@ -260,6 +270,25 @@ class Engine:
             # answer's view must include the action it reports.
             record = self.load(game_id)
         return Committed(record, events)
+
+    def _archived_idempotent_result(self, game_id: str, seat: int, key: str) -> dict[str, Any] | None:
+        """What the idempotency hash said of ``key``, read back from the events' causes.
+
+        Each batch a player's keyed action caused records the action and the key, so an
+        archived game needs no idempotency hash to answer a retry as the first post was.
+        """
+        found: dict[str, Any] | None = None
+        for event in self.store.read(game_id):
+            cause = event.cause
+            if found is not None:
+                if cause.get("batch") != found["first"]:
+                    break
+                found["last"] = event.seq
+            elif (cause.get("kind") == "player" and cause.get("key") == key and event.actor == seat
+                  and cause.get("batch") == event.seq):
+                fingerprint = hashlib.sha256(canonical_json(cause.get("action")).encode()).hexdigest()
+                found = {"fingerprint": fingerprint, "first": event.seq, "last": event.seq}
+        return found
 
     # ---------------------------------------------------------------- workers
     def advance(self, game_id: str, version: int = 0, now: datetime | None = None) -> str:
@@ -329,10 +358,11 @@ class Engine:
         queues another job (it may find the step already run: that is harmless). Games
         are popped from the set, so two drain jobs never run the same step twice over.
         """
-        self.redis.delete(self.keys.drain_queued())
+        queues = self.scheduler.queue.connection  # type: ignore[union-attr]  # the due set lives beside RQ's queues
+        queues.delete(self.keys.drain_queued())
         done = 0
         while True:
-            popped = self.redis.zpopmin(self.keys.due(), batch)
+            popped = queues.zpopmin(self.keys.due(), batch)
             if not popped:
                 return done
             for raw, _ in popped:
@@ -386,12 +416,12 @@ class Engine:
 
     def _reconcile_candidates(self, abandoned_after: float = 3600.0) -> list[str]:
         """Open, active and still-being-created games; drops creations that never appended."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zrange(self.keys.lobby(), 0, -1)
-        pipe.smembers(self.keys.active())
-        pipe.zrange(self.keys.creating(), 0, -1)
-        pipe.zrangebyscore(self.keys.creating(), "-inf", time.time() - abandoned_after)
-        lobby, active, creating, stale = pipe.execute()
+        # Read in chunks (SCAN): no single read grows with the number of games in play.
+        lobby = [raw for raw, _ in self.redis.zscan_iter(self.keys.lobby(), count=500)]
+        active = list(self.redis.sscan_iter(self.keys.active(), count=500))
+        creating_scores = list(self.redis.zscan_iter(self.keys.creating(), count=500))
+        creating = [raw for raw, _ in creating_scores]
+        stale = [raw for raw, score in creating_scores if score <= time.time() - abandoned_after]
         abandoned = {raw for raw in stale if not self.store.exists(raw.decode())}
         for raw in abandoned:  # the process died between saving the seed and appending
             self.redis.zrem(self.keys.creating(), raw)
@@ -489,9 +519,14 @@ class Engine:
         full = before is None
         if full or before["status"] != record["status"]:  # type: ignore[index]
             if record["status"] == "open":
-                pipe.zadd(self.keys.lobby(), {game_id: parse_time(record["created_at"]).timestamp()})
+                created = parse_time(record["created_at"]).timestamp()
+                pipe.zadd(self.keys.lobby(), {game_id: created})
+                pipe.zadd(self.keys.lobby(record["game"]), {game_id: created})
+                pipe.zadd(self.keys.hosting(record["created_by"]), {game_id: created})
             else:
                 pipe.zrem(self.keys.lobby(), game_id)
+                pipe.zrem(self.keys.lobby(record["game"]), game_id)
+                pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
             if record["status"] == "active":
                 pipe.sadd(self.keys.active(), game_id)
             else:
@@ -523,12 +558,14 @@ class Engine:
         due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
         plan = _FollowUp(record=record, before=before, due=due, due_ms=due_ms)
         if due_ms is not None and self.scheduler is not None:
-            if due_ms <= now_ms:  # the due set and the drain mark ride in the same round trip
+            if due_ms > now_ms:
+                plan.may_book = full or due != previous_due
+            elif self.scheduler.queue.connection is self.redis:  # the due set and drain mark ride along
                 self.scheduler.mark_due(pipe, game_id)
                 plan.mark_at = len(pipe) - 1 - start
-            else:
-                plan.may_book = full or due != previous_due
-        pipe.hset(self.keys.meta(game_id), "indexed", record["version"])
+            else:  # RQ's queues live in a Redis of their own (beside a cluster): asked for after
+                plan.due_now = True
+        pipe.hset(self.keys.meta(game_id), mapping={"indexed": record["version"], "card": card(record)})
         if full:
             pipe.zrem(self.keys.creating(), game_id)
         plan.notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
@@ -544,6 +581,8 @@ class Engine:
         if plan.mark_at is not None:
             if replies[offset + plan.mark_at]:
                 self.scheduler.enqueue_drain()  # type: ignore[union-attr]
+        elif plan.due_now:
+            self.scheduler.advance(plan.record["id"], f"{plan.record['version']}")  # type: ignore[union-attr]
         elif plan.may_book:
             now_ms = time.time() * 1000
             # Unless the booked job runs first (finding nothing due, it books the next one).
@@ -556,6 +595,20 @@ class Engine:
             except Exception:
                 log.exception("could not ask for the webhook notifications of game %s at version %s",
                               plan.record["id"], plan.record["version"])
+        record, before = plan.record, plan.before
+        if record["status"] == "finished" and (before is None or before["status"] != "finished"):
+            self._archive(record["id"])
+
+    def _archive(self, game_id: str) -> None:
+        """Keep a finished game in its compact form; drop its seed, keys and deadline job.
+
+        Idempotency keys go too: a retry of a game's last actions is answered from the
+        archived events' causes instead (see :meth:`_replay_idempotent`).
+        """
+        _, job_due = self.store.archive(game_id)
+        if job_due is not None and self.scheduler is not None:
+            self.scheduler.cancel(game_id, f"d{job_due}")
+        self._seeds.pop(game_id, None)
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)
@@ -567,7 +620,10 @@ class Engine:
         ``progress(done, total)`` is called after each game, for a progress display.
         """
         game_ids = self.store.game_ids()
-        for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:inbox"):
+        for pattern in ("inbox", "hosting"):
+            for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:{pattern}"):
+                self.redis.delete(key)
+        for key in self.redis.scan_iter(match=f"{self.keys.lobby()}:*"):
             self.redis.delete(key)
         self.redis.delete(self.keys.lobby(), self.keys.active(), self.keys.deadlines())
         count = 0

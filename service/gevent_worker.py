@@ -1,4 +1,4 @@
-"""gunicorn's gevent worker, patching everything but ``select``; its refusals are problem+json.
+"""gunicorn's gevent worker, patching everything but ``select``.
 
 redis-py checks every pooled connection with a zero-timeout ``poll()`` before each
 command. Under gevent's patched ``select`` that check becomes a trip through the event
@@ -15,12 +15,6 @@ from gunicorn.workers.ggevent import GeventWorker
 
 
 class Worker(GeventWorker):
-    def init_process(self) -> None:
-        from service.http_errors import answer_gunicorn_errors_as_problems
-
-        answer_gunicorn_errors_as_problems()
-        super().init_process()
-
     def patch(self) -> None:
         monkey.patch_all(select=False)
         # What GeventWorker.patch does after patching: rewrap the listening sockets.

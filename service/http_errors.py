@@ -13,7 +13,7 @@ from typing import Any
 from service.errors import Problem
 
 #: The codes of the refusals an HTTP server makes on its own, by status.
-SERVER_CODES = {400: "bad_request", 413: "body_too_large", 414: "uri_too_long", 431: "headers_too_large",
+SERVER_CODES = {400: "bad_request", 413: "body_too_large", 431: "headers_too_large",
                 500: "internal_error", 501: "not_implemented"}
 
 
@@ -23,22 +23,22 @@ def server_problem(status: int, reason: str, detail: str) -> bytes:
     return json.dumps(problem.to_dict()).encode()
 
 
-def write_problem(sock: Any, status: int, reason: str, detail: str) -> None:
-    """gunicorn's ``util.write_error``, writing problem+json instead of an HTML page."""
-    from gunicorn import util
-
-    body = server_problem(status, reason, detail)
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
-    util.write_nonblock(sock, head + body)
-
-
 def answer_gunicorn_errors_as_problems() -> None:
-    """Make gunicorn (in this worker process) write its refusals as problems.
+    """Make gunicorn (in the process that serves requests) write its refusals as problems.
 
-    gunicorn's workers write them through ``gunicorn.util.write_error``, looked up at
-    each call, so replacing that one function is enough.
+    gunicorn writes every refusal of its own through ``gunicorn.util.write_error``; this
+    replaces that function in the worker process (``service.gunicorn_conf`` calls it from
+    gunicorn's ``post_worker_init`` hook). A header over its size limit becomes 431
+    ``headers_too_large`` rather than a 400 HTML page.
     """
     from gunicorn import util
+
+    def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+        if "limit request headers" in mesg or "limit request line" in mesg:
+            status_int, reason = 431, "Request Header Fields Too Large"
+        body = server_problem(status_int, reason, mesg)
+        head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+                f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
+        util.write_nonblock(sock, head.encode("latin-1") + body)
 
     util.write_error = write_problem

@@ -26,6 +26,7 @@ from flask import Blueprint, Response, jsonify
 
 from games import registry
 from games.shapes import action_schema, options_schema, rule_codes
+from projections.listing import CURSOR_PATTERN
 from service import openapi_correspondence as correspondence
 from service import schemas
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
@@ -103,6 +104,8 @@ def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, An
     return {"name": name, "in": "header", "required": False, "description": description, "schema": schema}
 
 
+CURSOR = _query("cursor", "The `next_cursor` of the previous page (omit for the first page)",
+                {"type": "string", "pattern": CURSOR_PATTERN})
 GAME_ID = _path("game_id", "The game's id (from POST /v1/games or the lobby)")
 AFTER = _query("after", "Only events after this version", {"type": "integer", "minimum": 0, "maximum": 10**15 - 1})
 
@@ -114,17 +117,19 @@ def operations() -> list[Operation]:
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
                   _join(BODY), body="PlayerCreate", description="The token is shown once; only its hash is kept."),
         Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
-                  _join(BODY, TOKEN, {422: ("unknown_game", "bad_seat_count")}), body="GameCreate",
+                  _join(BODY, TOKEN, {409: ("too_many_open_games",), 422: ("unknown_game", "bad_seat_count")}),
+                  body="GameCreate",
                   description=f"Games: {games}. Each game's seats and options are in its `GameCreate` branch; "
                               "a game's own option problems are 422 with that game's code.",
                   open_codes=("the game's option codes",)),
         Operation("get", "/v1/games", "The lobby: open games, oldest first", "none", 200, "GameList",
-                  {400: ("bad_query",)},
+                  {400: ("bad_query", "bad_cursor")},
                   params=(_query("game", "Only this game", {"type": "string", "enum": registry.available()}),
                           _query("status", "Only 'open' is listed here; your own games are at /v1/me/games",
                                  {"type": "string", "enum": ["open"]}),
                           _query("limit", "At most this many", {"type": "integer", "minimum": 1,
-                                                                "maximum": LOBBY_LIMIT}))),
+                                                                "maximum": LOBBY_LIMIT}),
+                          CURSOR)),
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
                   "required", 200, "JoinResult", _join(TOKEN, GAME, {409: ("game_not_open", "busy")}),
                   params=(GAME_ID,), description="The last seat to join starts the game."),
@@ -189,9 +194,14 @@ def operations() -> list[Operation]:
                   params=(GAME_ID, _query("after", "Messages after this message id (empty: from the start)",
                                           {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}))),
         Operation("get", "/v1/me/games", "Your games; awaiting=me is the correspondence inbox", "required", 200,
-                  "Inbox", _join(TOKEN, {400: ("bad_query",)}),
+                  "Inbox", _join(TOKEN, {400: ("bad_query", "bad_cursor")}),
+                  description="Newest first; the inbox (awaiting=me) soonest deadline first. Paged: pass "
+                              "`next_cursor` as `cursor` until it is null.",
                   params=(_query("awaiting", "'me': only games waiting on you, soonest deadline first",
-                                 {"type": "string", "enum": ["me"]}),)),
+                                 {"type": "string", "enum": ["me"]}),
+                          _query("limit", "At most this many", {"type": "integer", "minimum": 1,
+                                                                "maximum": LOBBY_LIMIT}),
+                          CURSOR)),
         Operation("post", "/v1/me/webhooks", "Register a webhook; its signing secret is shown once", "required", 201,
                   "WebhookCreated", _join(BODY, TOKEN, {422: ("bad_webhook_url", "webhook_host_unresolvable",
                                                               "webhook_destination_refused", "too_many_webhooks")}),

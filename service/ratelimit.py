@@ -1,35 +1,117 @@
-"""A per-player token bucket, so one runaway bot cannot starve a shared server.
+"""Limits that hold across API processes: token buckets kept in Redis.
 
-Kept in process memory: cheap (no Redis round trip per request) and good enough to
-stop a client that loops without waiting. Behind several API processes each keeps its
-own buckets, so the effective limit is per process.
+Every API process shares the same buckets, so adding processes does not multiply a
+client's allowance, and a bucket is keyed by what the caller *is* (a player id, or the
+client address for calls without a known token), never by how a header is spelt. A
+bucket is one small hash that expires once it would be full again, so idle clients
+cost nothing and nothing is ever cleared wholesale.
+
+The bucket is refilled and spent by one Lua script that reads the server's clock
+(``TIME``), so processes whose clocks differ still agree; each bucket is a single key,
+which a Redis Cluster serves from one shard.
 """
 
 from __future__ import annotations
 
-import threading
-import time
+import os
+from dataclasses import dataclass
+
+import redis
+
+# KEYS: the bucket. ARGV: tokens per second, capacity. Returns "0" (spent one token) or
+# the seconds to wait before one is there (as a string: Lua numbers become integers).
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(held[1]), tonumber(held[2])
+if tokens == nil or at == nil then tokens, at = burst, now end
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
+return tostring(wait)
+"""
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """``rate`` tokens a second up to ``burst``; a rate of 0 means no limit."""
+
+    name: str
+    rate: float
+    burst: float
+
+    @classmethod
+    def per_hour(cls, name: str, count: float) -> Bucket:
+        """``count`` an hour, all of which may be spent at once."""
+        return cls(name, count / 3600, count)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What an operator sets (see the README's configuration table); 0 turns a limit off."""
+
+    #: Requests per second per player (``INTRIGUE_RATE_LIMIT``); bursts of twice that.
+    player_rate: float = 50
+    #: Requests per second per client address for calls without a known token.
+    anonymous_rate: float = 20
+    #: Registrations (``POST /v1/players``) per client address per hour.
+    registrations_per_hour: float = 30
+    #: Games one player may create per hour.
+    games_per_hour: float = 120
+    #: Games one player has created that still wait for players.
+    open_games: int = 10
+    #: Proxies in front of the API that append the client to ``X-Forwarded-For``.
+    trusted_proxies: int = 0
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: float | None) -> Limits:
+        env = os.environ if environ is None else environ
+        values = {
+            "player_rate": float(env.get("INTRIGUE_RATE_LIMIT", cls.player_rate)),
+            "anonymous_rate": float(env.get("INTRIGUE_ANONYMOUS_RATE_LIMIT", cls.anonymous_rate)),
+            "registrations_per_hour": float(env.get("INTRIGUE_REGISTRATIONS_PER_HOUR", cls.registrations_per_hour)),
+            "games_per_hour": float(env.get("INTRIGUE_GAMES_PER_HOUR", cls.games_per_hour)),
+            "open_games": int(env.get("INTRIGUE_OPEN_GAMES_PER_PLAYER", cls.open_games)),
+            "trusted_proxies": int(env.get("INTRIGUE_TRUSTED_PROXIES", cls.trusted_proxies)),
+        }
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        return cls(**values)  # type: ignore[arg-type]
+
+    @classmethod
+    def off(cls) -> Limits:
+        """No limits at all (benchmarks measure clients rather than police them)."""
+        return cls(player_rate=0, anonymous_rate=0, registrations_per_hour=0, games_per_hour=0, open_games=0)
+
+    def player(self) -> Bucket:
+        return Bucket("player", self.player_rate, 2 * self.player_rate)
+
+    def anonymous(self) -> Bucket:
+        return Bucket("anonymous", self.anonymous_rate, 2 * self.anonymous_rate)
+
+    def registrations(self) -> Bucket:
+        return Bucket.per_hour("register", self.registrations_per_hour)
+
+    def game_creations(self) -> Bucket:
+        return Bucket.per_hour("create", self.games_per_hour)
 
 
 class RateLimiter:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
+    """Takes tokens from buckets kept in Redis, one round trip per take."""
 
-    def allow(self, key: str) -> float:
+    def __init__(self, client: redis.Redis, prefix: str = "intrigue") -> None:
+        self.redis = client
+        self.prefix = prefix
+        self._take = client.register_script(_TAKE)
+
+    def key(self, bucket: Bucket, subject: str) -> str:
+        return f"{self.prefix}:limit:{bucket.name}:{subject}"
+
+    def allow(self, bucket: Bucket, subject: str) -> float:
         """0 if the request may go ahead, else the seconds to wait before retrying."""
-        if self.rate <= 0:
+        if bucket.rate <= 0:
             return 0.0
-        now = time.monotonic()
-        with self._lock:
-            tokens, last = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if tokens >= 1:
-                self._buckets[key] = (tokens - 1, now)
-                if len(self._buckets) > 100_000:
-                    self._buckets.clear()
-                return 0.0
-            self._buckets[key] = (tokens, now)
-            return (1 - tokens) / self.rate
+        return float(self._take(keys=[self.key(bucket, subject)], args=[bucket.rate, bucket.burst]))

@@ -10,10 +10,11 @@ from flask import Blueprint, Response, request, stream_with_context
 from events.envelope import parse_time
 from events.watch import Watch
 from games import registry
+from projections.listing import BadCursor, Page, read_page
 from projections.record import Record, rules_of, seat_of
-from projections.views import OPERATOR, feed_item, game_view, summary
+from projections.views import OPERATOR, feed_item, game_view
 from service import chat
-from service.app import current_player, dumps, engine, is_operator
+from service.app import client_address, current_player, dumps, engine, is_operator, limits, take
 from service.errors import Problem
 from service.inputs import header_int, object_body, query_bool, query_int, whole_number
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
@@ -33,6 +34,7 @@ KEEP_ALIVE_SECONDS = 15
 @players_bp.post("")
 def create_player() -> tuple[dict[str, Any], int]:
     body = PlayerCreateSchema().load(object_body())
+    take(limits().registrations(), client_address())
     player, token = engine().create_player(body["name"])
     return {"id": player.id, "name": player.name, "token": token}, 201
 
@@ -41,27 +43,34 @@ def create_player() -> tuple[dict[str, Any], int]:
 def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
     body = GameCreateSchema().load(object_body())
+    assert player is not None
+    hosting = engine().open_games_of(player.id)
+    if limits().open_games and hosting >= limits().open_games:
+        raise Problem(409, "too_many_open_games",
+                      f"you already host {hosting} games waiting for players (at most {limits().open_games}); "
+                      "wait until they fill before opening another")
+    take(limits().game_creations(), player.id)
     record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"])
     return game_view(record, None), 201
 
 
 @games_bp.get("")
 def lobby() -> dict[str, Any]:
-    """Open games, oldest first (a projection: the lobby index)."""
+    """Open games, oldest first, paged by ``cursor`` (a projection: the lobby index).
+
+    ``game=coup`` reads the lobby of that game alone, so the filter applies before
+    the page: a page is never short because other games filled it.
+    """
     status = request.args.get("status", "open")
     if status != "open":
         raise Problem(400, "bad_query", "the lobby lists open games only; see /v1/me/games for yours")
     wanted = request.args.get("game")
     if wanted is not None and wanted not in registry.GAMES:
         raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
-    limit = query_int("limit", 50, 1, 200)
     eng = engine()
-    games = []
-    for raw in eng.redis.zrange(eng.keys.lobby(), 0, limit - 1):
-        record = eng.projector.load(raw.decode())
-        if record is not None and record["status"] == "open" and (wanted is None or record["game"] == wanted):
-            games.append(summary(record))
-    return {"games": games}
+    page = _page(eng.keys.lobby(wanted), newest_first=False)
+    games = [_public(c) for c in page.cards if c["status"] == "open"]
+    return {"games": games, "next_cursor": page.next_cursor}
 
 
 @games_bp.post("/<game_id>/join")
@@ -179,7 +188,7 @@ def event_stream(game_id: str) -> Response:
     # The query is checked even when Last-Event-ID (a reconnection) takes its place.
     after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
     resume = request.headers.get("Last-Event-ID")
-    if resume:
+    if resume is not None:  # present but empty is malformed too (a browser sends none instead)
         version, _, message = resume.partition("/")
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
         cursor = chat.parse_cursor(message or None)
@@ -272,29 +281,46 @@ def log(game_id: str) -> Response:
 
 @me_bp.get("/games")
 def my_games() -> dict[str, Any]:
-    """The caller's games; ``awaiting=me`` gives the correspondence inbox, soonest deadline first."""
+    """The caller's games, newest first; ``awaiting=me`` gives the inbox, soonest deadline first.
+
+    Both are paged by ``cursor`` (``next_cursor`` of the previous page; null after
+    the last one) and cost one index read and one pipeline, however many games the
+    player has played.
+    """
     player = current_player()
     eng = engine()
     assert player is not None
     awaiting = request.args.get("awaiting")
     if awaiting not in (None, "me"):
         raise Problem(400, "bad_query", "awaiting takes only the value 'me'")
-    key = eng.keys.inbox(player.id) if awaiting == "me" else eng.keys.player_games(player.id)
+    inbox = awaiting == "me"
+    key = eng.keys.inbox(player.id) if inbox else eng.keys.player_games(player.id)
+    page = _page(key, newest_first=not inbox)
     games = []
-    for raw in eng.redis.zrange(key, 0, 199):
-        record = eng.projector.load(raw.decode())
-        if record is None:
-            continue
-        seat = seat_of(record, player.id)
+    for found in page.cards:
+        seat = next((s for s, p in enumerate(found["players"]) if p is not None and p["id"] == player.id), None)
         if seat is None:
             continue
-        mine = record["awaiting"][seat] is not None
-        if awaiting == "me" and not mine:
-            continue
-        games.append({**summary(record), "seat": seat, "awaiting_me": mine, "deadline": record["deadlines"][seat]})
-    if awaiting == "me":
-        games.sort(key=lambda g: parse_time(g["deadline"]) if g["deadline"] else parse_time(g["updated_at"]))
-    return {"games": games}
+        mine = found["awaiting"][seat] is not None
+        if inbox and not mine:
+            continue  # the index lags a commit in flight: the game moved on
+        games.append({**_public(found), "seat": seat, "awaiting_me": mine, "deadline": found["deadlines"][seat]})
+    return {"games": games, "next_cursor": page.next_cursor}
+
+
+def _page(key: str, newest_first: bool) -> Page:
+    eng = engine()
+    limit = query_int("limit", 50, 1, 200)
+    try:
+        return read_page(eng.redis, eng.keys, key, limit, request.args.get("cursor"), newest_first,
+                         eng.projector.load)
+    except BadCursor:
+        raise Problem(400, "bad_cursor", "cursor must be a next_cursor: <score>_<game id>") from None
+
+
+def _public(found: dict[str, Any]) -> dict[str, Any]:
+    """A card without the per-seat lists it keeps for the inbox."""
+    return {key: value for key, value in found.items() if key not in ("awaiting", "deadlines")}
 
 
 def _caller_seat(record: Record) -> int | None | str:

@@ -83,8 +83,12 @@ class GameViewSchema(GameSummarySchema):
     seed = fields.String(allow_none=True, metadata={"description": "The seed, once the game has ended"})
 
 
+NEXT_CURSOR = "Pass as cursor for the next page; null after the last page"
+
+
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema))
+    next_cursor = fields.String(allow_none=True, metadata={"description": NEXT_CURSOR})
 
 
 class InboxEntrySchema(GameSummarySchema):
@@ -95,6 +99,7 @@ class InboxEntrySchema(GameSummarySchema):
 
 class InboxSchema(Schema):
     games = fields.List(fields.Nested(InboxEntrySchema))
+    next_cursor = fields.String(allow_none=True, metadata={"description": NEXT_CURSOR})
 
 
 class JoinResultSchema(Schema):

@@ -17,6 +17,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--faults-long", action="store_true", default=False,
+                     help="run tests/faults for minutes with many games (also INTRIGUE_FAULTS=long)")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The long profile plays tens of thousands of games: lift the 300 s per-test limit to an hour."""
     if LONG:

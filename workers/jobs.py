@@ -10,7 +10,7 @@ import os
 
 from events.store import connect
 from service.engine import Engine
-from workers.scheduling import JobScheduler, make_queue
+from workers.scheduling import JobScheduler, make_queue, queue_client
 
 _engine: Engine | None = None
 
@@ -23,8 +23,9 @@ def install_engine(engine: Engine) -> None:
 def current_engine() -> Engine:
     global _engine
     if _engine is None:
-        client = connect(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-        _engine = Engine(client, JobScheduler(make_queue(client)))
+        url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        client = connect(url)
+        _engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))))
     return _engine
 
 

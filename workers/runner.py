@@ -21,9 +21,16 @@ from events.store import connect
 from service.engine import Engine
 from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from workers.jobs import install_engine
-from workers.scheduling import QUEUE_NAME, JobScheduler, make_queue
+from workers.scheduling import QUEUE_NAME, JobScheduler, fresh_queue_client, make_queue, queue_client
 
 log = logging.getLogger(__name__)
+
+#: How often a worker runs RQ's registry maintenance, which fails the jobs a killed
+#: worker left "started" (their heartbeat ran out) so their hashes expire. RQ's default
+#: is ten minutes; the sweep does not wait for it (see ``Engine.sweep``).
+MAINTENANCE_SECONDS = 60
+#: Longest wait between attempts to reach a Redis that went away.
+RECONNECT_SECONDS = 2.0
 
 #: Woken this long after a deadline, the sweep's ``<= now`` surely counts it as due.
 DEADLINE_GRACE = 0.01
@@ -101,10 +108,14 @@ def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")
     ``queues`` are served in the order given: a worker of both takes game jobs first.
     """
     engine_client = connect(redis_url)
-    engine = Engine(engine_client, JobScheduler(make_queue(engine_client)))
-    rq_client = connect(redis_url)
+    engine = Engine(engine_client, JobScheduler(make_queue(queue_client(engine_client, redis_url))))
+    rq_client = fresh_queue_client(redis_url)
     served = [make_queue(rq_client, QUEUES[name]) for name in queues]
-    worker = SimpleWorker(served, connection=rq_client, serializer=served[0].serializer)
+    worker = SimpleWorker(served, connection=rq_client, serializer=served[0].serializer,
+                          maintenance_interval=MAINTENANCE_SECONDS)
+    # RQ doubles its wait after each failed dequeue up to a minute: after a Redis restart
+    # that would hold every step back for as long. Retry every couple of seconds instead.
+    worker.max_connection_wait_time = RECONNECT_SECONDS
     return worker, engine
 
 

@@ -10,24 +10,53 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import time
 from datetime import UTC, datetime
 
 import redis
 from rq import Queue
-from rq.exceptions import DuplicateJobError
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from events.store import Keys
+from events.store import MAX_CONNECTIONS, Keys, cluster_mode
 
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "intrigue"
+#: How long a step asked for by the sweep may stay with a job that never finishes (its
+#: worker was killed) before the sweep asks again under a new job id.
+RETRY_SECONDS = 2
+#: A step takes milliseconds; one still running after this is stuck, and RQ stops it.
+JOB_TIMEOUT = 30
 ADVANCE = "workers.jobs.advance"
 DRAIN = "workers.jobs.drain"
 #: How long a "drain job queued" mark lives: a job lost with its mark set delays due
 #: steps by at most this (and the sweep asks for a drain regardless of the mark).
 QUEUED_MARK_MS = 5_000
+
+
+def queue_client(store: redis.Redis, store_url: str) -> redis.Redis:
+    """The Redis that holds RQ's queues: ``INTRIGUE_QUEUE_URL`` if set, else the store's.
+
+    RQ needs a plain Redis (its keys and transactions span hash slots), so beside a
+    Redis Cluster the queues live in a small Redis of their own.
+    """
+    url = os.environ.get("INTRIGUE_QUEUE_URL")
+    if url:
+        return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
+    if cluster_mode():
+        raise RuntimeError("with INTRIGUE_REDIS_CLUSTER set, INTRIGUE_QUEUE_URL must name a plain Redis for the queues")
+    return store
+
+
+def fresh_queue_client(store_url: str) -> redis.Redis:
+    """A client of its own for RQ's worker loop (see ``workers.runner.build_worker``)."""
+    url = os.environ.get("INTRIGUE_QUEUE_URL") or store_url
+    if not os.environ.get("INTRIGUE_QUEUE_URL") and cluster_mode():
+        raise RuntimeError("with INTRIGUE_REDIS_CLUSTER set, INTRIGUE_QUEUE_URL must name a plain Redis for the queues")
+    return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
 
 
 def make_queue(connection: redis.Redis, name: str = QUEUE_NAME) -> Queue:
@@ -60,7 +89,7 @@ class JobScheduler:
                 self.enqueue_drain()
             return
         options = {"job_id": self.job_id(game_id, tag), "unique": True, "result_ttl": 0,
-                   "failure_ttl": 3600, "job_timeout": 60}
+                   "failure_ttl": 3600, "job_timeout": JOB_TIMEOUT}
         # The scheduler's registry counts whole seconds: round up so a job never runs early.
         at = datetime.fromtimestamp(math.ceil(at.timestamp()), UTC)
         try:
@@ -89,3 +118,13 @@ class JobScheduler:
         pipe.set(self.keys.drain_queued(), 1, px=QUEUED_MARK_MS)
         pipe.execute()
         self.enqueue_drain()
+
+    def cancel(self, game_id: str, tag: str) -> bool:
+        """Drop a booked job that can no longer do anything (its game ended); False if there was none."""
+        try:
+            job = Job.fetch(self.job_id(game_id, tag), connection=self.queue.connection,
+                            serializer=self.queue.serializer)
+        except NoSuchJobError:
+            return False
+        job.delete()
+        return True

@@ -24,9 +24,11 @@ from games.pax.rules import (
     setup,
     validate_options,
 )
+from games.pax.schema import ACTION_SCHEMA
 from games.pax.views import describe, redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",

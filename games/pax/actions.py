@@ -520,7 +520,8 @@ def _source(state: State, seat: Seat, frm: Any) -> dict[str, Any]:
         if state["players"][seat]["supply"] < 1:
             raise RuleViolation("no_cube", "your supply is empty: move a cube from somewhere with 'from'")
         return {"kind": "supply"}
-    if not isinstance(frm, dict) or len(frm) not in (1, 2):
+    if not isinstance(frm, dict) or len(frm) not in (1, 2) \
+            or any(not isinstance(value, str) for key, value in frm.items() if key != "oval"):
         raise RuleViolation("bad_from", "from is 'supply' or one of {market}, {income}, {connection, oval}, {bribe}")
     if "market" in frm:
         if state["spec"].get(frm["market"]) != seat:
@@ -548,7 +549,7 @@ def _source(state: State, seat: Seat, frm: Any) -> dict[str, Any]:
 def _target(state: State, seat: Seat, to: Any) -> dict[str, Any]:
     if to == "supply":
         return {"kind": "supply"}
-    if not isinstance(to, dict) or len(to) != 1:
+    if not isinstance(to, dict) or len(to) != 1 or not all(isinstance(value, str) for value in to.values()):
         raise RuleViolation("bad_to", "to is 'supply' or one of {market}, {income}, {bribe}")
     if "market" in to:
         card = to["market"]

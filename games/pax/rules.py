@@ -38,7 +38,7 @@ OPTION_DEFAULTS: dict[str, Any] = {"card_set": "starter", "cards": None, "deck":
 MIN_TURN_CAP, MAX_TURN_CAP = 10, 3000
 #: What keeps the conformance suite's random playouts short: full games are this package's
 #: own property tests (tests/games/pax/test_properties.py).
-PLAYOUT_OPTIONS: dict[str, Any] = {"max_turns": 60}
+PLAYOUT_OPTIONS: dict[str, Any] = {"max_turns": 40}
 STACKS = 6
 TOPPLE_FREE_STACKS = 2
 GOLD_FIRST = 4

@@ -180,6 +180,8 @@ def _describe_action(before: State, data: dict[str, Any]) -> str:
     if kind == "play":
         if "to" in action:
             return f"{who} sends {card} to {_target(before, action['to'])}{paid}"
+        if action.get("target") == seat and not isinstance(seat, bool):
+            return f"{who} plays {card} against itself{paid}"
         if "target" in action:
             scapegoat = " as a scapegoat" if action.get("scapegoat") else ""
             return f"{who} plays {card} against {_target(before, action['target'])}{scapegoat}{paid}"
@@ -243,8 +245,8 @@ def describe(before: State | None, event: EventLike, after: State) -> str | None
     if kind == "DecisionDone" and data.get("kind") == "conflict":
         return f"Seat {data['seat']} loses its {data['choice']} cards in the conflict"
     if kind == "ToppleStarted":
-        return f"Seat {data['buyer']} buys {_name(after, data['card'])}: a topple under " \
-               f"{_name(after, data['regime'])}, counting {data['prestige']} (Díaz holds {data['diaz']})"
+        return f"A topple under {_name(after, data['regime'])}: {data['prestige']} counts, and Díaz holds " \
+               f"{data['diaz']}"
     if kind == "ToppleResolved":
         if data["topplers"]:
             return f"Díaz falls: seat(s) {', '.join(map(str, data['topplers']))} beat their tripartite"

@@ -15,6 +15,7 @@ import os
 import random
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import requests
 from games import registry
 from games.table import Table
 from service.app import create_app
+from service.embedded import EmbeddedRedis
 from service.openapi import EXAMPLES_PATH, openapi_document, operations
 from tests.integration.conftest import ROOT
 from tests.support.client import Client
@@ -71,13 +73,15 @@ def test_bounds_and_enums_are_declared(document: dict[str, Any]) -> None:
     assert problem["retry_after"]["type"] == "number"
 
 
-def test_a_429_matches_its_schema_and_a_405_carries_allow(server: str, document: dict[str, Any]) -> None:
+def test_a_429_matches_its_schema_and_a_405_carries_allow(server: str, document: dict[str, Any],
+                                                          redis_server: EmbeddedRedis) -> None:
     response = requests.delete(server + "/v1/games", timeout=10)
     assert response.status_code == 405 and set(response.headers["Allow"].replace(" ", "").split(",")) >= {
         "GET", "POST"}
-    app = create_app(redis_url="redis://127.0.0.1:1/0", rate_limit=0.001)
+    app = create_app(redis_url=redis_server.url, rate_limit=0.001)  # limits live in Redis
     client = app.test_client()
-    statuses = [client.get("/v1/games/x", headers={"Authorization": "Bearer t"}) for _ in range(3)]
+    token = client.post("/v1/players", json={"name": f"limited-{uuid.uuid4().hex[:8]}"}).get_json()["token"]
+    statuses = [client.get("/v1/games/x", headers={"Authorization": f"Bearer {token}"}) for _ in range(3)]
     limited = next(r for r in statuses if r.status_code == 429)
     body = limited.get_json()
     properties = document["components"]["schemas"]["Problem"]["properties"]

@@ -35,6 +35,24 @@ def test_profile_bench_prints_commands_per_action() -> None:
     assert "evalsha" in out
 
 
+def test_archive_bench_prints_bytes_per_finished_game() -> None:
+    out = run_bench("bench/archive_size.py", "--games", "3", "--seats", "3")
+    assert re.search(r"Coup 3 seats, 3 games .* mean \d+\.\d KiB", out), out
+
+
+def test_the_suite_prints_one_table_saves_json_and_draws_a_png(tmp_path) -> None:
+    import json
+
+    out = run_bench("-m", "bench", "--quick", "--only", "archive,replay", "--json", str(tmp_path / "r.json"),
+                    "--png", str(tmp_path / "r.png"))
+    assert re.search(r"Redis bytes per finished 3-seat Coup game +\d+\.\d\d +KiB", out), out
+    assert re.search(r"replay of a \d+-event game", out), out
+    saved = json.loads((tmp_path / "r.json").read_text())
+    assert {row["key"] for row in saved["rows"]} == {"archive_3", "archive_6", "replay"}
+    assert all(row["value"] > 0 for row in saved["rows"])
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_ideology_playouts_print_how_random_games_end() -> None:
     out = run_bench("bench/ideology_playouts.py", "--games", "2", "--seats", "2", "--option", "max_turns=3")
     assert re.search(r"2 seats, 2 games: ended by \{'turn_limit': 2\}; seat actions median \d+", out), out

@@ -142,9 +142,19 @@ def test_finished_game_reveals_seed_and_its_log_audits(engine: Engine) -> None:
 
 def test_snapshots_and_replay_at_version_match_a_full_fold(engine: Engine) -> None:
     game_id, players = started(engine)
+    for seat in (0, 1):  # a round: past the first snapshot (every 5 events here)
+        engine.act(players[seat], game_id, {"type": "pick", "number": 3 - seat})
+    engine.advance(game_id)
+    live = engine.store.read(game_id)
+    assert engine.store.latest_snapshot(game_id) is not None
+    engine.projector.forget(game_id)
+    assert engine.load(game_id) == fold_all(live)
+    for version in range(1, len(live) + 1):
+        assert engine.projector.at_version(game_id, version) == fold_all(live[:version])
+    # Once finished, the game is archived without snapshots; loads and replays still match.
     play_to_end(engine, game_id, players)
     events = engine.store.read(game_id)
-    assert engine.store.latest_snapshot(game_id) is not None
+    assert engine.store.latest_snapshot(game_id) is None and events[:len(live)] == live
     engine.projector.forget(game_id)
     assert engine.load(game_id) == fold_all(events)
     for version in range(1, len(events) + 1):

@@ -162,7 +162,10 @@ def test_intrigue_reindex_rebuilds_every_index_from_the_streams_with_progress(en
     before = (engine.redis.zrange(lobby, 0, -1, withscores=True), engine.redis.zrange(inbox, 0, -1, withscores=True),
               engine.redis.zrange(engine.keys.deadlines(), 0, -1, withscores=True))
     engine.redis.delete(lobby, inbox, engine.keys.deadlines(), engine.keys.active())
-    done = subprocess.run([sys.executable, "-m", "service.cli", "reindex"], cwd=ROOT, capture_output=True, text=True,
+    # The command runs in a process that hosts the toy game too (cards name a game's public options).
+    command = ("from games import registry; registry.GAMES['toy'] = 'tests.support.toy'; "
+               "from service.cli import main; raise SystemExit(main(['reindex']))")
+    done = subprocess.run([sys.executable, "-c", command], cwd=ROOT, capture_output=True, text=True,
                           timeout=60, env={**os.environ, "REDIS_URL": platform_redis.url,
                                            "INTRIGUE_LOG_LEVEL": "WARNING"})
     assert done.returncode == 0, done.stderr

@@ -331,3 +331,15 @@ def test_with_two_seats_the_tripartite_is_diaz_and_the_one_opponent() -> None:
     (resolved,) = events_of(events, "ToppleResolved")
     assert resolved.data["points"] == [0, 3] and resolved.data["tripartite"] == [2 + 3, 2 + 0]
     assert t.outcome is not None and t.outcome.winners == (B,)
+
+
+def test_every_decision_has_a_documented_default() -> None:
+    t = scenario(deck=quiet_deck(["diaz_resigns_in_disgrace"]))
+    t.act(A, {"type": "buy", "card": "diaz_resigns_in_disgrace", "side": "event"})
+    assert t.awaiting() == {B: "topple"} and pax.on_timeout(t.current, B) == {"type": "done"}
+    for seat in (B, C, A):
+        t.timeout(seat)
+    assert t.awaiting() == {A: "turn"} and pax.on_timeout(t.current, A) == {"type": "end_turn"}
+    t = scenario(deck=quiet_deck([BULL, BEAR]))
+    t.act(A, {"type": "end_turn"})
+    assert pax.on_timeout(t.current, A) == {"type": "discard_order", "first": BULL}

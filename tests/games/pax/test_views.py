@@ -28,8 +28,8 @@ from games.table import Table, TableEvent
 
 from .helpers import edit, give, scenario
 
-#: Random games for the masking property: 16 under the default profile, 400 under ``long``.
-GAMES = max(16, settings.default.max_examples // 50)
+#: Random games for the masking property: 12 under the default profile, 400 under ``long``.
+GAMES = max(12, settings.default.max_examples // 50)
 
 
 def random_game(seats: int, seed: int) -> Table:

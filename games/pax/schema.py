@@ -1,0 +1,69 @@
+"""The JSON Schema of every Pax Porfiriana action, for the API reference (``ACTION_SCHEMA``).
+
+Declared rather than inferred from playouts: several actions take a field in more than
+one shape (a black card's ``target`` is a seat or a card id; a speculation's ``to`` is
+``"supply"`` or an object), which a client author needs spelled out. README.md, part 4,
+says what each action does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import PRESTIGE
+
+CARD: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 48, "description": "a card id"}
+SEAT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": 5}
+
+
+def _action(kind: str, properties: dict[str, Any], required: tuple[str, ...] = (),
+            description: str = "") -> dict[str, Any]:
+    return {"title": kind, "type": "object", "additionalProperties": False, "description": description,
+            "required": ["type", *required],
+            "properties": {"type": {"type": "string", "enum": [kind]}, **properties}}
+
+
+def _one_key(**options: dict[str, Any]) -> dict[str, Any]:
+    return {"oneOf": [{"type": "object", "additionalProperties": False, "required": [key],
+                       "properties": {key: schema}} for key, schema in options.items()]}
+
+
+_SOURCE = {"anyOf": [{"type": "string", "enum": ["supply"]}, _one_key(market=CARD, income=CARD, bribe=CARD),
+                     {"type": "object", "additionalProperties": False, "required": ["connection", "oval"],
+                      "properties": {"connection": CARD, "oval": {"type": "integer", "minimum": 0, "maximum": 1}}}]}
+_TARGET = {"anyOf": [{"type": "string", "enum": ["supply"]}, _one_key(market=CARD, income=CARD, bribe=CARD)]}
+
+ACTION_SCHEMA: dict[str, Any] = {"oneOf": [
+    _action("play", {"card": CARD, "to": {"type": "string", "description": "troops: an enterprise id or 'hacendado'"},
+                     "target": {"anyOf": [SEAT, CARD], "description": "orange: an enterprise; black: a seat, "
+                                                                      "a partner or a troop"},
+                     "scapegoat": {"type": "boolean"}}, ("card",), "Play a card from your hand"),
+    _action("buy", {"card": CARD, "side": {"type": "string", "enum": ["event", "status_quo"],
+                                           "description": "headlines and topples only"}}, ("card",),
+            "Buy a market card"),
+    _action("buy_public", {"card": CARD, "face": {"type": "integer", "enum": [0, 1]}}, ("card", "face"),
+            "Buy a public card onto your tableau"),
+    _action("sell", {"card": CARD}, ("card",), "Sell a card from your hand or in play"),
+    _action("redeploy", {"card": CARD, "to": {"type": "string", "description": "an enterprise id or 'hacendado'"}},
+            ("card", "to"), "Move one of your troops (to its own place: in place)"),
+    _action("buy_land", {"enterprise": CARD}, ("enterprise",), "Two actions: one more income cube on a ranch"),
+    _action("upgrade", {"enterprise": CARD, "oval": {"type": "integer", "enum": [0, 1]}}, ("enterprise", "oval"),
+            "Build a connection"),
+    _action("police", {"enterprise": CARD, "jail": {"type": "boolean", "enum": [True]}}, (),
+            "Remove one unrest from your enterprise, or leave jail"),
+    _action("speculate", {"card": CARD, "to": _TARGET, "from": _SOURCE}, (),
+            "Place or move a cube: 'card' (a market card) or 'to'; 'from' defaults to the supply"),
+    _action("end_turn", {}, (), "End the action phase (the default on a missed deadline)"),
+    _action("conflict", {"faction": {"type": "string", "enum": ["blue", "green", "white", "red"]}}, ("faction",),
+            "A conflict: the faction whose cards you discard"),
+    _action("manifesto", {"side": {"type": "integer", "enum": [0, 1]}}, ("side",),
+            "Topple: turn your hacendado to one orientation"),
+    _action("fraud", {"card": CARD, "prestige": {"type": "string", "enum": list(PRESTIGE)}}, ("card",),
+            "Topple: discard a card that acts during toppling"),
+    _action("assassinate", {"card": CARD, "target": SEAT}, ("card", "target"),
+            "Topple: play an Assassination on a turned hacendado"),
+    _action("done", {}, (), "Topple: end your part of the showdown (the default)"),
+    _action("discard_order", {"first": CARD}, ("first",), "Which free-column headline is discarded first"),
+    _action("upkeep", {"discard": {"type": "array", "items": CARD}}, (),
+            "Depression: the cards you will not pay for"),
+]}

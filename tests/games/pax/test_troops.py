@@ -1,0 +1,157 @@
+"""Troops (G): jurisdiction, fares, battles, extortion, looting, private armies, retreats."""
+
+from __future__ import annotations
+
+import pytest
+
+import games.pax as pax
+from games.base import RuleViolation
+from games.pax import board as b
+from games.pax.fold import find_enterprise
+
+from .helpers import (
+    check_conservation,
+    edit,
+    give,
+    place_enterprise,
+    place_partner,
+    place_troop,
+    scenario,
+    set_gold,
+    turn_hacendado,
+)
+
+A, B, C = 0, 1, 2
+
+
+def ent(t, card: str) -> dict:  # noqa: ANN001
+    return find_enterprise(t.current, card)[1]
+
+
+def refused(t, action: dict, code: str) -> None:  # noqa: ANN001
+    with pytest.raises(RuleViolation) as err:
+        t.act(A, action)
+    assert err.value.code == code, err.value.message
+
+
+def test_troops_keep_to_their_district_except_us_troops_under_intervention_and_all_under_anarchy() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "rancho_san_isidro"), give(s, A, "arizona_rangers", "yaqui_raiders"),
+                       set_gold(s, A, 20)))
+    refused(t, {"type": "play", "card": "arizona_rangers", "to": "rancho_san_isidro"}, "out_of_jurisdiction")
+    edit(t, lambda s: s.update(regime="us_intervention"))
+    refused(t, {"type": "play", "card": "yaqui_raiders", "to": "rancho_san_isidro"}, "out_of_jurisdiction")
+    t.act(A, {"type": "play", "card": "arizona_rangers", "to": "rancho_san_isidro"})
+    assert ent(t, "rancho_san_isidro")["troop"] == {"card": "arizona_rangers", "owner": A}
+    edit(t, lambda s: s.update(regime="anarchy"))
+    assert b.can_reach(t.current, "yaqui_raiders", "rancho_san_isidro")
+
+
+def test_extorting_replaces_an_income_cube_or_the_previous_extortioners_cube() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "juarez_customs_house"),
+                       place_troop(s, C, "chihuahua_home_guard", "juarez_customs_house", extort=True),
+                       give(s, A, "terrazas_vaqueros"), set_gold(s, A, 10)))
+    supply_c = t.current["players"][C]["supply"]
+    t.act(A, {"type": "play", "card": "terrazas_vaqueros", "to": "juarez_customs_house"})
+    house = ent(t, "juarez_customs_house")
+    assert house["income"] == 1 and house["extortion"] == A
+    assert "chihuahua_home_guard" in t.current["discard"]
+    assert t.current["players"][C]["supply"] == supply_c + 1
+    assert t.current["players"][A]["gold"] == 10 - 1  # rail fare
+    check_conservation(t.current)
+
+
+def test_a_troop_on_a_rivals_enterprise_without_cubes_loots_it_and_comes_back_to_hand() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "banco_de_sonora", income=0), give(s, A, "sonora_state_militia"),
+                       set_gold(s, A, 5)))
+    t.act(A, {"type": "play", "card": "sonora_state_militia", "to": "banco_de_sonora"})
+    assert find_enterprise(t.current, "banco_de_sonora") is None
+    assert "banco_de_sonora" in t.current["players"][B]["hand"]
+    assert "sonora_state_militia" in t.current["players"][A]["hand"]
+    check_conservation(t.current)
+
+
+def test_own_troops_never_loot_and_need_no_cube() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, A, "banco_de_sonora", income=0), give(s, A, "sonora_state_militia"),
+                       s["players"][A].update(supply=0, hac_cubes=s["players"][A]["hac_cubes"]
+                                              + s["players"][A]["supply"])))
+    t.act(A, {"type": "play", "card": "sonora_state_militia", "to": "banco_de_sonora"})
+    assert ent(t, "banco_de_sonora")["troop"] == {"card": "sonora_state_militia", "owner": A}
+    check_conservation(t.current)
+
+
+def test_an_extortion_needs_a_cube_in_supply() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "hermosillo_brewery"), give(s, A, "sonora_state_militia"),
+                       s["players"][A].update(supply=0, hac_cubes=s["players"][A]["hac_cubes"]
+                                              + s["players"][A]["supply"])))
+    refused(t, {"type": "play", "card": "sonora_state_militia", "to": "hermosillo_brewery"}, "no_cube")
+
+
+def test_a_private_army_takes_its_hacendados_faction_at_the_hacendados_fare() -> None:
+    t = scenario()
+    edit(t, lambda s: (turn_hacendado(s, A, 0), give(s, A, "maderista_volunteers", "sonora_state_militia"),
+                       set_gold(s, A, 5)))
+    assert b.hacendado_faction(t.current, A) == "red"  # Don Aurelio's Maderista side: boot
+    refused(t, {"type": "play", "card": "sonora_state_militia", "to": "hacendado"}, "wrong_faction")
+    t.act(A, {"type": "play", "card": "maderista_volunteers", "to": "hacendado"})
+    assert t.current["players"][A]["army"] == ["maderista_volunteers"]
+    assert t.current["players"][A]["gold"] == 5 - 1
+
+
+def test_leaving_an_extorted_enterprise_gives_the_owner_its_cube_back() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "juarez_customs_house"), place_enterprise(s, A, "rancho_san_isidro"),
+                       place_troop(s, A, "chihuahua_home_guard", "juarez_customs_house", extort=True),
+                       set_gold(s, A, 5)))
+    t.act(A, {"type": "redeploy", "card": "chihuahua_home_guard", "to": "rancho_san_isidro"})
+    house = ent(t, "juarez_customs_house")
+    assert house["income"] == 2 and house["extortion"] is None and house["troop"] is None
+    assert ent(t, "rancho_san_isidro")["troop"] == {"card": "chihuahua_home_guard", "owner": A}
+    assert t.current["players"][A]["gold"] == 5 - 2  # the ranch's boot road
+    check_conservation(t.current)
+
+
+def test_redeploying_in_place_is_free_and_clears_unrest_up_to_firepower() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, A, "hermosillo_brewery", unrest=3),
+                       place_troop(s, A, "federal_cavalry_squadron", "hermosillo_brewery")))
+    t.act(A, {"type": "redeploy", "card": "federal_cavalry_squadron", "to": "hermosillo_brewery"})
+    assert ent(t, "hermosillo_brewery")["unrest"] == 1 and t.current["players"][A]["gold"] == 4
+
+
+def test_selling_an_enterprise_sends_its_troop_home() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, A, "juarez_customs_house"),
+                       place_troop(s, B, "chihuahua_home_guard", "juarez_customs_house", extort=True)))
+    t.act(A, {"type": "sell", "card": "juarez_customs_house"})
+    assert "chihuahua_home_guard" in t.current["players"][B]["hand"]  # B's hacendado is not turned
+    check_conservation(t.current)
+
+
+def test_every_arms_dealers_owner_earns_two_once_per_orange_card() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "nogales_gun_shop"), place_enterprise(s, B, "el_paso_armory"),
+                       place_enterprise(s, C, "chihuahua_gunsmiths"), place_enterprise(s, C, "hermosillo_brewery"),
+                       give(s, A, "flood")))
+    gold = [p["gold"] for p in t.current["players"]]
+    t.act(A, {"type": "play", "card": "flood", "target": "hermosillo_brewery"})
+    after = [p["gold"] for p in t.current["players"]]
+    assert after == [gold[A], gold[B] + 2, gold[C] + 2]
+
+
+def test_a_general_defends_too_and_an_assassinated_public_card_goes_back_to_its_space() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "minas_prietas"), place_troop(s, B, "yaqui_raiders", "minas_prietas"),
+                       place_partner(s, B, "teddy_roosevelt", face=1), give(s, A, "indian_fighters",
+                                                                            "assassination_by_hired_gun"),
+                       set_gold(s, A, 10)))
+    assert b.firepower(t.current, "yaqui_raiders", B) == 3  # the Trust Buster face: +1
+    assert {"type": "play", "card": "indian_fighters", "to": "minas_prietas"} not in pax.legal_actions(t.current, A)
+    t.act(A, {"type": "play", "card": "assassination_by_hired_gun", "target": "teddy_roosevelt"})
+    assert "teddy_roosevelt" in t.current["public"]
+    assert "assassination_by_hired_gun" in t.current["players"][B]["grievances"]
+    check_conservation(t.current)

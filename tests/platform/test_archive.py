@@ -1,0 +1,125 @@
+"""Finished games are archived compactly and still read, replay and verify as before."""
+
+from __future__ import annotations
+
+import json
+import zlib
+
+import pytest
+import redis
+
+from events import archive
+from events.envelope import ChainError
+from projections.audit import audit
+from projections.projector import fold_all
+from service.engine import Engine
+from tests.platform.test_engine import started
+from workers.scheduling import JobScheduler, make_queue
+
+
+def finish(engine: Engine, game_id: str, players, key_prefix: str = "k") -> None:
+    """Seat 0 picks 3 and seat 1 picks 1 until seat 0 has won; every post carries a key."""
+    for turn in range(10):
+        record = engine.load(game_id)
+        if record["status"] == "finished":
+            return
+        if not any(record["awaiting"]):
+            engine.advance(game_id)
+            continue
+        for seat, kind in enumerate(record["awaiting"]):
+            if kind:
+                engine.act(players[seat], game_id, {"type": "pick", "number": 3 if seat == 0 else 1},
+                           idempotency_key=f"{key_prefix}-{turn}-{seat}")
+    raise AssertionError("the game did not end")
+
+
+def game_keys(engine: Engine, game_id: str) -> set[str]:
+    return {key.decode() for key in engine.redis.scan_iter(match=f"*{{g:{game_id}}}*")}
+
+
+def test_a_finished_game_keeps_only_its_archive_meta_and_nothing_a_live_game_needs(engine: Engine) -> None:
+    game_id, players = started(engine, seconds=3600)
+    live_keys = game_keys(engine, game_id)
+    assert {engine.keys.events(game_id), engine.keys.seed(game_id)} <= live_keys
+    deadline_jobs = engine.scheduler.queue.scheduled_job_registry.get_job_ids()
+    assert any(job.startswith(f"advance-{game_id}-d") for job in deadline_jobs)
+    before_end = engine.store.read(game_id)
+    finish(engine, game_id, players)
+    assert game_keys(engine, game_id) == {engine.keys.meta(game_id), engine.keys.archive(game_id)}
+    assert set(engine.redis.hkeys(engine.keys.meta(game_id))) == {b"version", b"indexed", b"card"}
+    assert not [job for job in engine.scheduler.queue.scheduled_job_registry.get_job_ids() if game_id in job]
+    assert not engine.redis.exists(f"rq:job:{deadline_jobs[0]}")
+    # Nothing of it is left in the indexes of games in play or awaiting someone.
+    assert not engine.redis.sismember(engine.keys.active(), game_id)
+    for key in (engine.keys.deadlines(), engine.keys.lobby(), engine.keys.inbox(players[0].id)):
+        assert engine.redis.zscore(key, game_id) is None
+    events = engine.store.read(game_id)
+    assert events[:len(before_end)] == before_end
+
+
+def test_another_process_reads_the_archive_byte_for_byte_and_it_audits(engine: Engine) -> None:
+    game_id, players = started(engine)
+    finish(engine, game_id, players)
+    cold = Engine(redis.Redis(connection_pool=redis.ConnectionPool(**engine.redis.connection_pool.connection_kwargs)))
+    events = cold.store.read(game_id)
+    assert [e.to_json() for e in events] == [e.to_json() for e in engine.store.read(game_id)]
+    assert audit(events).winners == [0]
+    assert cold.load(game_id) == fold_all(events) and cold.load(game_id)["status"] == "finished"
+    assert cold.store.read(game_id, after=3, upto=6) == events[3:6]
+    assert cold.store.read(game_id, after=2, count=2) == events[2:4]
+    assert cold.projector.at_version(game_id, 4) == fold_all(events[:4])
+    assert cold.store.game_ids() == [game_id]
+
+
+def test_one_changed_byte_in_an_archive_is_caught(engine: Engine) -> None:
+    game_id, players = started(engine)
+    finish(engine, game_id, players)
+    text = zlib.decompress(engine.redis.get(engine.keys.archive(game_id))).decode()
+    header, *rows = text.split("\n")
+    forged = [row.replace('"number":1', '"number":2', 1) for row in rows]
+    assert forged != rows
+    with pytest.raises(ChainError):
+        archive.unpack(zlib.compress("\n".join([header, *forged]).encode()))
+    with pytest.raises(ChainError):
+        archive.unpack(zlib.compress("\n".join([json.dumps({**json.loads(header), "count": 1}), *rows]).encode()))
+
+
+def test_a_retried_post_after_the_end_is_answered_from_the_archive(engine: Engine) -> None:
+    game_id, players = started(engine)
+    finish(engine, game_id, players, key_prefix="retry")
+    events = engine.store.read(game_id)
+    last_player_batch = max((e for e in events if e.cause.get("kind") == "player"), key=lambda e: e.seq)
+    seat, key = last_player_batch.actor, last_player_batch.cause["key"]
+    again = engine.act(players[seat], game_id, last_player_batch.cause["action"], idempotency_key=key)
+    batch = [e for e in events if e.cause.get("batch") == last_player_batch.cause["batch"]]
+    assert again.events == batch
+    from service.errors import Problem
+
+    with pytest.raises(Problem) as reused:
+        engine.act(players[seat], game_id, {"type": "pick", "number": 2}, idempotency_key=key)
+    assert reused.value.code == "idempotency_key_reused"
+    with pytest.raises(Problem) as over:
+        engine.act(players[seat], game_id, {"type": "pick", "number": 2}, idempotency_key="never-used")
+    assert over.value.code == "game_over"
+
+
+def test_the_archive_repeats_nothing_and_rebuilds_a_game_whose_archiving_was_cut_off(engine: Engine,
+                                                                                     monkeypatch) -> None:
+    """The API process died between the last append and archiving: the reconcile finishes the job."""
+    game_id, players = started(engine)
+    with monkeypatch.context() as patch:
+        patch.setattr(engine, "_archive", lambda game_id: None)
+        finish(engine, game_id, players)
+    assert engine.redis.exists(engine.keys.events(game_id)) and not engine.store.is_archived(game_id)
+    engine.rebuild_indexes()
+    assert engine.store.is_archived(game_id) and not engine.redis.exists(engine.keys.events(game_id))
+    assert engine.store.archive(game_id) == (False, None)  # archiving twice does nothing
+    assert audit(engine.store.read(game_id)).finished
+
+
+def test_an_engine_without_a_scheduler_archives_too(engine: Engine) -> None:
+    bare = Engine(engine.redis, None)
+    game_id, players = started(bare)
+    finish(bare, game_id, players)
+    assert bare.store.is_archived(game_id)
+    assert JobScheduler(make_queue(engine.redis)).cancel(game_id, "d1") is False

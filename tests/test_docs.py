@@ -1,0 +1,74 @@
+"""The README and the docs: every problem code listed, only files of this repository cited,
+and "the two commands" kept to two."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from service.http_errors import SERVER_CODES
+from service.openapi import ANYWHERE, operations
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "games").glob("*/README.md"))]
+
+_LITERAL_CODE = re.compile(r"""(?:Problem|_problem|DestinationRefused)\(\s*(?:\d+,\s*)?["']([a-z_]+)["']""")
+_CODE_ARGUMENT = re.compile(r"""code=["']([a-z_]+)["']""")
+
+
+def platform_codes() -> set[str]:
+    """Every problem code the service can answer, read from its source and its reference."""
+    codes = set(SERVER_CODES.values())
+    for path in (ROOT / "service").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes.update(_LITERAL_CODE.findall(text), _CODE_ARGUMENT.findall(text))
+    app = (ROOT / "service" / "app.py").read_text(encoding="utf-8")
+    codes.update(re.findall(r'\d{3}: "([a-z_]+)"', app))  # the HTTP errors' codes
+    codes.update(re.findall(r'"([a-z_]+)"\)\.get\(err\.code', app))
+    for op in operations():
+        for listed in (*op.problems.values(), *ANYWHERE.values()):
+            codes.update(listed)
+    return codes
+
+
+def test_the_readme_lists_every_problem_code() -> None:
+    codes = platform_codes()
+    assert {"bad_if_match", "headers_too_large", "method_not_allowed", "store_unavailable"} <= codes
+    missing = sorted(code for code in codes if f"`{code}`" not in README)
+    assert not missing, f"problem codes missing from the README's table: {missing}"
+
+
+def cited_paths(text: str) -> list[str]:
+    """Backticked words that name a file or folder (not URLs, API paths or commands)."""
+    found = []
+    for token in re.findall(r"`([^`\s]+)`", text):
+        if token.startswith(("/", "./", "http", "$", "-", "application/", "text/")) or "://" in token or "=" in token:
+            continue
+        if "/" in token or re.search(r"\.(md|py|json|toml|yml|yaml|txt|cfg|ini)$", token):
+            found.append(token)
+    return found
+
+
+def exists(base: Path, pattern: str) -> bool:
+    return any(base.glob(pattern) if "/" in pattern else base.rglob(pattern))
+
+
+def test_the_docs_cite_only_files_in_the_repository() -> None:
+    outside = []
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        outside += [f"{doc.relative_to(ROOT)}: {m}" for m in re.findall(r"(?:/tmp/|/work/|shared/\w)\S*", text)]
+        for cited in cited_paths(text):
+            pattern = re.sub(r"<[^>]+>", "*", cited).rstrip("/")
+            # A bare file name ("test_end_of_game.py") may live anywhere below the document or the root.
+            if not any(exists(base, pattern) for base in (ROOT, doc.parent)):
+                outside.append(f"{doc.relative_to(ROOT)}: {cited}")
+    assert not outside, f"cited but not in the repository: {outside}"
+    assert (ROOT / ".ci" / "run").exists()
+
+
+def test_the_two_commands_are_two() -> None:
+    section = README.split("## The two commands", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```\w*\n(.*?)```", section, flags=re.S)
+    assert len(blocks) == 2 and all(len(block.strip().splitlines()) == 1 for block in blocks), blocks
