@@ -118,7 +118,7 @@ class Fleet:
                 try:
                     requests.get(base + "/v1/openapi.json", timeout=1)
                     break
-                except requests.ConnectionError:
+                except (requests.ConnectionError, requests.Timeout):  # not up, or building its first answer
                     if time.monotonic() > give_up:
                         raise AssertionError(f"{base} did not come up") from None
                     threading.Event().wait(0.05)  # polling the server's start-up
