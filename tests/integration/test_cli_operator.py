@@ -198,6 +198,6 @@ def test_version_and_the_defaults_in_serve_help() -> None:
     version = intrigue("--version")
     assert version.returncode == 0 and version.stdout.strip() == "intrigue 0.1.0"
     help_text = " ".join(intrigue("serve", "--help").stdout.split())
-    for default in ("(default: 127.0.0.1)", "(default: 8000)", "(default: intrigue-data)", "(default: 32)",
-                    "(default: 1)"):
+    for default in ("(default: 127.0.0.1)", "(default: 8000)", "(default: intrigue-data)", "(default: 1)"):
         assert default in help_text, default
+    assert "--processes PROCESSES" in help_text  # API processes; a watcher holds no thread, so no --threads
