@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import redis
-from redis.cluster import RedisCluster
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
 from events.store import EventStore, Keys
@@ -462,26 +461,23 @@ class Engine:
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
                                         "last": version + len(envelopes)})
-        if isinstance(self.redis, RedisCluster):
-            # A cluster pipeline cannot carry a script, and the indexes live on other
-            # shards anyway: append first, then index in a round trip of its own.
-            result, plan, replies = self._append_then_index(game_id, version, envelopes, record_for_key, new, record)
+        # The index updates ride in the append's round trip, written as if it succeeds. If
+        # it did not (another writer won), they are put back from the store at once.
+        pipe = self.redis.pipeline(transaction=False)
+        self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
+        plan = self._queue_follow_up(pipe, new, record)
+        replies = pipe.execute(raise_on_error=False)
+        if isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it, then as usual
+            self._repair_indexes(game_id)
+            result = self.store.append(game_id, version, envelopes, record_for_key)
+            if result.status == "ok":
+                plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
+                replies = [None, *pipe.execute()]
         else:
-            # The index updates ride in the append's round trip, written as if it succeeds.
-            # If it did not (another writer won), they are put back from the store at once.
-            pipe = self.redis.pipeline(transaction=False)
-            self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
-            plan = self._queue_follow_up(pipe, new, record)
-            replies = pipe.execute(raise_on_error=False)
-            if isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it, then as usual
-                self._repair_indexes(game_id)
-                result, plan, replies = self._append_then_index(game_id, version, envelopes, record_for_key, new,
-                                                                record)
-            else:
-                for reply in replies:
-                    if isinstance(reply, Exception):
-                        raise reply
-                result = self.store.parse_append(replies[0])
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+            result = self.store.parse_append(replies[0])
         if result.status != "ok":
             self.projector.forget(game_id)
             self._repair_indexes(game_id)
@@ -491,16 +487,6 @@ class Engine:
         self._finish_follow_up(plan, replies, offset=1, job_due=result.job_due)
         self.projector.maybe_snapshot(game_id, version, new)
         return Committed(new, envelopes)
-
-    def _append_then_index(self, game_id: str, version: int, envelopes: list[Envelope],
-                           record_for_key: tuple[str, dict[str, Any]] | None, new: Record,
-                           record: Record | None) -> tuple[Any, Any, list[Any]]:
-        """The append in a round trip of its own, then (if it landed) the index updates."""
-        result = self.store.append(game_id, version, envelopes, record_for_key)
-        if result.status != "ok":
-            return result, None, []
-        plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
-        return result, plan, [None, *pipe.execute()]
 
     def _repair_indexes(self, game_id: str) -> None:
         """Index the game as its stream has it (after index updates for a commit that lost)."""
