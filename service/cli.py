@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="folder of the embedded Redis (its append-only file); one serve per folder")
     serve.add_argument("--processes", type=int, default=1,
                        help="API processes (gunicorn with gevent workers: each serves thousands of connections)")
-    serve.add_argument("--workers", type=int, default=1, help="worker processes to start beside the API")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="game worker processes to start beside the API (one more delivers webhooks; 0: none)")
 
     attach = ("--data DIR attaches to the embedded Redis of the intrigue serve running on DIR; "
               "otherwise REDIS_URL names the Redis")
@@ -122,7 +123,9 @@ def _serve(args: argparse.Namespace) -> int:
             log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
         env = {**os.environ, "REDIS_URL": redis_url}
         # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
-        for extra in [["--queues", "games"]] * args.workers + [["--queues", "webhooks"]]:
+        # With --workers 0 the operator runs workers apart (``intrigue worker`` serves both queues).
+        webhook_worker = [["--queues", "webhooks"]] if args.workers > 0 else []
+        for extra in [["--queues", "games"]] * args.workers + webhook_worker:
             # Its own process group, so stopping a leftover worker stops the scheduler it forked.
             workers.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *extra], env=env,
                                             preexec_fn=die_with_parent(), process_group=0))
