@@ -14,7 +14,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import redis
 
-from service.chat import wait_any
 from service.embedded import EmbeddedRedis
 from service.engine import Engine
 from tests.support.redis_cluster import LocalCluster
@@ -62,9 +61,13 @@ def test_chat_and_webhooks_work_on_a_cluster(cluster_engine: Engine, monkeypatch
         events, messages = engine.chat.read_with_events(game_id, 0, None, 1, 500)
         assert len(events) == version and [m["text"] for m in messages] == ["psst"]
         engine.chat.check_rate(players[0].id)
-        # A long-poll blocks on the events and the chat of one game: one XREAD, one shard.
-        assert wait_any(engine.redis, engine.keys, game_id, version, engine.chat.stream_position(None, version), 100)
-        assert not wait_any(engine.redis, engine.keys, game_id, version, message["id"], 100)
+        # A long-poll waits on the process's feed watcher: the chat post and the append
+        # publish from their scripts on the game's shard, and the listener hears both.
+        with engine.watcher.watch(game_id) as watch:
+            engine.chat.post(game_id, 1, None, "and you?")
+            assert watch.wait(10) and watch.chat
+            engine.act(players[1], game_id, {"type": "pick", "number": 2})
+            assert watch.wait(10) and watch.known == version + 1
 
         # The start made seat 1 awaited: its dispatch (the job a worker would run) delivers it.
         assert engine.hooks.dispatch(players[1].id, "your_turn", game_id, version, 1, None, str(version)) == 1
