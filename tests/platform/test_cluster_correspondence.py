@@ -60,6 +60,11 @@ def test_chat_and_webhooks_work_on_a_cluster(cluster_engine: Engine, monkeypatch
         events, messages = engine.chat.read_with_events(game_id, 0, None, 1, 500)
         assert events == [] and [m["text"] for m in messages] == ["psst", "hm"]
         engine.chat.check_rate(players[0].id)
+        # A long-poll waits on the process's feed watcher: the chat post publishes from its
+        # script on the game's shard, and the listener hears it.
+        with engine.watcher.watch(game_id) as watch:
+            engine.chat.post(game_id, 1, None, "and you?")
+            assert watch.wait(10) and watch.chat
 
         # Seat 1 became awaited: its dispatch (the job a worker would run) delivers it.
         assert engine.hooks.dispatch(players[1].id, "your_turn", game_id, version, 1, None, str(version)) == 1
