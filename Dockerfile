@@ -13,7 +13,7 @@ USER intrigue
 # gunicorn's own refusals (a header too large...) as problem+json; see service/gunicorn_conf.py.
 ENV GUNICORN_CMD_ARGS="--config python:service.gunicorn_conf"
 EXPOSE 8000
-# Every long-poll (GET .../events?wait=30) holds a thread for up to 30 s: 4 x 64 threads
-# serve 256 waiting clients at once. See docs/ARCHITECTURE.md for the long keep-alive.
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "64", "--worker-class", "gthread", \
-     "--keep-alive", "75", "service.wsgi:app"]
+# gunicorn with gevent workers (service/gunicorn_conf.py, through GUNICORN_CMD_ARGS): a
+# long-poll or an event stream is a greenlet, so thousands of watchers hold no thread each
+# and do not slow a move. WEB_CONCURRENCY sets the API processes (default 2).
+CMD ["gunicorn", "service.wsgi:app"]

@@ -1,13 +1,11 @@
-"""The baseline for bench scripts: a bare Flask endpoint doing one XADD, served like Intrigue."""
+"""The baseline for bench scripts: a bare Flask endpoint doing one XADD, served like Intrigue (gunicorn)."""
 
 from __future__ import annotations
 
 import os
-import sys
 
 import redis
 from flask import Flask, request
-from waitress import serve
 
 app = Flask(__name__)
 client = redis.Redis.from_url(os.environ["REDIS_URL"], max_connections=10_000)  # as Intrigue's
@@ -18,6 +16,3 @@ def xadd() -> tuple[dict[str, str], int]:
     entry = client.xadd("bench:baseline", {"e": request.get_data()}, maxlen=10_000, approximate=True)
     return {"id": entry.decode()}, 200
 
-
-if __name__ == "__main__":
-    serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=int(sys.argv[2]) if len(sys.argv) > 2 else 32)

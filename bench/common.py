@@ -45,12 +45,10 @@ def redis_for_bench(url: str | None):
         yield server.url
 
 
-def _gunicorn(app: str, port: int, processes: int, threads: int) -> list[str]:
-    # gthread closes a kept-alive connection whose keep-alive ran out while every thread
-    # was busy, even when the client's next request is already waiting on it; under load
-    # the 2 s default drops requests ("Remote end closed connection without response").
-    return [sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(processes), "--threads", str(threads),
-            "--keep-alive", "75", "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
+def _gunicorn(app: str, port: int, processes: int, worker_class: str = "gevent") -> list[str]:
+    """gunicorn as the image runs it (service/gunicorn_conf.py), on ``port`` with ``processes`` workers."""
+    return [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-k", worker_class,
+            "-w", str(processes), "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
 
 
 @contextmanager
@@ -67,11 +65,10 @@ def _running(commands: list[list[str]], env: dict[str, str], probe: str):
 
 
 @contextmanager
-def intrigue_server(redis_url: str, workers: int = 2, threads: int = 64, server: str = "waitress",
-                    processes: int = 2):
+def intrigue_server(redis_url: str, workers: int = 2, server: str = "serve", processes: int = 2):
     """Intrigue on a free port, with ``workers`` worker processes.
 
-    ``server="waitress"`` runs ``intrigue serve`` (one API process, the README's way);
+    ``server="serve"`` runs ``intrigue serve`` (one API process, the README's way);
     ``server="gunicorn"`` runs the production shape of docker-compose.yml: gunicorn with
     ``processes`` API processes plus ``intrigue worker`` processes. The per-player rate
     limits are off, since bots are measured, not policed.
@@ -79,25 +76,20 @@ def intrigue_server(redis_url: str, workers: int = 2, threads: int = 64, server:
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "INTRIGUE_LOG_LEVEL": "WARNING", **NO_LIMITS}
     if server == "gunicorn":
-        commands = [_gunicorn("service.wsgi:app", port, processes, threads)]
+        commands = [_gunicorn("service.wsgi:app", port, processes)]
         commands += [[sys.executable, "-m", "service.cli", "worker"] for _ in range(workers)]
     else:
-        commands = [[sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
-                     "--threads", str(threads)]]
+        commands = [[sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers)]]
     with _running(commands, env, f"http://127.0.0.1:{port}/v1/openapi.json"):
         yield f"http://127.0.0.1:{port}"
 
 
 @contextmanager
-def baseline_server(redis_url: str, server: str = "waitress", processes: int = 2, threads: int = 32):
-    """The bare Flask + XADD endpoint, served the same way as Intrigue is in the same run."""
+def baseline_server(redis_url: str, processes: int = 2):
+    """The bare Flask + XADD endpoint, under gunicorn's gevent workers like Intrigue."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT / "bench")}
-    if server == "gunicorn":
-        command = _gunicorn("baseline_app:app", port, processes, threads)
-    else:
-        command = [sys.executable, str(ROOT / "bench" / "baseline_app.py"), str(port), str(threads)]
-    with _running([command], env, f"http://127.0.0.1:{port}/xadd"):
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}"}
+    with _running([_gunicorn("baseline_app:app", port, processes)], env, f"http://127.0.0.1:{port}/xadd"):
         yield f"http://127.0.0.1:{port}"
 
 

@@ -6,7 +6,7 @@
     python bench/coup_load.py --game revolution --games 200
     python bench/coup_load.py --game ideology --games 200   # 3 seats; system steps end each phase
     python bench/coup_load.py --game pax --games 100
-    python bench/coup_load.py --server waitress  # `intrigue serve`, one API process
+    python bench/coup_load.py --server serve     # `intrigue serve`, one API process
 
 Prints actions per second and p50/p99 latency of game actions, the same for a bare
 Flask endpoint doing one XADD on the same Redis (the baseline), each measured over a
@@ -14,7 +14,7 @@ window of --seconds at constant concurrency (a table whose game ends starts a ne
 at once), the cost of an early
 versus a late action in one long game, and for simultaneous games the time from the
 last sealed decision to the worker's resolution (read from the events' own times).
-The baseline is served the same way as Intrigue in each run (gunicorn or waitress).
+The baseline is served by gunicorn's gevent workers, as Intrigue is.
 """
 
 from __future__ import annotations
@@ -287,8 +287,8 @@ def main() -> None:
                         help="length of each measured window, baseline and game (default %(default)s)")
     parser.add_argument("--long-actions", type=int, default=1000, help="length of the long game (coup and pax)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes beside the API")
-    parser.add_argument("--server", choices=["gunicorn", "waitress"], default="gunicorn",
-                        help="gunicorn: the production shape (default); waitress: `intrigue serve` as in the README")
+    parser.add_argument("--server", choices=["gunicorn", "serve"], default="gunicorn",
+                        help="gunicorn: the production shape (default); serve: `intrigue serve` as in the README")
     parser.add_argument("--api-processes", type=int, default=2, help="API processes under gunicorn")
     parser.add_argument("--redis-url", help="measure against this Redis instead of an embedded one")
     parser.add_argument("--url", help="measure an already running Intrigue (its Redis must be --redis-url)")
@@ -297,22 +297,20 @@ def main() -> None:
     args = parser.parse_args()
     CLIENT_NICE = args.client_nice
 
-    # Every bot may hold a long-poll open: give the server a thread for each (and the
-    # baseline as many, so both are served alike).
-    threads = args.games + 32 if args.server == "waitress" else args.games // args.api_processes + 16
+    processes = args.api_processes if args.server == "gunicorn" else 1
     with redis_for_bench(args.redis_url) as redis_url:
-        with baseline_server(redis_url, args.server, args.api_processes, threads) as baseline:
+        with baseline_server(redis_url, processes) as baseline:
             base_lat, base_time = run_baseline(baseline, args.games, args.seconds)
         if args.url:
             results = measure(args.url, redis_url, args)
         else:
-            with intrigue_server(redis_url, workers=args.workers, threads=threads, server=args.server,
+            with intrigue_server(redis_url, workers=args.workers, server=args.server,
                                  processes=args.api_processes) as base:
                 results = measure(base, redis_url, args)
     tally, game_time, delays, timings = results
     game_lat, calls = tally.latencies, tally.requests
     print()
-    shape = f"gunicorn x{args.api_processes}" if args.server == "gunicorn" else "intrigue serve (waitress)"
+    shape = f"gunicorn x{args.api_processes}" if args.server == "gunicorn" else "intrigue serve"
     where = "given" if args.redis_url else "embedded"
     print(f"concurrency: {args.games} clients/games, {os.cpu_count()} cores, Redis {where}, "
           f"API and baseline under {shape}, {args.workers} worker process(es), bots at nice {args.client_nice}")

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 GENESIS_HASH = "0" * 64
 
 #: Event types written by the platform rather than by a game's rules.
@@ -70,7 +72,7 @@ class Envelope:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Envelope:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(orjson.loads(text))
 
 
 def chain_hash(prev: str, body: Mapping[str, Any]) -> str:

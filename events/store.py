@@ -24,12 +24,10 @@ from redis.cluster import RedisCluster
 from events import archive
 from events.envelope import Envelope
 
-#: Connections one process may open. Every long-poll holds one for its whole wait, so
-#: redis-py's default cap (100 per pool) would refuse requests on a busy API process.
+#: Connections one process may open. Watchers share one (see events.watch), but an
+#: event-loop API process serves many requests at once and redis-py's default cap
+#: (100 per pool) would refuse some of them.
 MAX_CONNECTIONS = 10_000
-#: Longest single blocking read: below the client's socket timeout, so a long-poll of
-#: 30 s is several short XREADs and never trips the timeout meant for dead servers.
-BLOCK_SLICE_MS = 2_000
 
 
 def cluster_mode() -> bool:
@@ -38,7 +36,7 @@ def cluster_mode() -> bool:
 
 
 def connect(url: str) -> redis.Redis:
-    """A client for ``url`` sized for an API process whose threads may all be long-polling.
+    """A client for ``url`` sized for an API process serving many requests at once.
 
     In cluster mode it is a cluster client that finds the other nodes from this one and
     follows failovers; every key of one game carries the hash tag ``{g:<id>}``, so a
@@ -69,6 +67,16 @@ class Keys:
 
     def snapshots(self, game_id: str) -> str:
         return f"{self.prefix}:{{g:{game_id}}}:snap"
+
+    def feed(self, game_id: str) -> str:
+        """The channel on which every append announces the game's new version."""
+        return f"{self.prefix}:{{g:{game_id}}}:feed"
+
+    def feed_pattern(self) -> str:
+        return f"{self.prefix}:{{g:*}}:feed"
+
+    def game_id_from_feed(self, channel: str) -> str:
+        return channel[len(self.prefix) + 4:-len("}:feed")]
 
     def archive(self, game_id: str) -> str:
         """A finished game's stream in its compact form (see :mod:`events.archive`)."""
@@ -134,6 +142,14 @@ class Keys:
         """Pending deliveries by the time of their next attempt (epoch seconds)."""
         return f"{self.prefix}:webhooks:due"
 
+    def due(self) -> str:
+        """Games with a step due now, for the next drain job (epoch seconds)."""
+        return f"{self.prefix}:due"
+
+    def drain_queued(self) -> str:
+        """Set while a drain job waits in the queue, so one job serves many due steps."""
+        return f"{self.prefix}:due:queued"
+
     def deadlines_soon(self) -> str:
         """deadline_soon checks by the time they are due (epoch seconds): ``[game, seat, deadline]``."""
         return f"{self.prefix}:webhooks:soon"
@@ -144,7 +160,8 @@ class Keys:
 
 
 # KEYS: events stream, meta hash, idempotency hash
-# ARGV: expected version, idempotency field ("" for none), idempotency record, events (JSON)...
+# ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel, events (JSON)...
+# The new version is published on the feed channel, so watchers wake without polling.
 _APPEND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 if ARGV[2] ~= '' then
@@ -152,12 +169,13 @@ if ARGV[2] ~= '' then
   if seen then return {'duplicate', seen} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 4, #ARGV do
-  redis.call('XADD', KEYS[1], '0-' .. (version + i - 3), 'e', ARGV[i])
+for i = 5, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (version + i - 4), 'e', ARGV[i])
 end
-local new_version = version + #ARGV - 3
+local new_version = version + #ARGV - 4
 redis.call('HSET', KEYS[2], 'version', new_version)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
+redis.call('PUBLISH', ARGV[4], new_version)
 return {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or ''}
 """
 
@@ -219,15 +237,34 @@ class EventStore:
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                idempotency: tuple[str, dict[str, Any]] | None = None) -> AppendResult:
         """Append ``events`` if the game is still at ``expected_version``; all or nothing."""
+        keys, args = self._append_call(game_id, expected_version, events, idempotency)
+        return self.parse_append(self._append(keys=keys, args=args))
+
+    def append_in(self, pipe: redis.client.Pipeline, game_id: str, expected_version: int,
+                  events: Sequence[Envelope], idempotency: tuple[str, dict[str, Any]] | None = None) -> None:
+        """Queue the same append on ``pipe``, so commands after it ride in its round trip.
+
+        It is sent as a bare EVALSHA (a pipeline given a script object first asks whether
+        the script is loaded: one more round trip). Read its reply with :meth:`parse_append`;
+        a ``NoScriptError`` there means nothing was appended (run :meth:`append`).
+        """
+        keys, args = self._append_call(game_id, expected_version, events, idempotency)
+        pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+
+    def _append_call(self, game_id: str, expected_version: int, events: Sequence[Envelope],
+                     idempotency: tuple[str, dict[str, Any]] | None) -> tuple[list[str], list[Any]]:
         if not events:
             raise ValueError("nothing to append")
         if events[0].seq != expected_version + 1:
             raise ValueError("events must continue the stream")
         field, record = idempotency if idempotency else ("", {})
-        status, value, *rest = self._append(
-            keys=[self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)],
-            args=[expected_version, field, json.dumps(record), *(e.to_json() for e in events)],
-        )
+        keys = [self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)]
+        args = [expected_version, field, json.dumps(record), self.keys.feed(game_id), *(e.to_json() for e in events)]
+        return keys, args
+
+    @staticmethod
+    def parse_append(reply: Sequence[Any]) -> AppendResult:
+        status, value, *rest = reply
         status = status.decode() if isinstance(status, bytes) else status
         if status == "duplicate":
             return AppendResult("duplicate", record=json.loads(value))
@@ -289,16 +326,6 @@ class EventStore:
 
     def is_archived(self, game_id: str) -> bool:
         return bool(self.redis.exists(self.keys.archive(game_id)))
-
-    def wait(self, game_id: str, after: int, timeout_ms: int) -> bool:
-        """Block up to ``timeout_ms`` until the stream has an event after ``after``."""
-        remaining = max(1, timeout_ms)
-        while remaining > 0:
-            block = min(remaining, BLOCK_SLICE_MS)
-            if self.redis.xread({self.keys.events(game_id): f"0-{after}"}, count=1, block=block):
-                return True
-            remaining -= block
-        return False
 
     def save_seed(self, game_id: str, seed: str, pipe: redis.client.Pipeline | None = None) -> None:
         (pipe or self.redis).set(self.keys.seed(game_id), seed)

@@ -7,13 +7,17 @@ so a request usually folds only the events it has not seen yet.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
+
+import orjson
 
 from events.envelope import Envelope
 from events.store import EventStore
 from projections.record import Record, fold
+
+#: Recent events kept per cached game.
+TAIL_LENGTH = 64
 
 
 class Projector:
@@ -22,6 +26,9 @@ class Projector:
         self.snapshot_every = snapshot_every
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Record] = OrderedDict()
+        #: The latest events of cached games, contiguous, so the feeds of several seats
+        #: woken by one append read the stream once per process, not once each.
+        self._tails: dict[str, list[Envelope]] = {}
         self._lock = threading.Lock()
 
     def load(self, game_id: str) -> Record | None:
@@ -30,21 +37,42 @@ class Projector:
             record = self._cache.get(game_id)
         if record is None:
             snap = self.store.latest_snapshot(game_id)
-            record = json.loads(snap[1]) if snap else None
+            record = orjson.loads(snap[1]) if snap else None
         after = record["version"] if record else 0
         events = self.store.read(game_id, after=after)
         if record is None and not events:
             return None
+        self.remember_events(game_id, events)
         for event in events:
             record = fold(record, event)
         assert record is not None
         self.remember(game_id, record)
         return record
 
+    def cached(self, game_id: str) -> Record | None:
+        """The record this process last saw, without asking the store (it may be behind)."""
+        with self._lock:
+            return self._cache.get(game_id)
+
+    def load_after(self, game_id: str, events: list[Envelope]) -> Record | None:
+        """The record with ``events`` (just read from the stream, in order) folded in.
+
+        A feed that has read the new events folds them into the cached record instead of
+        reading them a second time; without a cached record that they continue, it loads.
+        """
+        record = self.cached(game_id)
+        if record is None or not events or events[0].seq > record["version"] + 1:
+            return self.load(game_id)
+        for event in events:
+            if event.seq > record["version"]:
+                record = fold(record, event)
+        self.remember(game_id, record)
+        return record
+
     def at_version(self, game_id: str, version: int) -> Record | None:
         """The record as it stood right after event ``version`` (for replays)."""
         snap = self.store.latest_snapshot(game_id, at_most=version)
-        record = json.loads(snap[1]) if snap else None
+        record = orjson.loads(snap[1]) if snap else None
         after = record["version"] if record else 0
         for event in self.store.read(game_id, after=after, upto=version):
             record = fold(record, event)
@@ -55,16 +83,50 @@ class Projector:
             self._cache[game_id] = record
             self._cache.move_to_end(game_id)
             while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+                evicted, _ = self._cache.popitem(last=False)
+                self._tails.pop(evicted, None)
+
+    def remember_events(self, game_id: str, events: list[Envelope]) -> None:
+        """Keep ``events`` (just appended or read, in order) as the game's recent tail."""
+        if not events:
+            return
+        with self._lock:
+            tail = self._tails.get(game_id)
+            if tail and tail[-1].seq + 1 == events[0].seq:
+                tail = tail + events
+            elif tail and tail[0].seq <= events[0].seq <= tail[-1].seq + 1:
+                tail = tail[:events[0].seq - tail[0].seq] + events
+            else:
+                tail = list(events)
+            self._tails[game_id] = tail[-TAIL_LENGTH:]
+
+    def read(self, game_id: str, after: int, known: int | None = None, count: int | None = None) -> list[Envelope]:
+        """Events after ``after``, like the store's read, from memory when that is surely complete.
+
+        ``known`` is a version the stream is known to have reached (a notification said
+        so): when the tail holds every event from ``after`` up to it, no read is needed.
+        Without ``known`` the store is read.
+        """
+        if known is not None:
+            if known <= after:
+                return []
+            with self._lock:
+                tail = self._tails.get(game_id)
+            if tail and tail[0].seq <= after + 1 and tail[-1].seq >= known:
+                return [e for e in tail if e.seq > after][:count]
+        events = self.store.read(game_id, after=after, count=count)
+        self.remember_events(game_id, events)
+        return events
 
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._cache.pop(game_id, None)
+            self._tails.pop(game_id, None)
 
     def maybe_snapshot(self, game_id: str, before: int, record: Record) -> None:
         """Write a snapshot when the version crossed a multiple of ``snapshot_every``."""
         if record["version"] // self.snapshot_every > before // self.snapshot_every:
-            self.store.save_snapshot(game_id, record["version"], json.dumps(record))
+            self.store.save_snapshot(game_id, record["version"], orjson.dumps(record).decode())
 
 
 def fold_all(events: list[Envelope]) -> Record | None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import math
 import os
+from typing import Any
 
+import orjson
 import redis
 from flask import Flask, Response, g, json, request
+from flask.json.provider import JSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -33,7 +36,7 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     overrides only the requests per second per player (0 turns it off).
     """
     app = Flask(__name__)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = OrjsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     if engine is None:
         url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -105,6 +108,26 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
             what="an unexpected error occurred")))
 
     return app
+
+
+class OrjsonProvider(JSONProvider):
+    """Flask's JSON through orjson: every view and feed page is serialised once, in C."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return dumps(obj)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return orjson.loads(s)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS),
+                                        mimetype="application/json")
+
+
+def dumps(obj: Any) -> str:
+    """JSON text as the API sends it (keys in the order built, UTF-8)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 #: What a client is told when a request failed at a point where an action may already

@@ -26,7 +26,7 @@ from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
 from events.envelope import Envelope, utc_now
-from events.store import BLOCK_SLICE_MS, Keys
+from events.store import Keys
 from projections.record import Record, seat_of
 from projections.transcript import transcript
 from projections.views import OPERATOR
@@ -37,7 +37,8 @@ MAX_TEXT = 500
 DEFAULT_CHAT_RATE = 20
 FEED_TYPE = "ChatMessage"
 
-# KEYS: chat stream, game meta hash. ARGV: the message (JSON).
+# KEYS: chat stream, game meta hash. ARGV: the message (JSON), the game's feed channel.
+# "m" on the feed channel wakes the game's watchers to read the chat (events.watch).
 # The id's first part is the game's version now; a stream id never goes back, so a
 # message posted after a later one (impossible while versions only grow) keeps order.
 _POST = """
@@ -53,7 +54,9 @@ if #last > 0 then
     n = tonumber(string.sub(id, dash + 1)) + 1
   end
 end
-return redis.call('XADD', KEYS[1], version .. '-' .. n, 'm', ARGV[1])
+local id = redis.call('XADD', KEYS[1], version .. '-' .. n, 'm', ARGV[1])
+redis.call('PUBLISH', ARGV[2], 'm')
+return id
 """
 
 
@@ -106,7 +109,8 @@ class Chat:
 
     def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
         body = {"from": seat, "to": to, "text": text, "at": utc_now()}
-        raw = self._post(keys=[self.keys.chat(game_id), self.keys.meta(game_id)], args=[json.dumps(body)])
+        raw = self._post(keys=[self.keys.chat(game_id), self.keys.meta(game_id)],
+                         args=[json.dumps(body), self.keys.feed(game_id)])
         return _message(raw, body)
 
     def read(self, game_id: str, cursor: str | None, from_version: int = 0, upto_version: int | None = None,
@@ -187,19 +191,6 @@ def merge(event_items: list[tuple[int, dict[str, Any]]], messages: list[dict[str
 
 def _id_order(message_id: str) -> int:
     return int(message_id.split("-", 1)[1]) if message_id else 0
-
-
-def wait_any(client: redis.Redis, keys: Keys, game_id: str, after: int, chat_position: str,
-             timeout_ms: int) -> bool:
-    """Block until the game has an event after ``after`` or a message after ``chat_position``."""
-    remaining = max(1, timeout_ms)
-    while remaining > 0:
-        block = min(remaining, BLOCK_SLICE_MS)
-        if client.xread({keys.events(game_id): f"0-{after}", keys.chat(game_id): chat_position}, count=1,
-                        block=block):
-            return True
-        remaining -= block
-    return False
 
 
 # ---------------------------------------------------------------------------- HTTP

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -33,8 +32,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000, help="port the API listens on")
     serve.add_argument("--data", default=DEFAULT_DATA,
                        help="folder of the embedded Redis (its append-only file); one serve per folder")
-    serve.add_argument("--threads", type=int, default=32, help="HTTP worker threads (long-polls hold one each)")
-    serve.add_argument("--workers", type=int, default=1, help="worker processes to start beside the API")
+    serve.add_argument("--processes", type=int, default=1,
+                       help="API processes (gunicorn with gevent workers: each serves thousands of connections)")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="game worker processes to start beside the API (one more delivers webhooks; 0: none)")
 
     attach = ("--data DIR attaches to the embedded Redis of the intrigue serve running on DIR; "
               "otherwise REDIS_URL names the Redis")
@@ -79,15 +80,14 @@ def _serve(args: argparse.Namespace) -> int:
     """Bind the port, own the data folder, then start Redis and the workers; stop them on exit.
 
     The port is bound before anything else, so a port in use costs one line and leaves
-    nothing behind. Every child is told to die with this process, and recorded
-    in the data folder so the next serve stops any that survived a SIGKILL.
+    nothing behind; gunicorn (with gevent workers, as in production) then serves on that
+    very socket. Every child is told to die with this process, and recorded in the data
+    folder so the next serve stops any that survived a SIGKILL.
     """
-    from waitress import create_server
+    import socket
 
-    from service.app import create_app
     from service.datadir import DataFolder, FolderInUse, command_line, die_with_parent
     from service.embedded import EmbeddedRedis
-    from service.http_errors import answer_waitress_errors_as_problems
 
     folder = embedded = None
     redis_url = os.environ.get("REDIS_URL")
@@ -96,21 +96,20 @@ def _serve(args: argparse.Namespace) -> int:
         embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent())  # started below, once all is ours
         redis_url = embedded.url
     try:
-        server = create_server(create_app(redis_url=redis_url), host=args.host, port=args.port,
-                               threads=args.threads, channel_timeout=120, connection_limit=max(1000, 8 * args.threads))
+        listener = socket.create_server((args.host, args.port), backlog=2048)
     except OSError as err:
         raise CannotRun(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+    port = listener.getsockname()[1]
     if folder is not None:
         try:
             folder.acquire()
         except (FolderInUse, OSError) as err:
-            server.close()
+            listener.close()
             if isinstance(err, FolderInUse):
                 raise CannotRun(str(err)) from None
             raise CannotRun(f"cannot use {folder.path} as the data folder: {err.strerror or err}") from None
     workers: list[subprocess.Popen[bytes]] = []
     try:
-        answer_waitress_errors_as_problems(server)
         children: dict[int, list[str] | None] = {}
         if folder is not None and embedded is not None:
             stopped = folder.stop_leftovers()
@@ -124,19 +123,19 @@ def _serve(args: argparse.Namespace) -> int:
             log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
         env = {**os.environ, "REDIS_URL": redis_url}
         # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
-        for extra in [["--queues", "games"]] * args.workers + [["--queues", "webhooks"]]:
+        # With --workers 0 the operator runs workers apart (``intrigue worker`` serves both queues).
+        webhook_worker = [["--queues", "webhooks"]] if args.workers > 0 else []
+        for extra in [["--queues", "games"]] * args.workers + webhook_worker:
             # Its own process group, so stopping a leftover worker stops the scheduler it forked.
             workers.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *extra], env=env,
                                             preexec_fn=die_with_parent(), process_group=0))
             children[workers[-1].pid] = command_line(workers[-1].pid)
         if folder is not None:
-            folder.record(redis_url=redis_url, children=children,
-                          api=f"http://{args.host}:{server.effective_port}/")
-        log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, server.effective_port)
-        print(f"Intrigue serving on http://{args.host}:{server.effective_port}/", flush=True)
-        signal.signal(signal.SIGTERM, _exit_quietly)
-        try:
-            server.run()
+            folder.record(redis_url=redis_url, children=children, api=f"http://{args.host}:{port}/")
+        log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, port)
+        print(f"Intrigue serving on http://{args.host}:{port}/", flush=True)
+        try:  # gunicorn handles SIGTERM and SIGINT: it stops its workers, then exits here
+            _ApiServer(redis_url, bind=f"fd://{listener.fileno()}", workers=args.processes).run()
         except (KeyboardInterrupt, SystemExit):
             pass
     finally:
@@ -154,8 +153,38 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _exit_quietly(signum: int, frame: object) -> None:
-    raise SystemExit(0)
+class _ApiServer:
+    """The API under gunicorn with gevent workers, exactly as in production, in this process tree.
+
+    The app is built in each worker after gevent has patched it, so nothing that opens
+    sockets or locks is imported here before the patch.
+    """
+
+    def __init__(self, redis_url: str, **settings: object) -> None:
+        from gunicorn.app.base import BaseApplication
+
+        from service import gunicorn_conf
+
+        defaults = {name: getattr(gunicorn_conf, name) for name in
+                    ("worker_class", "worker_connections", "keepalive", "timeout", "limit_request_line",
+                     "post_worker_init")}
+        # Streams never end on their own: a short grace lets Ctrl-C and SIGTERM stop promptly.
+        options = {**defaults, "graceful_timeout": 3, "loglevel": "warning", **settings}
+
+        class Application(BaseApplication):
+            def load_config(self) -> None:
+                for name, value in options.items():
+                    self.cfg.set(name, value)
+
+            def load(self):
+                from service.app import create_app
+
+                return create_app(redis_url=redis_url)
+
+        self.application = Application()
+
+    def run(self) -> None:
+        self.application.run()
 
 
 def _worker(args: argparse.Namespace) -> int:

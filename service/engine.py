@@ -21,15 +21,17 @@ import redis
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
 from events.store import EventStore, Keys
+from events.watch import FeedWatcher
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from projections.listing import card
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
 from service.chat import Chat
+from service.errors import Problem
 from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from service.webhooks import Webhooks
-from workers.scheduling import RETRY_SECONDS, JobScheduler, make_queue
+from workers.scheduling import JobScheduler, make_queue
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,24 @@ MAX_GAME_ID = 64
 class Player:
     id: str
     name: str
+
+
+@dataclass
+class _FollowUp:
+    """What a commit's index updates leave to do once their round trip is back."""
+
+    record: Record
+    before: Record | None
+    due: str | None
+    due_ms: int | None
+    #: Reply positions (from the follow-up's first command) of the drain mark and the webhook question.
+    mark_at: int | None = None
+    hooks_at: int | None = None
+    notes: list | None = None
+    #: The earliest deadline moved: book its job unless the one booked runs first.
+    may_book: bool = False
+    #: A step is due now and RQ's Redis is another: ask for it after the round trip.
+    due_now: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,6 +87,7 @@ class Engine:
                               make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
+        self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
@@ -162,8 +183,24 @@ class Engine:
 
     def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
             if_match: int | None = None) -> Committed:
-        """A seat's action: decide, append, follow up. Rejected actions change nothing."""
-        record = self.load(game_id)
+        """A seat's action: decide, append, follow up. Rejected actions change nothing.
+
+        It decides on the record this process last saw, without reading the store first:
+        the append's version check refuses a stale one (then it re-reads and decides
+        again), and a refusal is only given after a fresh read confirms it.
+        """
+        record = self.projector.cached(game_id)
+        if record is not None:
+            try:
+                return self._act(player, game_id, record, action, idempotency_key, if_match)
+            except Problem:
+                fresh = self.load(game_id)
+                if fresh["version"] == record["version"]:
+                    raise
+        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match)
+
+    def _act(self, player: Player, game_id: str, record: Record, action: Mapping[str, Any],
+             idempotency_key: str | None, if_match: int | None) -> Committed:
         seat = seat_of(record, player.id)
         if seat is None:
             raise _problem(403, "not_seated", "you do not hold a seat in this game")
@@ -311,14 +348,29 @@ class Engine:
             return 0
         now = now or datetime.now(UTC)
         due = self.redis.zrangebyscore(self.keys.deadlines(), "-inf", now.timestamp(), start=0, num=limit)
-        # The job id names a short time slot too: a job left behind by a killed worker
-        # still holds its id (RQ refuses a second job of that id until its own cleanup,
-        # minutes later), so the next slot's sweep asks again under a new one.
-        slot = int(now.timestamp() // RETRY_SECONDS)
-        for raw in due:
-            game_id = raw.decode()
-            self.scheduler.advance(game_id, f"sweep{self.store.version(game_id)}-{slot}")
+        self.scheduler.ask_drain([raw.decode() for raw in due])
         return len(due)
+
+    def drain_due(self, batch: int = 20) -> int:
+        """The drain job: run the step of every game in the due set; how many it ran.
+
+        The "drain queued" mark is dropped first, so a step that falls due from now on
+        queues another job (it may find the step already run: that is harmless). Games
+        are popped from the set, so two drain jobs never run the same step twice over.
+        """
+        queues = self.scheduler.queue.connection  # type: ignore[union-attr]  # the due set lives beside RQ's queues
+        queues.delete(self.keys.drain_queued())
+        done = 0
+        while True:
+            popped = queues.zpopmin(self.keys.due(), batch)
+            if not popped:
+                return done
+            for raw, _ in popped:
+                try:
+                    self.advance(raw.decode())
+                except Exception:  # one game's failure must not hold up the others; the sweep asks again
+                    log.exception("step of game %s failed", raw.decode())
+                done += 1
 
     def seconds_to_next_deadline(self, now: datetime | None = None) -> float | None:
         """How long until the earliest deadline still in the future (None: there is none).
@@ -409,16 +461,38 @@ class Engine:
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
                                         "last": version + len(envelopes)})
-        result = self.store.append(game_id, version, envelopes, record_for_key)
-        if result.status == "duplicate":
-            return result.record
+        # The index updates ride in the append's round trip, written as if it succeeds. If
+        # it did not (another writer won), they are put back from the store at once.
+        pipe = self.redis.pipeline(transaction=False)
+        self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
+        plan = self._queue_follow_up(pipe, new, record)
+        replies = pipe.execute(raise_on_error=False)
+        if isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it, then as usual
+            self._repair_indexes(game_id)
+            result = self.store.append(game_id, version, envelopes, record_for_key)
+            if result.status == "ok":
+                plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
+                replies = [None, *pipe.execute()]
+        else:
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+            result = self.store.parse_append(replies[0])
         if result.status != "ok":
             self.projector.forget(game_id)
-            return None
+            self._repair_indexes(game_id)
+            return result.record if result.status == "duplicate" else None
         self.projector.remember(game_id, new)
+        self.projector.remember_events(game_id, envelopes)
+        self._finish_follow_up(plan, replies, offset=1, job_due=result.job_due)
         self.projector.maybe_snapshot(game_id, version, new)
-        self._follow_up(new, record, job_due=result.job_due)
         return Committed(new, envelopes)
+
+    def _repair_indexes(self, game_id: str) -> None:
+        """Index the game as its stream has it (after index updates for a commit that lost)."""
+        record = self.projector.load(game_id)
+        if record is not None:
+            self._follow_up(record)
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)
@@ -434,8 +508,14 @@ class Engine:
         (see :meth:`advance`). So a game costs one scheduled job per deadline that can
         actually expire, not one per action.
         """
-        game_id = record["id"]
         pipe = self.redis.pipeline(transaction=False)
+        plan = self._queue_follow_up(pipe, record, before)
+        self._finish_follow_up(plan, pipe.execute(), offset=0, job_due=job_due)
+
+    def _queue_follow_up(self, pipe: redis.client.Pipeline, record: Record, before: Record | None) -> _FollowUp:
+        """Add the index updates of :meth:`_follow_up` to ``pipe``; what to do after it ran."""
+        game_id = record["id"]
+        start = len(pipe)
         full = before is None
         if full or before["status"] != record["status"]:  # type: ignore[index]
             if record["status"] == "open":
@@ -476,30 +556,48 @@ class Engine:
         # awaited together time out one step at a time); otherwise a job is booked for it.
         now_ms = time.time() * 1000
         due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
-        book_deadline = False
-        if due_ms is not None and self.scheduler is not None and due_ms > now_ms:
-            already = job_due is not None and now_ms < job_due <= due_ms
-            book_deadline = (full or due != previous_due) and not already
-            if book_deadline:
-                pipe.hset(self.keys.meta(game_id), "job_due", due_ms)
+        plan = _FollowUp(record=record, before=before, due=due, due_ms=due_ms)
+        if due_ms is not None and self.scheduler is not None:
+            if due_ms > now_ms:
+                plan.may_book = full or due != previous_due
+            elif self.scheduler.queue.connection is self.redis:  # the due set and drain mark ride along
+                self.scheduler.mark_due(pipe, game_id)
+                plan.mark_at = len(pipe) - 1 - start
+            else:  # RQ's queues live in a Redis of their own (beside a cluster): asked for after
+                plan.due_now = True
         pipe.hset(self.keys.meta(game_id), mapping={"indexed": record["version"], "card": card(record)})
         if full:
             pipe.zrem(self.keys.creating(), game_id)
-        notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
-        results = pipe.execute()
-        if due_ms is not None and self.scheduler is not None:
-            if due_ms <= now_ms:
-                self.scheduler.advance(game_id, f"{record['version']}")
-            elif book_deadline:
-                self._book_deadline(game_id, due)  # type: ignore[arg-type]
-        if notes:
+        plan.notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
+        if plan.notes:
+            plan.hooks_at = len(pipe) - 1 - start
+        return plan
+
+    def _finish_follow_up(self, plan: _FollowUp, replies: Sequence[Any], offset: int, job_due: int | None) -> None:
+        """What follows the index updates' round trip: the drain job or a deadline's job, then webhooks.
+
+        ``replies`` are the pipe's; the follow-up's own start at ``offset``.
+        """
+        if plan.mark_at is not None:
+            if replies[offset + plan.mark_at]:
+                self.scheduler.enqueue_drain()  # type: ignore[union-attr]
+        elif plan.due_now:
+            self.scheduler.advance(plan.record["id"], f"{plan.record['version']}")  # type: ignore[union-attr]
+        elif plan.may_book:
+            now_ms = time.time() * 1000
+            # Unless the booked job runs first (finding nothing due, it books the next one).
+            if job_due is None or not now_ms < job_due <= plan.due_ms:  # type: ignore[operator]
+                self.redis.hset(self.keys.meta(plan.record["id"]), "job_due", plan.due_ms)  # type: ignore[arg-type]
+                self._book_deadline(plan.record["id"], plan.due)  # type: ignore[arg-type]
+        if plan.notes:
             try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
-                self.hooks.after_commit(record, notes, results[-1])
+                self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
             except Exception:
                 log.exception("could not ask for the webhook notifications of game %s at version %s",
-                              game_id, record["version"])
-        if record["status"] == "finished" and (full or before["status"] != "finished"):  # type: ignore[index]
-            self._archive(game_id)
+                              plan.record["id"], plan.record["version"])
+        record, before = plan.record, plan.before
+        if record["status"] == "finished" and (before is None or before["status"] != "finished"):
+            self._archive(record["id"])
 
     def _archive(self, game_id: str) -> None:
         """Keep a finished game in its compact form; drop its seed, keys and deadline job.
@@ -544,7 +642,5 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _problem(status: int, code: str, detail: str, **extra: Any):
-    from service.errors import Problem
-
+def _problem(status: int, code: str, detail: str, **extra: Any) -> Problem:
     return Problem(status, code, detail, **extra)

@@ -1,12 +1,29 @@
-"""gunicorn settings for the API (the image sets ``GUNICORN_CMD_ARGS=--config python:service.gunicorn_conf``).
+"""gunicorn settings for the API (``gunicorn -c python:service.gunicorn_conf service.wsgi:app``;
+the image sets ``GUNICORN_CMD_ARGS=--config python:service.gunicorn_conf``).
 
-Only what the command line cannot say: gunicorn's own refusals (a header too large,
-a malformed request line) are written as problem+json like every answer of the API.
+The worker class is gevent: a long-poll or a server-sent event stream is a greenlet
+waiting on a socket, not a thread, so thousands of watchers cost memory, not threads,
+and do not hold up a move (docs/ARCHITECTURE.md). gunicorn's own refusals (a header too
+large, a malformed request line) are written as problem+json like every answer of the API.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+bind = os.environ.get("INTRIGUE_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+#: gevent, with ``select`` left unpatched (see service/gevent_worker.py for why).
+worker_class = "service.gevent_worker.Worker"
+#: Open connections per API process: watchers plus players.
+worker_connections = 10_000
+#: Long keep-alive: clients that post a move every few hundred milliseconds keep their socket.
+keepalive = 75
+#: Request lines up to gunicorn's ceiling, so an over-long query is the app's 400, not a 414.
+limit_request_line = 8190
+#: A long-poll waits up to 30 s; a stream lives as long as its client.
+timeout = 60
 
 
 def post_worker_init(worker: Any) -> None:

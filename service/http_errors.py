@@ -23,35 +23,6 @@ def server_problem(status: int, reason: str, detail: str) -> bytes:
     return json.dumps(problem.to_dict()).encode()
 
 
-def answer_waitress_errors_as_problems(server: Any) -> None:
-    """Make a waitress server (from ``waitress.create_server``) write its refusals as problems.
-
-    waitress lets a server choose its channel class, and a channel its error task:
-    both are class attributes meant to be replaced.
-    """
-    from waitress.channel import HTTPChannel
-    from waitress.task import ErrorTask
-
-    class ProblemErrorTask(ErrorTask):
-        def execute(self) -> None:
-            error = self.request.error
-            body = server_problem(error.code, error.reason, str(error.body))
-            self.status = f"{error.code} {error.reason}"
-            self.response_headers.append(("Content-Type", "application/problem+json"))
-            self.set_close_on_finish()
-            self.content_length = len(body)
-            self.write(body)
-
-    class ProblemChannel(HTTPChannel):
-        error_task_class = ProblemErrorTask
-
-    # One listening address gives a server; several give a MultiSocketServer whose map holds one each.
-    targets = [server] if hasattr(server, "channel_class") else [
-        s for s in server.map.values() if hasattr(s, "channel_class")]
-    for target in targets:
-        target.channel_class = ProblemChannel
-
-
 def answer_gunicorn_errors_as_problems() -> None:
     """Make gunicorn (in the process that serves requests) write its refusals as problems.
 

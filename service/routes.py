@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 from flask import Blueprint, Response, request, stream_with_context
 
 from events.envelope import parse_time
+from events.watch import Watch
 from games import registry
 from projections.listing import BadCursor, Page, read_page
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view
 from service import chat
-from service.app import client_address, current_player, engine, is_operator, limits, take
+from service.app import client_address, current_player, dumps, engine, is_operator, limits, take
 from service.errors import Problem
 from service.inputs import header_int, object_body, query_bool, query_int, whole_number
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
@@ -25,6 +25,10 @@ me_bp = Blueprint("me", __name__, url_prefix="/v1/me")
 
 MAX_WAIT_SECONDS = 30
 MAX_PAGE = 500
+#: Built once: a marshmallow schema costs more to build than to use.
+ACTION_SCHEMA = ActionSchema()
+#: An idle event stream sends a comment this often, so proxies and clients see it alive.
+KEEP_ALIVE_SECONDS = 15
 
 
 @players_bp.post("")
@@ -86,7 +90,7 @@ def show(game_id: str) -> dict[str, Any]:
 def act(game_id: str) -> dict[str, Any]:
     player = current_player()
     raw = object_body()
-    ActionSchema().load(raw)
+    ACTION_SCHEMA.load(raw)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
@@ -124,39 +128,49 @@ def events(game_id: str) -> dict[str, Any]:
             body["game"] = game_view(record, seat)
         return body
 
-    while True:
-        items, after, cursor, full = _feed_page(eng, game_id, seat, after, cursor, base, limit)
-        if items or full:
-            record = eng.load(game_id)
-            return answer(items)
-        remaining = give_up - time.monotonic()
-        if remaining <= 0:
-            return answer([])
-        chat.wait_any(eng.redis, eng.keys, game_id, after, eng.chat.stream_position(cursor, base),
-                      int(remaining * 1000) or 1)
+    with eng.watcher.watch(game_id) as watch:  # registered before the first read: no append slips by
+        while True:
+            items, after, cursor, full, current = _feed_page(eng, game_id, seat, after, cursor, base, limit, watch)
+            record = current or record
+            if items or full:
+                return answer(items)
+            remaining = give_up - time.monotonic()
+            if remaining <= 0:
+                return answer([])
+            watch.wait(remaining)
 
 
 def _feed_page(eng: Any, game_id: str, seat: int | None | str, after: int, cursor: str | None, base: int,
-               limit: int) -> tuple[list[dict[str, Any]], int, str | None, bool]:
+               limit: int, watch: Watch | None = None
+               ) -> tuple[list[dict[str, Any]], int, str | None, bool, Record | None]:
     """One page of the caller's feed: events after ``after`` and messages after ``cursor``, merged.
 
-    Returns the items, the new event and message cursors, and whether a page limit was hit
-    (more may follow at once). Hidden events and messages move the cursors all the same.
+    Returns the items, the new event and message cursors, whether a page limit was hit
+    (more may follow at once), and the record the items were redacted with (None when
+    nothing was read). Hidden events and messages move the cursors all the same. With a
+    ``watch`` that was woken by notifications, only what they announced is read: events
+    (often from memory, see Projector.read) and the chat only if a message was posted.
     """
-    batch, messages = eng.chat.read_with_events(game_id, after, cursor, base, limit)
+    known = watch.known if watch is not None else None
+    if known is None:  # only the store can say: events and messages in one round trip
+        batch, messages = eng.chat.read_with_events(game_id, after, cursor, base, limit)
+        eng.projector.remember_events(game_id, batch)
+    else:
+        batch = eng.projector.read(game_id, after, known=known, count=limit)
+        messages = eng.chat.read(game_id, cursor, from_version=base, count=limit) if watch.chat else []  # type: ignore[union-attr]
     full = len(batch) == limit or len(messages) == limit
     if len(batch) == limit:  # keep the order: no message from beyond the last event read
         messages = [m for m in messages if m["version"] <= batch[-1].seq]
     if len(messages) == limit:
         batch = [e for e in batch if e.seq <= messages[-1]["version"]]
     if not batch and not messages:
-        return [], after, cursor, full
-    record = eng.load(game_id)
+        return [], after, cursor, full, None
+    record = (eng.projector.load_after(game_id, batch) if batch else None) or eng.load(game_id)
     event_items = [(e.seq, item) for e in batch if (item := feed_item(record, e, seat)) is not None]
     shown = [m for m in messages if chat.visible(record, m, seat)]
     after = batch[-1].seq if batch else after
     cursor = messages[-1]["id"] if messages else cursor
-    return chat.merge(event_items, shown), after, cursor, full
+    return chat.merge(event_items, shown), after, cursor, full, record
 
 
 @games_bp.get("/<game_id>/events/stream")
@@ -164,7 +178,9 @@ def event_stream(game_id: str) -> Response:
     """The same feed as server-sent events, resumable with ``Last-Event-ID``.
 
     A frame's id is the event version, followed by ``/<message id>`` once the stream
-    has passed a chat message: sent back as ``Last-Event-ID`` it resumes both.
+    has passed a chat message: sent back as ``Last-Event-ID`` it resumes both. With
+    ``view=true`` the stream opens with the caller's game view and sends it again (event
+    ``game``) after each page with events, so a bot posts and listens, nothing else.
     """
     eng = engine()
     record = eng.load(game_id)
@@ -172,31 +188,46 @@ def event_stream(game_id: str) -> Response:
     # The query is checked even when Last-Event-ID (a reconnection) takes its place.
     after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
     resume = request.headers.get("Last-Event-ID")
-    if resume:
+    if resume is not None:  # present but empty is malformed too (a browser sends none instead)
         version, _, message = resume.partition("/")
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
         cursor = chat.parse_cursor(message or None)
     base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
+    with_view = query_bool("view")
 
     def generate():
         nonlocal after, cursor
-        yield ": intrigue event stream\n\n"
-        while True:
-            items, after, cursor, full = _feed_page(eng, game_id, seat, after, cursor, base, MAX_PAGE)
-            for item in items:
-                position = item["seq"] if item["seq"] is not None else item["version"]
-                frame_id = f"{position}/{item['id']}" if item["seq"] is None else (
-                    f"{position}/{cursor}" if cursor else str(position))
-                yield f"id: {frame_id}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
-            if items or full:
-                if not full and eng.load(game_id)["status"] == "finished" and _caught_up(eng, game_id, after):
+        opening = ": intrigue event stream\n\n"
+        if with_view:
+            opening += f"event: game\ndata: {dumps(game_view(record, seat))}\n\n"
+        yield opening
+        current = record
+        with eng.watcher.watch(game_id) as watch:
+            while True:
+                before = after
+                items, after, cursor, full, page_record = _feed_page(eng, game_id, seat, after, cursor, base,
+                                                                     MAX_PAGE, watch)
+                current = page_record or current
+                # One write per page: its items, then (if events moved it) the caller's view.
+                frames = []
+                for item in items:
+                    position = item["seq"] if item["seq"] is not None else item["version"]
+                    frame_id = f"{position}/{item['id']}" if item["seq"] is None else (
+                        f"{position}/{cursor}" if cursor else str(position))
+                    frames.append(f"id: {frame_id}\nevent: {item['type']}\ndata: {dumps(item)}\n\n")
+                if with_view and after != before:
+                    frame_id = f"{after}/{cursor}" if cursor else str(after)
+                    frames.append(f"id: {frame_id}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n")
+                if frames:
+                    yield "".join(frames)
+                if items or full:
+                    if not full and current["status"] == "finished" and _caught_up(eng, game_id, after):
+                        return
+                    continue
+                if current["status"] == "finished":
                     return
-                continue
-            if eng.load(game_id)["status"] == "finished":
-                return
-            if not chat.wait_any(eng.redis, eng.keys, game_id, after, eng.chat.stream_position(cursor, base),
-                                 15_000):
-                yield ": keep-alive\n\n"
+                if not watch.wait(KEEP_ALIVE_SECONDS):
+                    yield ": keep-alive\n\n"
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -217,7 +217,7 @@ class Webhooks:
             raise Problem(422, "too_many_webhooks", f"a player may have at most {MAX_WEBHOOKS_PER_PLAYER} webhooks")
         webhook_id, secret = secrets.token_hex(8), secrets.token_hex(32)
         events = [e for e in EVENT_TYPES if e in set(events)]
-        pipe = self.redis.pipeline()
+        pipe = self.redis.pipeline(transaction=False)  # its keys may sit on several cluster shards
         pipe.hset(self.keys.webhook(webhook_id), mapping={
             "id": webhook_id, "player": player_id, "url": url, "events": json.dumps(events), "secret": secret,
             "created_at": _iso(self.clock()), "disabled": "0"})
@@ -243,8 +243,9 @@ class Webhooks:
 
     def delete(self, player_id: str, webhook_id: str) -> None:
         self.owned(player_id, webhook_id)
-        pipe = self.redis.pipeline()
-        pipe.delete(self.keys.webhook(webhook_id), self.keys.webhook_deliveries(webhook_id))
+        pipe = self.redis.pipeline(transaction=False)  # its keys may sit on several cluster shards
+        pipe.delete(self.keys.webhook(webhook_id))  # one key a command: a cluster pipeline allows no more
+        pipe.delete(self.keys.webhook_deliveries(webhook_id))
         pipe.srem(self.keys.player_webhooks(player_id), webhook_id)
         pipe.execute()
         if not self.redis.scard(self.keys.player_webhooks(player_id)):
@@ -339,7 +340,7 @@ class Webhooks:
             key = self.keys.delivery(delivery_id)
             if not self.redis.hsetnx(key, "id", delivery_id):
                 continue  # this dispatch ran before: the delivery exists
-            pipe = self.redis.pipeline()
+            pipe = self.redis.pipeline(transaction=False)  # its keys may sit on several cluster shards
             pipe.hset(key, mapping={"webhook": hook["id"], "type": kind, "game": game_id, "version": version,
                                     "body": body, "status": "pending", "attempts": 0, "created": now,
                                     "created_at": _iso(now), "next_retry": _iso(now), "last_status": ""})
@@ -385,7 +386,7 @@ class Webhooks:
         attempts = int(delivery["attempts"]) + 1
         done_at = self.clock()
         if status is not None and 200 <= status < 300:
-            pipe = self.redis.pipeline()
+            pipe = self.redis.pipeline(transaction=False)  # its keys may sit on several cluster shards
             pipe.hset(key, mapping={"status": "delivered", "attempts": attempts, "last_status": outcome,
                                     "last_attempt_at": _iso(done_at), "delivered_at": _iso(done_at),
                                     "next_retry": ""})
@@ -399,7 +400,7 @@ class Webhooks:
     def _failed(self, hook: Mapping[str, str], key: str, delivery_id: str, delivery: Mapping[str, str],
                 attempts: int, outcome: str, now: float) -> None:
         fields: dict[str, Any] = {"attempts": attempts, "last_status": outcome, "last_attempt_at": _iso(now)}
-        pipe = self.redis.pipeline()
+        pipe = self.redis.pipeline(transaction=False)  # its keys may sit on several cluster shards
         if now - float(delivery["created"]) >= self.policy.retry_for:
             fields.update(status="failed", next_retry="")
             pipe.zrem(self.keys.deliveries_due(), delivery_id)

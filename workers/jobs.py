@@ -32,3 +32,8 @@ def current_engine() -> Engine:
 def advance(game_id: str) -> str:
     """Resolve a pending system step, or apply the default action of an expired deadline."""
     return current_engine().advance(game_id)
+
+
+def drain() -> int:
+    """Run every step that is due now (the games in the due set); how many it ran."""
+    return current_engine().drain_due()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import time
 from datetime import UTC, datetime
 
 import redis
@@ -19,7 +20,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from events.store import MAX_CONNECTIONS, cluster_mode
+from events.store import MAX_CONNECTIONS, Keys, cluster_mode
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,10 @@ RETRY_SECONDS = 2
 #: A step takes milliseconds; one still running after this is stuck, and RQ stops it.
 JOB_TIMEOUT = 30
 ADVANCE = "workers.jobs.advance"
+DRAIN = "workers.jobs.drain"
+#: How long a "drain job queued" mark lives: a job lost with its mark set delays due
+#: steps by at most this (and the sweep asks for a drain regardless of the mark).
+QUEUED_MARK_MS = 5_000
 
 
 def queue_client(store: redis.Redis, store_url: str) -> redis.Redis:
@@ -59,28 +64,60 @@ def make_queue(connection: redis.Redis, name: str = QUEUE_NAME) -> Queue:
 
 
 class JobScheduler:
-    """Enqueues ``advance(game_id, version)`` now or at a deadline."""
+    """Asks workers for ``advance(game_id)``: at once through the due set, or at a deadline.
 
-    def __init__(self, queue: Queue) -> None:
+    A step due now costs no job of its own: the game joins the due set, and one
+    ``drain`` job is queued unless one already waits; that job runs every step that is
+    due when it starts (see Engine.drain_due). Deadlines are scheduled jobs whose id
+    is built from the game and the deadline, so booking one twice is harmless.
+    """
+
+    def __init__(self, queue: Queue, keys: Keys | None = None) -> None:
         self.queue = queue
+        self.keys = keys or Keys()
 
     @staticmethod
     def job_id(game_id: str, tag: str) -> str:
         return f"advance-{game_id}-{tag}"
 
     def advance(self, game_id: str, tag: str, at: datetime | None = None) -> None:
-        """Ask for ``advance(game_id)``; ``tag`` (a version or a deadline) makes the job id unique."""
+        """Ask for ``advance(game_id)`` now, or at ``at``; ``tag`` names a deadline's job."""
+        if at is None or at <= datetime.now(UTC):
+            pipe = self.queue.connection.pipeline(transaction=False)
+            self.mark_due(pipe, game_id)
+            if pipe.execute()[-1]:
+                self.enqueue_drain()
+            return
         options = {"job_id": self.job_id(game_id, tag), "unique": True, "result_ttl": 0,
                    "failure_ttl": 3600, "job_timeout": JOB_TIMEOUT}
+        # The scheduler's registry counts whole seconds: round up so a job never runs early.
+        at = datetime.fromtimestamp(math.ceil(at.timestamp()), UTC)
         try:
-            if at is None or at <= datetime.now(UTC):
-                self.queue.enqueue(ADVANCE, game_id, **options)
-            else:
-                # The scheduler's registry counts whole seconds: round up so a job never runs early.
-                at = datetime.fromtimestamp(math.ceil(at.timestamp()), UTC)
-                self.queue.enqueue_at(at, ADVANCE, game_id, **options)
+            self.queue.enqueue_at(at, ADVANCE, game_id, **options)
         except DuplicateJobError:
-            pass  # already asked for this version: nothing more to do
+            pass  # this deadline is already booked: nothing more to do
+
+    def mark_due(self, pipe: redis.client.Pipeline, game_id: str) -> None:
+        """Add to ``pipe``: the game joins the due set, then the "drain queued" mark is taken.
+
+        The last reply of the pipe is then true when this caller took the mark and must
+        call :meth:`enqueue_drain` once the pipe has run.
+        """
+        pipe.zadd(self.keys.due(), {game_id: time.time()}, nx=True)
+        pipe.set(self.keys.drain_queued(), 1, nx=True, px=QUEUED_MARK_MS)
+
+    def enqueue_drain(self) -> None:
+        self.queue.enqueue(DRAIN, result_ttl=0, failure_ttl=3600, job_timeout=60)
+
+    def ask_drain(self, game_ids: list[str]) -> None:
+        """Mark games due and queue a drain job whatever the mark says (the sweep's backup)."""
+        if not game_ids:
+            return
+        pipe = self.queue.connection.pipeline(transaction=False)
+        pipe.zadd(self.keys.due(), {game_id: time.time() for game_id in game_ids}, nx=True)
+        pipe.set(self.keys.drain_queued(), 1, px=QUEUED_MARK_MS)
+        pipe.execute()
+        self.enqueue_drain()
 
     def cancel(self, game_id: str, tag: str) -> bool:
         """Drop a booked job that can no longer do anything (its game ended); False if there was none."""

@@ -321,6 +321,10 @@ DECISIONS: dict[str, tuple[tuple[str, ...], DecisionCheck, DecisionDo]] = {
 }
 
 
+ACTION_TYPES: tuple[str, ...] = tuple(sorted(set(TURN_ACTIONS) | {t for types, _, _ in DECISIONS.values()
+                                                                     for t in types}))
+
+
 # --- System steps: the queue and the end of a turn -------------------------------------------
 
 def _score_topple(d: Draft, item: dict[str, Any]) -> None:
@@ -459,9 +463,8 @@ def _check(state: State, seat: Seat, action: Any) -> tuple[str, Plan, dict[str, 
     if state["result"] is not None:
         raise RuleViolation("game_over", "the game is over")
     kind = action["type"]
-    known = set(TURN_ACTIONS) | {t for types, _, _ in DECISIONS.values() for t in types}
-    if kind not in known:
-        raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(sorted(known))}")
+    if kind not in ACTION_TYPES:
+        raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(ACTION_TYPES)}")
     owed = awaiting(state)
     if seat not in owed:
         raise RuleViolation("not_your_turn", "you have no decision to make now")

@@ -13,6 +13,7 @@ from typing import Any
 
 import requests
 import schemathesis
+from hypothesis.internal import lambda_sources
 
 
 @schemathesis.hook
@@ -37,3 +38,24 @@ def map_path_parameters(context: Any, path_parameters: dict[str, Any] | None) ->
         if found.status_code == 200 and found.json().get("status") != "finished":
             path_parameters["game_id"] = os.environ["INTRIGUE_FINISHED_GAME"]
     return path_parameters
+
+
+@schemathesis.hook
+def map_case(context: Any, case: Any) -> Any:
+    """A page cursor is opaque: only one the server wrote is valid, which no schema can say.
+    Valid cases therefore start at the first page; invalid ones keep their cursor."""
+    meta = getattr(case, "meta", None)
+    positive = meta is not None and meta.generation.mode.is_positive
+    if positive and isinstance(case.query, dict) and "cursor" in case.query:
+        case.query = {k: v for k, v in case.query.items() if k != "cursor"}
+    return case
+
+
+def _plain_lambda_description(f: Any) -> str:
+    return f"lambda ({getattr(f, '__qualname__', 'function')})"
+
+
+# CPython 3.11.7 can fail inside ast.parse deep in a call stack ("AST constructor recursion
+# depth mismatch", fixed in later 3.11 releases); hypothesis parses a lambda's source only
+# to describe a strategy, so describe lambdas plainly instead.
+lambda_sources.lambda_description = _plain_lambda_description

@@ -18,23 +18,33 @@ COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
 
 
-def test_every_service_restarts_and_the_api_has_a_health_check_on_a_real_route() -> None:
+def test_every_service_restarts_and_each_api_has_a_health_check_on_a_real_route() -> None:
     assert {"redis", "api", "worker"} <= set(SERVICES)
     for name, service in SERVICES.items():
         assert service.get("restart") in ("always", "unless-stopped", "on-failure"), name
-    check = " ".join(SERVICES["api"]["healthcheck"]["test"])
-    path = re.search(r"http://127\.0\.0\.1:8000(/[^'\"]*)", check).group(1)
     app = create_app(redis_url="redis://127.0.0.1:1/0", rate_limit=0)
     adapter = app.url_map.bind("localhost")
-    assert adapter.match(path.split("?")[0], method="GET")  # the health check asks a route that exists
+    apis = [name for name, service in SERVICES.items() if "8000" in " ".join(service.get("ports", []))]
+    assert "api" in apis
+    for name in apis:
+        check = " ".join(SERVICES[name]["healthcheck"]["test"])
+        path = re.search(r"http://127\.0\.0\.1:8000(/[^'\"]*)", check).group(1)
+        assert adapter.match(path.split("?")[0], method="GET"), name  # it asks a route that exists
     assert SERVICES["worker"]["depends_on"]["redis"]["condition"] == "service_healthy"
 
 
+def intrigue_services() -> dict[str, dict]:
+    return {name: s for name, s in SERVICES.items() if not str(s.get("image", "")).startswith("redis")}
+
+
 def test_one_image_is_built_once_for_the_api_and_the_workers() -> None:
-    built = [name for name, service in SERVICES.items() if "build" in service]
-    assert built == ["api"]
-    assert SERVICES["worker"]["image"] == SERVICES["api"]["image"]
-    assert SERVICES["worker"].get("pull_policy") == "never"
+    images = {service["image"] for service in intrigue_services().values()}
+    assert len(images) == 1 and next(iter(images)).startswith("intrigue:")
+    builders = [name for name, service in SERVICES.items() if "build" in service]
+    profiles = [tuple(SERVICES[name].get("profiles", [])) for name in builders]
+    assert "api" in builders and len(profiles) == len(set(profiles))  # one build per profile
+    for name, service in intrigue_services().items():
+        assert "build" in service or service.get("pull_policy") == "never", name
 
 
 def test_there_is_no_default_operator_token_and_the_readme_says_where_it_comes_from() -> None:

@@ -72,14 +72,19 @@ def test_the_sweep_asks_again_for_a_step_whose_job_was_lost(engine: Engine) -> N
 
 
 def test_a_creation_cut_off_before_indexing_reaches_the_lobby_on_the_next_passes(engine: Engine, monkeypatch) -> None:
-    """The append ran but the process died before indexing: nobody could find the game."""
+    """The append landed but its index updates did not (the process died): nobody could find the game."""
     creator, _ = engine.create_player("creator")
+    real_queue = engine._queue_follow_up
+
+    def queue_nothing(pipe, record, before):
+        return real_queue(engine.redis.pipeline(), record, before)  # written to a pipe never sent
 
     def die(*args, **kwargs) -> None:
         raise ConnectionError("the process died here")
 
     with monkeypatch.context() as patch:
-        patch.setattr(engine, "_follow_up", die)
+        patch.setattr(engine, "_queue_follow_up", queue_nothing)
+        patch.setattr(engine, "_finish_follow_up", die)
         try:
             engine.create_game(creator, "toy", 2, {}, {"seconds_per_move": 60})
         except ConnectionError:
@@ -131,13 +136,14 @@ def test_seats_past_their_deadline_together_time_out_one_step_after_another(engi
     """Each default is its own step; the next one is asked for at once, not at the next sweep."""
     game_id, _ = started(engine, seconds=0)  # both picks are due the moment the game starts
     queue = engine.scheduler.queue
-    started_version = engine.load(game_id)["version"]
-    assert queue.job_ids == [f"advance-{game_id}-{started_version}"]
-    queue.empty()
+    due = engine.keys.due()
+    assert engine.redis.zrange(due, 0, -1) == [game_id.encode()]
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+    engine.redis.zrem(due, game_id)  # as a drain job takes it
     assert engine.advance(game_id) == "timed_out"
     record = engine.load(game_id)
     assert [a is not None for a in record["awaiting"]].count(True) == 1
-    assert queue.job_ids == [f"advance-{game_id}-{record['version']}"]
+    assert engine.redis.zrange(due, 0, -1) == [game_id.encode()]  # the next default is due at once
 
 
 def test_intrigue_reindex_rebuilds_every_index_from_the_streams_with_progress(engine: Engine,
@@ -170,3 +176,35 @@ def test_intrigue_reindex_rebuilds_every_index_from_the_streams_with_progress(en
     assert after == before
     assert [member.decode() for member, _ in after[0]] == [open_game]
     assert engine.redis.smembers(engine.keys.active()) == {active_game.encode()}
+
+
+def test_one_drain_job_runs_the_steps_of_every_game_due(engine: Engine) -> None:
+    """Steps due together cost one queued job, not one each; the job runs them all."""
+    games = []
+    for _ in range(3):
+        game_id, players = started(engine)
+        games.append(game_id)
+        engine.act(players[0], game_id, {"type": "pick", "number": 3})
+        engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    queue = engine.scheduler.queue
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+    assert set(engine.redis.zrange(engine.keys.due(), 0, -1)) == {g.encode() for g in games}
+    install_engine(engine)
+    SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer).work(burst=True)
+    assert engine.redis.zcard(engine.keys.due()) == 0
+    for game_id in games:
+        assert engine.load(game_id)["state"]["score"] == [1, 0]
+
+
+def test_index_updates_of_a_commit_that_lost_the_race_are_put_back(engine: Engine) -> None:
+    """They ride in the append's round trip, written as if it wins; when it loses, the store's truth returns."""
+    game_id, players = started(engine)
+    stale = engine.load(game_id)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})  # another writer moves first
+    drafts = engine._decide(stale, 1, {"type": "pick", "number": 2}, None)
+    assert engine._commit(game_id, stale, drafts, {"kind": "player"}) is None  # decided on the stale record: lost
+    inbox = engine.keys.inbox(players[1].id)
+    assert engine.redis.zscore(inbox, game_id) is not None, "seat 1 still owes its pick"
+    assert engine.redis.zscore(engine.keys.inbox(players[0].id), game_id) is None
+    meta = engine.keys.meta(game_id)
+    assert engine.redis.hget(meta, "indexed") == engine.redis.hget(meta, "version")

@@ -1,0 +1,266 @@
+// A light load client for Intrigue, shaped like the peer's (N tables of 3 seats, one move in
+// flight per table, a random legal move as soon as a seat is awaited, counted over a window).
+// Node's own http module with keep-alive sockets and no dependencies, so the client costs a
+// small share of the machine and reports that share itself.
+//
+//   node bench/intrigue_load.mjs --url http://127.0.0.1:8140 --games 100 --seconds 20 \
+//        --feed sse --server-pids 123,456
+//
+// --feed sse   each seat holds one server-sent event stream with its view (`view=true`): a move
+//              is one POST; the acting seat's new view comes back in the POST's answer and the
+//              other seats' views come down their streams (the README's bot loop).
+// --feed poll  no streams: a seat reads its view (GET) when it is stale and long-polls the feed
+//              while a worker owes a step (the shape of bench/coup_load.py's bots).
+// Latency is from sending the POST to receiving its answer, which holds the acting seat's new
+// view (the peer's is from its emit to the acting seat receiving the new state).
+import http from 'node:http';
+import fs from 'node:fs';
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
+  if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1]]);
+  return acc;
+}, []));
+const BASE = new URL(args.url || 'http://127.0.0.1:8140');
+const GAMES = Number(args.games || 100);
+const SECONDS = Number(args.seconds || 20);
+const SEATS = Number(args.seats || 3);
+const FEED = args.feed || 'sse';
+const GAME = args.game || 'coup';
+const SERVER_PIDS = (args['server-pids'] || '').split(',').filter(Boolean).map(Number);
+
+let seed = Number(args.seed || 7);
+function rand() { // mulberry32, as the peer's client
+  seed |= 0; seed = (seed + 0x6D2B79F5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const choice = (xs) => xs[Math.floor(rand() * xs.length)];
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 30000 });
+
+function request(method, path, { token, body, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
+    const h = { ...headers };
+    if (token) h.Authorization = `Bearer ${token}`;
+    if (data) { h['Content-Type'] = 'application/json'; h['Content-Length'] = data.length; }
+    const req = http.request({ host: BASE.hostname, port: BASE.port, path, method, headers: h, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        resolve({ status: res.statusCode, body: text ? JSON.parse(text) : null });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (data) req.write(data);
+    req.end();
+  });
+}
+
+async function call(method, path, opts, expect = 200) {
+  const r = await request(method, path, opts);
+  if (r.status !== expect) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+// One seat's stream of views: every `game` event holds the seat's view as of that event.
+function openStream(seat, gameId) {
+  const path = `/v1/games/${gameId}/events/stream?view=true`;
+  const req = http.request({ host: BASE.hostname, port: BASE.port, path, method: 'GET',
+    headers: { Authorization: `Bearer ${seat.token}`, Accept: 'text/event-stream' } });
+  let buffer = '';
+  req.on('response', (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk) => {
+      buffer += chunk;
+      let cut;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let type = 'message', data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) type = line.slice(7);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (type === 'game') seat.offer(JSON.parse(data));
+      }
+    });
+    res.on('error', () => {});
+  });
+  req.on('error', () => {});
+  req.end();
+  return req;
+}
+
+class Seat {
+  constructor(token) { this.token = token; this.view = null; this.waiters = []; this.stream = null; }
+  offer(view) {
+    if (this.view && view.version < this.view.version) return;
+    this.view = view;
+    const ready = this.waiters.filter((w) => view.version >= w.version);
+    this.waiters = this.waiters.filter((w) => view.version < w.version);
+    for (const w of ready) w.resolve(view);
+  }
+  // The seat's view at ``version`` or later, from its stream (null after ``ms``).
+  until(version, ms) {
+    if (this.view && this.view.version >= version) return Promise.resolve(this.view);
+    return new Promise((resolve) => {
+      const w = { version, resolve };
+      this.waiters.push(w);
+      setTimeout(() => { this.waiters = this.waiters.filter((x) => x !== w); resolve(null); }, ms);
+    });
+  }
+}
+
+async function newGame(t, seats) {
+  const body = { game: GAME, seats: SEATS, options: {}, time_control: { seconds_per_move: 3600 } };
+  const game = await call('POST', '/v1/games', { token: seats[0].token, body }, 201);
+  for (const seat of seats) {
+    if (seat.stream) seat.stream.destroy();
+    seat.view = null; seat.stream = null;
+    const joined = await call('POST', `/v1/games/${game.id}/join`, { token: seat.token });
+    seat.offer(joined.game);
+  }
+  if (FEED === 'sse') for (const seat of seats) seat.stream = openStream(seat, game.id);
+  return game.id;
+}
+
+const window_ = { start: 0, end: 0 };
+const open = () => performance.now() < window_.end;
+
+function latest(seats) {
+  let best = null;
+  for (const s of seats) if (s.view && (!best || s.view.version > best.version)) best = s.view;
+  return best;
+}
+
+async function setUp(t) {
+  const seats = [];
+  for (let i = 0; i < SEATS; i++) {
+    const p = await call('POST', '/v1/players', { body: { name: `node${t}-${i}` } }, 201);
+    seats.push(new Seat(p.token));
+  }
+  return { seats, gameId: await newGame(t, seats) };
+}
+
+async function playTable(t, table) {
+  const lat = [];
+  const { seats } = table;
+  let gameId = table.gameId;
+  let calls = 0, finished = 0, games = 1, conflicts = 0, stalls = 0;
+  while (open()) {
+    const st = latest(seats);
+    if (st.status === 'finished') {
+      finished++; games++;
+      gameId = await newGame(t, seats);
+      calls += 1 + SEATS;
+      continue;
+    }
+    if (!st.awaiting.length) { // a worker owes a system step: its result comes down a feed
+      if (FEED === 'sse') {
+        await Promise.race(seats.map((s) => s.until(st.version + 1, 5000)));
+      } else {
+        const r = await call('GET', `/v1/games/${gameId}/events?after=${st.version}&wait=5&view=true`,
+          { token: seats[0].token });
+        seats[0].offer(r.game);
+        calls++;
+      }
+      continue;
+    }
+    const idx = choice(st.awaiting);
+    const seat = seats[idx];
+    let mine = seat.view;
+    if (!mine || mine.version < st.version) {
+      if (FEED === 'sse') {
+        mine = await seat.until(st.version, 5000);
+        if (!mine) { // counted like the peer client's stuck moves: re-read the view, give up after 3
+          stalls++;
+          if (stalls > 3) throw new Error(`table ${t}: seat ${idx}'s stream stalled at ${st.version}`);
+          mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
+          seat.offer(mine);
+          calls++;
+        }
+      } else {
+        mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
+        seat.offer(mine);
+        calls++;
+      }
+      if (mine.version !== st.version || !mine.legal_actions.length) continue;
+    }
+    if (!mine.legal_actions.length) continue;
+    const action = choice(mine.legal_actions);
+    const started = performance.now();
+    const r = await request('POST', `/v1/games/${gameId}/actions`,
+      { token: seat.token, body: action, headers: { 'If-Match': String(mine.version) } });
+    const ended = performance.now();
+    if (ended >= window_.end) break;
+    calls++;
+    if (r.status === 200) {
+      seat.offer(r.body.game);
+      lat.push(ended - started);
+    } else if (r.status === 409) {
+      conflicts++;
+      const fresh = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
+      seat.offer(fresh);
+      calls++;
+    } else {
+      throw new Error(`table ${t}: POST answered ${r.status} ${JSON.stringify(r.body)}`);
+    }
+  }
+  for (const s of seats) if (s.stream) s.stream.destroy();
+  return { lat, calls, finished, games, conflicts, stalls };
+}
+
+function cpuOf(pid) {
+  try {
+    const parts = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(parts[11]) + Number(parts[12])) / 100;
+  } catch (e) { return 0; }
+}
+function machine() {
+  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: (total - f[3] - f[4]) / 100, total: total / 100 };
+}
+function cpuSnap() {
+  return { client: cpuOf(process.pid), server: SERVER_PIDS.reduce((a, p) => a + cpuOf(p), 0),
+    each: SERVER_PIDS.map(cpuOf), m: machine() };
+}
+function pct(xs, f) { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(f * s.length))]; }
+
+(async () => {
+  const tables = [];
+  for (let t = 0; t < GAMES; t++) tables.push(await setUp(t));
+  if (FEED === 'sse') await Promise.all(tables.flatMap((tb) => tb.seats.map((s) => s.until(s.view.version, 5000))));
+  window_.start = performance.now();
+  window_.end = window_.start + SECONDS * 1000;
+  const snapOpen = cpuSnap();
+  let snapClose = null;
+  setTimeout(() => { snapClose = cpuSnap(); }, SECONDS * 1000);
+  const results = await Promise.all(tables.map((tb, t) => playTable(t, tb)));
+  const lat = results.flatMap((r) => r.lat);
+  const sum = (k) => results.reduce((a, r) => a + r[k], 0);
+  const out = { moves: lat.length, rate: lat.length / SECONDS, p50: pct(lat, 0.5), p99: pct(lat, 0.99),
+    mean: lat.reduce((a, b) => a + b, 0) / lat.length, calls: sum('calls'), finished: sum('finished'),
+    games: sum('games'), conflicts: sum('conflicts'), stalls: sum('stalls'), feed: FEED };
+  if (snapClose) {
+    const cap = snapClose.m.total - snapOpen.m.total;
+    out.capacity = cap;
+    out.machine_busy = (snapClose.m.busy - snapOpen.m.busy) / cap;
+    out.client_cpu = snapClose.client - snapOpen.client;
+    out.server_cpu = snapClose.server - snapOpen.server;
+    out.client_share = out.client_cpu / cap;
+    out.server_share = out.server_cpu / cap;
+    out.server_ms_per_move = out.server_cpu / lat.length * 1000;
+    out.ms_per_move_by_pid = Object.fromEntries(SERVER_PIDS.map((p, i) =>
+      [p, Number(((snapClose.each[i] - snapOpen.each[i]) / lat.length * 1000).toFixed(3))]));
+  }
+  console.log(`intrigue ${GAME} (${FEED}): ${GAMES} tables x ${SEATS} seats, window ${SECONDS} s; ` +
+    `moves ${lat.length} ${out.rate.toFixed(1)}/s p50 ${out.p50.toFixed(2)} ms p99 ${out.p99.toFixed(2)} ms; ` +
+    `requests per move ${(out.calls / Math.max(1, lat.length)).toFixed(2)}`);
+  console.log(JSON.stringify(out));
+  process.exit(0);
+})().catch((e) => { console.error(e); process.exit(1); });

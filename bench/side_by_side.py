@@ -1,0 +1,303 @@
+"""Intrigue beside boardgame.io: the same table shape, alternating windows, one table of figures.
+
+    cp -r <the peer's folder> /tmp/peer && (cd /tmp/peer && npm install)
+    python bench/side_by_side.py --peer-dir /tmp/peer --rounds 3 --seconds 20
+
+Both sides get N tables of 3 seats with one move in flight per table, a random legal move
+as soon as a seat is awaited, over a window of --seconds. The windows alternate (peer,
+Intrigue, peer, Intrigue...) so that both see the same load from whatever else runs on the
+machine, and the ratio is taken within each round. Load clients are Node programs (the
+peer's own ``load.js``; ours, ``bench/intrigue_load.mjs``); each reports the CPU its
+process and the measured server's processes used in the window, so a client that became
+the bottleneck would show.
+
+Intrigue runs in its production shape (Redis with an append-only file, fsync every second;
+gunicorn with --api-processes event-loop workers, ``intrigue worker`` processes) or as
+``intrigue serve`` (--intrigue serve). The peer runs with its FlatFile storage (files, no
+fsync) or in memory (--peer memory). Nothing here is asserted: it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from common import ROOT, wait_for
+
+from service.embedded import EmbeddedRedis, free_port
+
+CLIENT = ROOT / "bench" / "intrigue_load.mjs"
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (read from /proc), for CPU accounting."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
+@contextmanager
+def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROOT):
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(probe, timeout=60)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextmanager
+def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, root: Path = ROOT):
+    """Intrigue (the checkout at ``root``) on a free port; yields (base URL, a function giving
+    the pids whose CPU counts as the server's)."""
+    port = free_port()
+    env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0", "PYTHONPATH": str(root)}
+    probe = f"http://127.0.0.1:{port}/v1/openapi.json"
+    with ExitStack() as stack:
+        data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        if shape == "serve":
+            env.pop("REDIS_URL", None)
+            command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
+                       "--data", str(data)]
+            main = stack.enter_context(spawned(command, env, probe, cwd=root))
+            yield f"http://127.0.0.1:{port}", lambda: descendants(main.pid)
+            return
+        redis_server = stack.enter_context(EmbeddedRedis(data, persist=True))
+        env["REDIS_URL"] = redis_server.url
+        worker_processes = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=root, env=env)
+                            for _ in range(workers)]
+        stack.callback(_stop_all, worker_processes)
+        # The settings of service/gunicorn_conf.py, spelled out so that an older checkout
+        # (--before) is served the same way, whatever its worker class.
+        command = [sys.executable, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
+                   "--worker-connections", "10000", "--threads", str(args_threads(api_processes)),
+                   "--keep-alive", "75", "--timeout", "60", "--limit-request-line", "8190",
+                   "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+                   "service.wsgi:app"]
+        api = stack.enter_context(spawned(command, env, probe, cwd=root))
+        assert redis_server.process is not None
+        pids = [redis_server.process.pid, *(p.pid for p in worker_processes)]
+        yield f"http://127.0.0.1:{port}", lambda: pids + descendants(api.pid)
+
+
+def args_threads(api_processes: int) -> int:
+    """Threads per process for ``-k gthread``: a long-poll per table, as bench/coup_load.py gives."""
+    return 100 // api_processes + 16
+
+
+@contextmanager
+def idle_watchers(base: str, count: int):
+    """``count`` idle watchers held open on ``base`` by bench/hold_watchers.py while inside."""
+    holder = subprocess.Popen([sys.executable, str(ROOT / "bench" / "hold_watchers.py"), base, str(count)],
+                              cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = holder.stdout.readline() if holder.stdout else ""
+        if not line.startswith("ready"):
+            raise RuntimeError(f"the watchers did not open: {line!r}")
+        yield
+    finally:
+        holder.terminate()
+        holder.wait(timeout=60)
+
+
+def _stop_all(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@contextmanager
+def peer(peer_dir: Path, storage: str):
+    port = free_port()
+    with ExitStack() as stack:
+        command = ["node", "server.js", str(port)]
+        if storage == "flatfile":
+            command += ["--flatfile", stack.enter_context(tempfile.TemporaryDirectory())]
+        process = stack.enter_context(spawned(command, dict(os.environ), f"http://127.0.0.1:{port}/games",
+                                              cwd=peer_dir))
+        yield f"http://127.0.0.1:{port}", lambda: [process.pid]
+
+
+def run_client(command: list[str], cwd: Path, seconds: float, tries: int = 2) -> dict:
+    """Run one window's client; a client that fails (a server dropping a connection while the
+    tables are set up, on a loaded machine) is run once more, and the failure is told."""
+    for attempt in range(1, tries + 1):
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=seconds + 600)
+        if done.returncode == 0:
+            break
+        failure = f"{' '.join(command)} failed:\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+        if attempt == tries:
+            raise RuntimeError(failure)
+        print(f"window failed, running it again: {done.stderr.strip().splitlines()[-1:] or ''}", flush=True)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    figures = json.loads(lines[0])
+    # The peer's client prints its CPU as a sentence; ours prints it in the JSON line.
+    for line in done.stdout.splitlines():
+        if line.startswith("CPU over window"):
+            figures.update(_peer_cpu(line, figures["moves"]))
+    return figures
+
+
+def _peer_cpu(line: str, moves: int) -> dict:
+    import re
+
+    cap = float(re.search(r"capacity ([\d.]+)", line).group(1))
+    server = float(re.search(r"server ([\d.]+) cpu-s", line).group(1))
+    client = float(re.search(r"client ([\d.]+) cpu-s", line).group(1))
+    busy = float(re.search(r"machine busy ([\d.]+)%", line).group(1)) / 100
+    return {"capacity": cap, "server_cpu": server, "client_cpu": client, "client_share": client / cap,
+            "server_share": server / cap, "machine_busy": busy, "server_ms_per_move": server / max(1, moves) * 1000}
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def main() -> None:
+    # A plain SIGTERM would skip the clean-up and leave every server running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--peer-dir", default=os.environ.get("INTRIGUE_PEER_DIR", "/tmp/peer"),
+                        help="the peer's folder after `npm install` (default %(default)s)")
+    parser.add_argument("--peer", choices=["flatfile", "memory"], action="append",
+                        help="peer storage(s) to measure (default: flatfile)")
+    parser.add_argument("--intrigue", choices=["gunicorn", "serve"], default="gunicorn",
+                        help="gunicorn: the production shape (default); serve: `intrigue serve`")
+    parser.add_argument("--worker-class", default="service.gevent_worker.Worker",
+                        help="gunicorn worker class (default %(default)s: gevent, as service/gunicorn_conf.py)")
+    parser.add_argument("--api-processes", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
+    parser.add_argument("--feed", choices=["sse", "poll"], default="sse",
+                        help="how Intrigue's bots learn their views (default %(default)s)")
+    parser.add_argument("--games", type=int, default=100, help="tables of 3 seats (default %(default)s)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each window (default %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations (default %(default)s)")
+    parser.add_argument("--before", type=Path,
+                        help="also measure this older checkout of Intrigue (git archive of main, say), "
+                             "with --before-worker-class and --before-feed, as an extra column")
+    parser.add_argument("--before-worker-class", default="gthread")
+    parser.add_argument("--before-feed", choices=["sse", "poll"], default="poll")
+    parser.add_argument("--before-api-processes", type=int, help="(default: --api-processes)")
+    parser.add_argument("--idle-watchers", type=int, default=0,
+                        help="also measure Intrigue while this many idle watchers (half event streams, half "
+                             "long-polls) are open on it, as an extra column")
+    parser.add_argument("--json", help="also write every window's figures to this file")
+    args = parser.parse_args()
+    peer_dir = Path(args.peer_dir)
+    if not (peer_dir / "node_modules" / "boardgame.io").exists():
+        sys.exit(f"no installed peer in {peer_dir}: copy its folder there and run `npm install`")
+    storages = args.peer or ["flatfile"]
+    shape = (f"gunicorn -k {{}} x{args.api_processes}" if args.intrigue == "gunicorn" else "intrigue serve")
+    short = {"service.gevent_worker.Worker": "gevent"}
+    main_side = f"Intrigue {shape.format(short.get(args.worker_class, args.worker_class))}, {args.feed}"
+    sides = {main_side: (ROOT, args.worker_class, args.feed)}
+    watched_side = f"same + {args.idle_watchers} idle watchers"
+    before_processes = args.before_api_processes or args.api_processes
+    if args.before:
+        before_shape = shape.replace(f"x{args.api_processes}", f"x{before_processes}")
+        sides[f"before: {before_shape.format(short.get(args.before_worker_class, args.before_worker_class))}, "
+              f"{args.before_feed}"] = (args.before.resolve(), args.before_worker_class, args.before_feed)
+
+    windows: list[dict] = []
+    with ExitStack() as stack:
+        servers = {name: stack.enter_context(intrigue(
+            args.intrigue, args.api_processes if name == main_side else before_processes, args.workers, wc, root))
+            for name, (root, wc, _) in sides.items()}
+        peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
+        names = [*sides, *([watched_side] if args.idle_watchers else [])]
+        for round_ in range(1, args.rounds + 1):
+            order = [*(("bgio " + s, s) for s in storages), *((name, None) for name in names)]
+            if round_ % 2 == 0:
+                order.reverse()
+            for name, storage in order:
+                load = load_average()
+                if storage is None:
+                    side = main_side if name == watched_side else name
+                    base, pids = servers[side]
+                    command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
+                               str(args.seconds), "--feed", sides[side][2], "--seed", str(round_),
+                               "--server-pids", ",".join(map(str, pids()))]
+                    with ExitStack() as held:
+                        if name == watched_side:
+                            held.enter_context(idle_watchers(base, args.idle_watchers))
+                        figures = run_client(command, ROOT, args.seconds)
+                else:
+                    url, pids = peers[storage]
+                    command = ["node", "load.js", "--url", url, "--games", str(args.games), "--seconds",
+                               str(args.seconds), "--seed", str(round_), "--server-pid", str(pids()[0])]
+                    figures = run_client(command, peer_dir, args.seconds)
+                figures.update(name=name, round=round_, load=load)
+                windows.append(figures)
+                print(f"round {round_} {name:<42} {figures['rate']:7.1f} moves/s  p50 {figures['p50']:6.1f} ms  "
+                      f"p99 {figures['p99']:6.1f} ms  server {figures.get('server_ms_per_move', float('nan')):.2f} "
+                      f"cpu-ms/move  client {figures.get('client_share', float('nan')) * 100:4.1f}% of machine  "
+                      f"(load {load})", flush=True)
+    print()
+    print(table(windows, names, storages))
+    if args.json:
+        Path(args.json).write_text(json.dumps(windows, indent=1))
+
+
+def table(windows: list[dict], labels: list[str], storages: list[str]) -> str:
+    def span(name: str, key: str, scale: float = 1.0, fmt: str = "{:.0f}") -> str:
+        values = [w[key] * scale for w in windows if w["name"] == name and key in w]
+        if not values:
+            return "-"
+        low, high = min(values), max(values)
+        return fmt.format(low) if fmt.format(low) == fmt.format(high) else f"{fmt.format(low)}-{fmt.format(high)}"
+
+    names = [*labels, *("bgio " + s for s in storages)]
+    rows = [("moves/s", "rate", 1, "{:.0f}"), ("p50 ms", "p50", 1, "{:.0f}"), ("p99 ms", "p99", 1, "{:.0f}"),
+            ("server CPU ms/move", "server_ms_per_move", 1, "{:.2f}"),
+            ("load client CPU, % of machine", "client_share", 100, "{:.0f}")]
+    lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for title, key, scale, fmt in rows:
+        lines.append(f"| {title} | " + " | ".join(span(n, key, scale, fmt) for n in names) + " |")
+    for label in labels:
+        for storage in storages:
+            ratios = []
+            for round_ in sorted({w["round"] for w in windows}):
+                ours = [w for w in windows if w["round"] == round_ and w["name"] == label]
+                theirs = [w for w in windows if w["round"] == round_ and w["name"] == "bgio " + storage]
+                if ours and theirs:
+                    ratios.append(ours[0]["rate"] / theirs[0]["rate"])
+            if ratios:
+                lines.append(f"moves/s, {label} / bgio {storage}, per round: "
+                             + ", ".join(f"{r:.2f}" for r in ratios) + f" (median {statistics.median(ratios):.2f})")
+    loads = sorted({w["load"] for w in windows})
+    lines.append(f"load averages at the windows' starts: {loads[0]} .. {loads[-1]}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""Waiting for a game's next event without a Redis connection (or a thread) per watcher.
+
+Every append publishes the game's new version on the game's feed channel (inside the
+append script, so no append goes unannounced); a table-talk message publishes "m".
+One listener per process subscribes to the pattern of all feed channels and wakes the
+local waiters of the game named, so a thousand idle long-polls and event streams cost
+one Redis connection and no polling.
+
+A caller registers *before* it reads the stream (:meth:`FeedWatcher.watch`), so an
+append after its read surely wakes it. Redis delivers every message of a live
+subscription in order; when the listener's connection drops, it wakes every waiter as
+it reconnects, and they read the store. An idle watcher costs no read: it sends its
+keep-alive and reads the store only every ``VERIFY_EVERY`` quiet waits.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import redis
+
+log = logging.getLogger(__name__)
+
+#: Longest single wait (an event stream sends its keep-alive comment this often).
+RECHECK_SECONDS = 15.0
+#: Every this many quiet waits in a row, a waiter reads the store anyway (a safety net:
+#: Redis delivers every message of a live subscription, and a lost one means a reconnect).
+VERIFY_EVERY = 8
+
+
+class Watch:
+    """One caller's registration: woken when the game's stream may have moved.
+
+    After each :meth:`wait`, ``known`` says what to read next: the newest version
+    announced (read what is past your position up to it), ``0`` when nothing was
+    announced (read nothing), or None when only the store can say (the first read, a
+    reconnect of the listener, and every ``VERIFY_EVERY``-th quiet wait as a safety net).
+    ``chat`` says whether a table-talk message may have been posted. Notifications are
+    counted, so one that lands while a wait ends is never lost.
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._count = 0  # notifications so far
+        self._counted = 0  # notifications the caller has been told about
+        self._announced = 0
+        self._chatted = False
+        self._reset = False
+        self._quiet = 0
+        self.known: int | None = None
+        self.chat = True
+
+    def wait(self, timeout: float) -> bool:
+        """Block up to ``timeout`` s (at most ``RECHECK_SECONDS``); True if notified meanwhile."""
+        if self._count == self._counted:
+            self._event.wait(max(0.0, min(timeout, RECHECK_SECONDS)))
+        self._event.clear()
+        count = self._count
+        notified, self._counted = count != self._counted, count
+        if self._reset or (not notified and self._quiet % VERIFY_EVERY == VERIFY_EVERY - 1):
+            self.known, self.chat = None, True
+        elif notified:
+            self.known, self.chat = self._announced, self._chatted
+        else:
+            self.known, self.chat = 0, False
+        self._quiet = 0 if notified else self._quiet + 1
+        self._reset = self._chatted = False
+        return notified
+
+    def announce(self, version: int) -> None:
+        self._announced = max(self._announced, version)
+        self._notify()
+
+    def chatted(self) -> None:
+        self._chatted = True
+        self._notify()
+
+    def reset(self) -> None:
+        self._reset = True
+        self._notify()
+
+    def _notify(self) -> None:
+        self._count += 1
+        self._event.set()
+
+
+class FeedWatcher:
+    """Wakes callers when a game's stream moves; the listener starts on first use."""
+
+    def __init__(self, client: redis.Redis, pattern: str, game_of_channel: Callable[[str], str]) -> None:
+        self._client = client
+        self._pattern = pattern
+        self._game_of_channel = game_of_channel
+        self._lock = threading.Lock()
+        self._waiters: dict[str, set[Watch]] = {}
+        self._listener: threading.Thread | None = None
+        self._subscribed = threading.Event()
+
+    @contextmanager
+    def watch(self, game_id: str) -> Iterator[Watch]:
+        """Register for the game's appends; read the stream inside, then wait on the watch."""
+        self._ensure_listening()
+        watch = Watch()
+        with self._lock:
+            self._waiters.setdefault(game_id, set()).add(watch)
+        try:
+            yield watch
+        finally:
+            with self._lock:
+                waiting = self._waiters.get(game_id)
+                if waiting is not None:
+                    waiting.discard(watch)
+                    if not waiting:
+                        del self._waiters[game_id]
+
+    def watching(self) -> int:
+        """How many callers are registered now (for tests and figures)."""
+        with self._lock:
+            return sum(len(w) for w in self._waiters.values())
+
+    def _ensure_listening(self) -> None:
+        if self._listener is not None and self._listener.is_alive():
+            return
+        with self._lock:
+            if self._listener is None or not self._listener.is_alive():
+                self._subscribed.clear()
+                self._listener = threading.Thread(target=self._listen, name="intrigue-feed-watch", daemon=True)
+                self._listener.start()
+        self._subscribed.wait(5.0)
+
+    def _wake(self, game_id: str | None, version: int | None = None) -> None:
+        with self._lock:
+            if game_id is None:
+                watches = [w for waiting in self._waiters.values() for w in waiting]
+            else:
+                watches = list(self._waiters.get(game_id, ()))
+        for watch in watches:
+            if game_id is None:
+                watch.reset()
+            elif version is None:
+                watch.chatted()
+            else:
+                watch.announce(version)
+
+    def _listen(self) -> None:
+        # listen() blocks on the socket itself (cooperative under gevent); nothing here
+        # polls with a timeout, so the API's gevent worker can leave ``select`` unpatched.
+        while True:
+            pubsub = self._client.pubsub()
+            try:
+                pubsub.psubscribe(self._pattern)
+                for message in pubsub.listen():
+                    if message["type"] == "pmessage":
+                        channel = message["channel"]
+                        channel = channel.decode() if isinstance(channel, bytes) else channel
+                        data = message["data"]
+                        self._wake(self._game_of_channel(channel), None if data in (b"m", "m") else int(data))
+                    elif message["type"] == "psubscribe":
+                        self._subscribed.set()
+                        self._wake(None)  # anything published while we were away: every waiter re-reads
+            except redis.RedisError as err:
+                log.warning("feed notifications interrupted, reconnecting: %s", err)
+                self._subscribed.set()  # waiters fall back to re-reading on their own
+                time.sleep(0.5)
+            finally:
+                try:
+                    pubsub.close()
+                except redis.RedisError:
+                    pass

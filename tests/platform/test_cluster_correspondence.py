@@ -1,0 +1,78 @@
+"""Table talk and webhooks on a Redis Cluster: scripts and pipelines stay within what a cluster allows.
+
+A chat message is appended by a script that reads the game's version (keys of one hash
+tag), the feed reads events and chat in one pipeline and a long-poll blocks on both;
+a webhook's keys live on several shards, so its pipelines are not transactions.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import redis
+
+from service.chat import wait_any
+from service.embedded import EmbeddedRedis
+from service.engine import Engine
+from tests.support.redis_cluster import LocalCluster
+from workers.scheduling import JobScheduler, make_queue
+
+
+@pytest.fixture(scope="module")
+def cluster_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    nodes = LocalCluster(tmp_path_factory.mktemp("cluster"), masters=3, replicas=0).start()
+    queues = EmbeddedRedis(tmp_path_factory.mktemp("cluster-queues"), persist=False).start()
+    try:
+        yield Engine(nodes.client(), JobScheduler(make_queue(redis.Redis.from_url(queues.url))))
+    finally:
+        queues.stop()
+        nodes.stop()
+
+
+def test_chat_and_webhooks_work_on_a_cluster(cluster_engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = cluster_engine
+    monkeypatch.setenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "1")
+    received: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            received.append(self.headers["Intrigue-Event"])
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    receiver = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        players = [engine.create_player(f"c{i}")[0] for i in range(2)]
+        hook = engine.hooks.create(players[1].id, f"http://127.0.0.1:{receiver.server_address[1]}/", ["your_turn"])
+        game_id = engine.create_game(players[0], "toy", 2, {}, {"seconds_per_move": 60})["id"]
+        for player in players:
+            engine.join(player, game_id)
+        version = engine.load(game_id)["version"]
+
+        message = engine.chat.post(game_id, 0, 1, "psst")
+        assert message["id"] == f"{version}-0" and message["version"] == version
+        events, messages = engine.chat.read_with_events(game_id, 0, None, 1, 500)
+        assert len(events) == version and [m["text"] for m in messages] == ["psst"]
+        engine.chat.check_rate(players[0].id)
+        # A long-poll blocks on the events and the chat of one game: one XREAD, one shard.
+        assert wait_any(engine.redis, engine.keys, game_id, version, engine.chat.stream_position(None, version), 100)
+        assert not wait_any(engine.redis, engine.keys, game_id, version, message["id"], 100)
+
+        # The start made seat 1 awaited: its dispatch (the job a worker would run) delivers it.
+        assert engine.hooks.dispatch(players[1].id, "your_turn", game_id, version, 1, None, str(version)) == 1
+        assert received == ["your_turn"]
+        assert [d["status"] for d in engine.hooks.deliveries(players[1].id, hook["id"])] == ["delivered"]
+        assert engine.hooks.sweep() == 0
+        engine.hooks.delete(players[1].id, hook["id"])
+        assert engine.hooks.listing(players[1].id) == []
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
