@@ -7,7 +7,7 @@
 
 Rows: HTTP throughput against the bare Flask + XADD baseline and action p50/p99 (from
 ``bench/coup_load.py``, run as its own process), the 1,000th action against the 10th,
-Revolution! resolution at 200 games, deadline lateness among 10,000 open
+Revolution! and Ideology resolution at 200 games, deadline lateness among 10,000 open
 correspondence games, the replay of a 5,000-event game, Redis bytes per finished
 Coup game (``bench/archive_size.py``), and action p99 with 0 and with many idle
 watchers. Each row records the command-line parameters it ran with.
@@ -103,12 +103,17 @@ def load_rows(sizes: Sizes, redis_url: str | None) -> list[Row]:
 
 
 def resolution_row(sizes: Sizes, redis_url: str | None) -> list[Row]:
-    out = _coup_load("--game", "revolution", "--games", str(sizes.revolution_games), "--seconds",
-                     str(sizes.load_seconds), *(["--redis-url", redis_url] if redis_url else []))
-    p50 = _number(r"last decision -> resolution: n=\d+\s+p50 ([\d.]+) ms", out)
-    p99 = _number(r"last decision -> resolution: .*p99 ([\d.]+) ms", out)
-    return [Row("resolution", f"Revolution! last bid -> resolved round, {sizes.revolution_games} games", p99, "ms p99",
-                f"p50 {p50 or math.nan:.1f} ms", "", {"p50_ms": p50 or math.nan})]
+    """The worker's time from the last seat's decision to the system step, for each game made of them."""
+    rows = []
+    for game, key, measure in (("revolution", "resolution", "Revolution! last bid -> resolved round"),
+                               ("ideology", "resolution_ideology", "Ideology last offer or pass -> next phase")):
+        out = _coup_load("--game", game, "--games", str(sizes.revolution_games), "--seconds",
+                         str(sizes.load_seconds), *(["--redis-url", redis_url] if redis_url else []))
+        p50 = _number(r"last decision -> resolution: n=\d+\s+p50 ([\d.]+) ms", out)
+        p99 = _number(r"last decision -> resolution: .*p99 ([\d.]+) ms", out)
+        rows.append(Row(key, f"{measure}, {sizes.revolution_games} games", p99, "ms p99",
+                        f"p50 {p50 or math.nan:.1f} ms", "", {"p50_ms": p50 or math.nan}))
+    return rows
 
 
 def lateness_row(sizes: Sizes, redis_url: str) -> list[Row]:
