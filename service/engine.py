@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
 from events.store import EventStore, Keys
@@ -464,10 +465,18 @@ class Engine:
         # The index updates ride in the append's round trip, written as if it succeeds. If
         # it did not (another writer won), they are put back from the store at once.
         pipe = self.redis.pipeline(transaction=False)
-        self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
-        plan = self._queue_follow_up(pipe, new, record)
-        replies = pipe.execute(raise_on_error=False)
-        if isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it, then as usual
+        if isinstance(self.redis, RedisCluster):
+            # redis-py refuses scripts in a cluster pipeline: the append goes alone, the indexes after it.
+            result = self.store.append(game_id, version, envelopes, record_for_key)
+            plan = self._queue_follow_up(pipe, new, record) if result.status == "ok" else None
+            replies = [None, *pipe.execute()] if plan is not None else []
+        else:
+            self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
+            plan = self._queue_follow_up(pipe, new, record)
+            replies = pipe.execute(raise_on_error=False)
+        if isinstance(self.redis, RedisCluster):
+            pass  # the append's result is already in hand
+        elif isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it, then as usual
             self._repair_indexes(game_id)
             result = self.store.append(game_id, version, envelopes, record_for_key)
             if result.status == "ok":

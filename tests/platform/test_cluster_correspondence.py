@@ -13,8 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import redis
+from redis.cluster import key_slot
 
-from service.chat import wait_any
 from service.embedded import EmbeddedRedis
 from service.engine import Engine
 from tests.support.redis_cluster import LocalCluster
@@ -62,9 +62,10 @@ def test_chat_and_webhooks_work_on_a_cluster(cluster_engine: Engine, monkeypatch
         events, messages = engine.chat.read_with_events(game_id, 0, None, 1, 500)
         assert len(events) == version and [m["text"] for m in messages] == ["psst"]
         engine.chat.check_rate(players[0].id)
-        # A long-poll blocks on the events and the chat of one game: one XREAD, one shard.
-        assert wait_any(engine.redis, engine.keys, game_id, version, engine.chat.stream_position(None, version), 100)
-        assert not wait_any(engine.redis, engine.keys, game_id, version, message["id"], 100)
+        # A feed page reads the events and the chat of one game together: one shard holds both.
+        slots = {key_slot(key.encode()) for key in (engine.keys.events(game_id), engine.keys.chat(game_id),
+                                                     engine.keys.meta(game_id), engine.keys.feed(game_id))}
+        assert len(slots) == 1
 
         # The start made seat 1 awaited: its dispatch (the job a worker would run) delivers it.
         assert engine.hooks.dispatch(players[1].id, "your_turn", game_id, version, 1, None, str(version)) == 1
