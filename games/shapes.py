@@ -24,7 +24,7 @@ from games.table import Table
 #: Random playouts per seat count that the inference reads, and the steps they may take in
 #: all: the document is built when first asked for, and a random game of some games is long.
 PLAYOUTS = 2
-STEPS = 1200
+STEPS = 600
 #: Actions of one type kept for the merge: their fields and types show in the first few hundred.
 MAX_SAMPLES = 400
 

@@ -463,33 +463,34 @@ class Engine:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
                                         "last": version + len(envelopes)})
         # The index updates ride in the append's round trip, written as if it succeeds. If
-        # it did not (another writer won), they are put back from the store at once.
-        pipe = self.redis.pipeline(transaction=False)
+        # it did not (another writer won), they are put back from the store at once. A
+        # cluster client pipelines no scripts: there the append goes first, on its own.
+        replies: list[Any] = []
         if isinstance(self.redis, RedisCluster):
-            # redis-py refuses scripts in a cluster pipeline: the append goes alone, the indexes after it.
-            result = self.store.append(game_id, version, envelopes, record_for_key)
-            plan = self._queue_follow_up(pipe, new, record) if result.status == "ok" else None
-            replies = [None, *pipe.execute()] if plan is not None else []
-        else:
-            self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
-            plan = self._queue_follow_up(pipe, new, record)
-            replies = pipe.execute(raise_on_error=False)
-        if isinstance(self.redis, RedisCluster):
-            pass  # the append's result is already in hand
-        elif isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it, then as usual
-            self._repair_indexes(game_id)
             result = self.store.append(game_id, version, envelopes, record_for_key)
             if result.status == "ok":
                 plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
                 replies = [None, *pipe.execute()]
         else:
+            pipe = self.redis.pipeline(transaction=False)
+            self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
+            plan = self._queue_follow_up(pipe, new, record)
+            replies = pipe.execute(raise_on_error=False)
+        if replies and isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it
+            self._repair_indexes(game_id)
+            result = self.store.append(game_id, version, envelopes, record_for_key)
+            if result.status == "ok":
+                plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
+                replies = [None, *pipe.execute()]
+        elif replies and replies[0] is not None:
             for reply in replies:
                 if isinstance(reply, Exception):
                     raise reply
             result = self.store.parse_append(replies[0])
         if result.status != "ok":
             self.projector.forget(game_id)
-            self._repair_indexes(game_id)
+            if not isinstance(self.redis, RedisCluster):  # its index updates went out with the append
+                self._repair_indexes(game_id)
             return result.record if result.status == "duplicate" else None
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)

@@ -30,3 +30,20 @@ def post_worker_init(worker: Any) -> None:
     from service.http_errors import answer_gunicorn_errors_as_problems
 
     answer_gunicorn_errors_as_problems()
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    """A worker dies with its arbiter: after ``kill -9`` of ``intrigue serve`` (or of the
+    image's gunicorn) no worker keeps serving a socket, or the data of a Redis that is gone."""
+    import ctypes
+    import signal
+
+    from service.datadir import PR_SET_PDEATHSIG
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # not Linux: gunicorn's own parent check remains
+        return
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != server.pid:  # the arbiter died before the line above
+        os._exit(1)

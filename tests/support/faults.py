@@ -28,6 +28,7 @@ import requests
 
 from events.envelope import Envelope, parse_time
 from projections.record import Record, fold
+from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,21 +49,35 @@ class Proc:
 
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+            # Its own process group, dying with this test process: a kill takes what it
+            # forked too (gunicorn's workers, RQ's scheduler), and nothing outlives the run.
+            self.process = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                            process_group=0, preexec_fn=die_with_parent())
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+            self._signal_group(signal.SIGKILL)
             self.process.wait()
             self.kills += 1
 
+    def _signal_group(self, sig: int) -> None:
+        assert self.process is not None
+        try:
+            os.killpg(self.process.pid, sig)
+        except ProcessLookupError:
+            pass
+
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self._signal_group(signal.SIGTERM)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.kill()
+                pass
+        self._signal_group(signal.SIGKILL)  # whatever of the group is still there
+        self.process.wait()
 
 
 class KillableRedis:
