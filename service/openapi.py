@@ -167,9 +167,8 @@ def operations() -> list[Operation]:
                   params=(GAME_ID, AFTER,
                           _query("messages_after", "Table talk after this message id",
                                  {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}),
-                          _header("Last-Event-ID", "Resume after this frame id (a version, or version/message id; "
-                                                   "empty: from `after`)",
-                                  {"type": "string", "pattern": "^([0-9]{1,15}(/[0-9]{1,15}-[0-9]{1,15})?)?$"})),
+                          _header("Last-Event-ID", "Resume after this frame id (a version, or version/message id)",
+                                  {"type": "string", "pattern": "^[0-9]{1,15}(/[0-9]{1,15}-[0-9]{1,15})?$"})),
                   ok_type="text/event-stream",
                   description="Ends when a finished game's feed is complete; a comment line keeps it alive."),
         Operation("get", "/v1/games/{game_id}/replay", "The game as you saw it at a version; after the end, "
