@@ -188,7 +188,7 @@ def event_stream(game_id: str) -> Response:
     # The query is checked even when Last-Event-ID (a reconnection) takes its place.
     after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
     resume = request.headers.get("Last-Event-ID")
-    if resume is not None:  # present but empty is malformed too (a browser sends none instead)
+    if resume:  # empty, as documented, means no resumption: the feed starts from ``after``
         version, _, message = resume.partition("/")
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
         cursor = chat.parse_cursor(message or None)
