@@ -45,7 +45,9 @@ class GameEvent:
     """A fact produced by ``setup``/``decide``/``resolve``, before the store wraps it.
 
     ``actor`` is the seat whose decision caused it, or ``None`` for the system
-    (the table itself: deals, reveals, scoring).
+    (the table itself: deals, reveals, scoring). ``type`` must not be one the platform
+    folds itself (GameCreated, PlayerJoined, GameStarted, DeadlineMissed, GameEnded):
+    the conformance suite checks it.
     """
 
     type: str

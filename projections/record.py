@@ -111,6 +111,9 @@ _PLATFORM_HANDLERS = {
     "DeadlineMissed": _deadline_missed,
     "GameEnded": _game_ended,
 }
+#: Event types the platform folds itself: a game that emitted one would be folded as the
+#: platform's (a game's own end event named GameEnded answered 500 on every action).
+PLATFORM_EVENT_TYPES = frozenset({"GameCreated", *_PLATFORM_HANDLERS})
 
 
 def rules_of(record: Record) -> GameRules:

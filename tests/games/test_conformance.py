@@ -17,6 +17,7 @@ import pytest
 from games import registry
 from games.base import RuleViolation
 from games.table import Table, TableEvent
+from projections.record import PLATFORM_EVENT_TYPES
 
 GAMES = registry.available()
 
@@ -153,3 +154,12 @@ def test_every_event_of_a_random_game_describes_itself_as_a_line_or_nothing(name
             lines += line is not None
             state = after
         assert lines > 0, "a whole game gave no line at all"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_game_event_takes_a_name_the_platform_folds_itself(name: str) -> None:
+    rules = registry.load(name)
+    table = Table(rules, rules.MIN_SEATS, playout(name, {}), seed="platform-names")
+    table.play_randomly(random.Random(7))
+    clashes = {event.type for event in table.events} & PLATFORM_EVENT_TYPES
+    assert not clashes, f"{name} emits platform event types {sorted(clashes)}"
