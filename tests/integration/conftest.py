@@ -17,6 +17,7 @@ import pytest
 import redis
 import requests
 
+from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +71,8 @@ def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
            "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                                   preexec_fn=die_with_parent())
     base = f"http://127.0.0.1:{port}"
     wait_for_server(process, base, log_path.read_text)
     yield base

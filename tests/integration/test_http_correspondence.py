@@ -28,6 +28,7 @@ from rq import Worker
 
 from events.envelope import Envelope, parse_time
 from projections.record import fold
+from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis, free_port
 from tests.integration.conftest import ROOT, wait_for_server
 from tests.support.client import Client
@@ -106,7 +107,8 @@ def hook_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFa
            "INTRIGUE_WEBHOOK_RETRY_BASE": "0.3", "INTRIGUE_CHAT_RATE": str(CHAT_RATE)}
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                                   preexec_fn=die_with_parent())
     base = f"http://127.0.0.1:{port}"
     wait_for_server(process, base, log_path.read_text)
     wait_for_workers(process, env["REDIS_URL"], log_path.read_text)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis, free_port
 from tests.integration.conftest import ROOT, wait_for_server
 from tests.support.client import Client
@@ -30,7 +31,8 @@ def lone_server(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[str]:
     env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0"}
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                    "--processes", "1"], cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+                                    "--processes", "1"], cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                                    preexec_fn=die_with_parent())
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_server(process, base, log_path.read_text)

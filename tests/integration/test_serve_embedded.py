@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from service.datadir import die_with_parent
 from service.embedded import free_port
 from tests.integration.conftest import ROOT, wait_for_server
 from tests.support.client import Client
@@ -15,7 +16,8 @@ from tests.support.client import Client
 def serve(data: Path, port: int) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     return subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(data)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=die_with_parent())
 
 
 def wait_up(process: subprocess.Popen[bytes], base: str) -> None:
