@@ -130,9 +130,9 @@ def test_the_next_serve_stops_leftovers_recorded_in_the_folder(data: Path) -> No
     the folder is opened; a recorded pid now running something else is left alone."""
     data.mkdir()
     # A leftover with a child, like a worker and its scheduler; the child says when it exists.
-    code = "import os, time; os.fork() or print('forked', flush=True); time.sleep(600)"
+    code = "import os, signal; os.fork() or print('forked', flush=True); signal.pause()"
     leftover = subprocess.Popen([sys.executable, "-c", code, "leftover"], process_group=0, stdout=subprocess.PIPE)
-    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "bystander"])
+    bystander = subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()", "bystander"])
     try:
         assert leftover.stdout is not None and leftover.stdout.readline() == b"forked\n"
         assert len(group_members(leftover.pid)) == 2
