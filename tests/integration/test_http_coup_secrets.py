@@ -14,59 +14,23 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.client import Client
+from tests.support.observer import INCIDENTAL, SeatZeroObserver
 
 #: Same hand for seat 0; seats 1 and 2 and the undealt court deck differ.
 DECK_A = ["duke", "contessa", "duke", "captain", "ambassador", "assassin",
           "captain", "contessa", "ambassador", "assassin", "duke", "captain", "contessa", "ambassador", "assassin"]
 DECK_B = ["duke", "contessa", "duke", "assassin", "captain", "ambassador",
           "assassin", "ambassador", "contessa", "captain", "duke", "contessa", "captain", "assassin", "ambassador"]
-#: Fields that differ between any two games (identity, clocks, seeds, hashes).
-INCIDENTAL = {"id", "game_id", "at", "deadline", "deadlines", "created_at", "updated_at", "seed_hash", "hash",
-              "prev", "move_deadlines", "players", "instance", "created_by", "player", "player_id"}
 
 
-def normalise(value: Any, game_id: str) -> Any:
-    if isinstance(value, dict):
-        return {k: normalise(v, game_id) for k, v in value.items() if k not in INCIDENTAL}
-    if isinstance(value, list):
-        return [normalise(v, game_id) for v in value]
-    if isinstance(value, str):
-        return value.replace(game_id, "<game>")
-    return value
+class Observer(SeatZeroObserver):
+    """Seat 0 of a 3-seat Coup game dealt from ``deck``."""
 
-
-class Observer:
-    """Everything seat 0 can fetch about one game, gathered at each checkpoint."""
+    incidental = INCIDENTAL | {"players", "instance"}
 
     def __init__(self, server: str, deck: list[str]) -> None:
-        self.players = [Client.register(server, f"secret{i}") for i in range(3)]
-        self.game_id = self.players[0].create_game("coup", 3, {"deck": deck})
-        for seat, player in enumerate(self.players):
-            assert player.join(self.game_id) == seat
-        self.seen: list[Any] = []
-
-    def look(self, label: str) -> None:
-        me, gid = self.players[0], self.game_id
-        game = me.game(gid)
-        observed = {
-            "label": label,
-            "game": game,
-            "feed": me.events(gid, after=0),
-            "replay": me.get(f"/v1/games/{gid}/replay", params={"version": game["version"]}),
-            "inbox": me.get("/v1/me/games", params={"awaiting": "me"})["games"],
-            "mine": me.get("/v1/me/games")["games"],
-        }
-        self.seen.append(normalise(observed, gid))
-
-    def mistake(self, label: str, action: dict[str, Any]) -> None:
-        """Seat 0 posts a move the rules refuse: the problem body is an observation too."""
-        response = self.players[0].request("POST", f"/v1/games/{self.game_id}/actions", action)
-        assert response.status_code in (409, 422), response.text
-        self.seen.append(normalise({"label": label, "status": response.status_code, "problem": response.json()},
-                                   self.game_id))
-
-    def act(self, seat: int, action: dict[str, Any]) -> None:
-        self.players[seat].act(self.game_id, action)
+        players = [Client.register(server, f"secret{i}") for i in range(3)]
+        super().__init__(players, players[0].create_game("coup", 3, {"deck": deck}))
 
     def own_choice(self, seat: int) -> dict[str, Any]:
         """A decision that depends on the seat's own cards: the first legal one it is offered."""

@@ -12,10 +12,9 @@ it would be telling seat 0 something it has not seen.
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.ideology import components
 from tests.support.client import Client
+from tests.support.observer import SeatZeroObserver
 
 FASCISM_DECK = ["military"] * 12 + ["economic"] * 12 + ["cultural"] * 12
 IMPERIAL_A = ["military", "economic", "economic", "cultural", *(["military"] * 11), *(["economic"] * 10),
@@ -26,54 +25,17 @@ PILE = [r["id"] for r in components.default_components()["regions"]
         if r["id"] not in ("germany", "great_britain", "cuba")]
 PILE_A = ["cuba", *PILE]
 PILE_B = ["cuba", *reversed(PILE)]
-INCIDENTAL = {"id", "game_id", "at", "deadline", "deadlines", "created_at", "updated_at", "seed_hash", "hash",
-              "prev", "move_deadlines", "created_by", "player", "player_id"}
 
 
-def normalise(value: Any, game_id: str) -> Any:
-    if isinstance(value, dict):
-        return {k: normalise(v, game_id) for k, v in value.items() if k not in INCIDENTAL}
-    if isinstance(value, list):
-        return [normalise(v, game_id) for v in value]
-    if isinstance(value, str):
-        return value.replace(game_id, "<game>")
-    return value
-
-
-class Observer:
-    """Everything seat 0 can fetch about one game, gathered at each checkpoint."""
+class Observer(SeatZeroObserver):
+    """Seat 0 (Fascism) of a 2-seat game against Imperialism with the given hidden parts."""
 
     def __init__(self, server: str, imperial: list[str], pile: list[str], offer: str) -> None:
-        self.players = [Client.register(server, f"ideo-secret{i}") for i in range(2)]
+        players = [Client.register(server, f"ideo-secret{i}") for i in range(2)]
         options = {"ideologies": ["fascism", "imperialism"], "regions": pile,
                    "decks": {"fascism": FASCISM_DECK, "imperialism": imperial}}
-        self.game_id = self.players[0].create_game("ideology", 2, options)
-        for seat, player in enumerate(self.players):
-            assert player.join(self.game_id) == seat
+        super().__init__(players, players[0].create_game("ideology", 2, options))
         self.offer = offer
-        self.seen: list[Any] = []
-
-    def look(self, label: str) -> None:
-        me, gid = self.players[0], self.game_id
-        game = me.game(gid)
-        observed = {
-            "label": label,
-            "game": game,
-            "feed": me.events(gid, after=0),
-            "replay": me.get(f"/v1/games/{gid}/replay", params={"version": game["version"]}),
-            "inbox": me.get("/v1/me/games", params={"awaiting": "me"})["games"],
-            "mine": me.get("/v1/me/games")["games"],
-        }
-        self.seen.append(normalise(observed, gid))
-
-    def mistake(self, label: str, action: dict[str, Any]) -> None:
-        response = self.players[0].request("POST", f"/v1/games/{self.game_id}/actions", action)
-        assert response.status_code in (409, 422), response.text
-        self.seen.append(normalise({"label": label, "status": response.status_code, "problem": response.json()},
-                                   self.game_id))
-
-    def act(self, seat: int, action: dict[str, Any]) -> None:
-        self.players[seat].act(self.game_id, action)
 
     def await_kind(self, seat: int, kind: str) -> None:
         for _ in range(20):
