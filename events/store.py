@@ -159,9 +159,15 @@ class Keys:
         return f"{self.prefix}:creating"
 
 
+#: Largest batch of events (bytes of JSON) an append publishes whole on the feed channel;
+#: a larger one publishes its version alone and watchers read the stream.
+FEED_EVENTS_BYTES = 65536
+
 # KEYS: events stream, meta hash, idempotency hash
 # ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel, events (JSON)...
-# The new version is published on the feed channel, so watchers wake without polling.
+# The new version is published on the feed channel, so watchers wake without polling; up to
+# FEED_EVENTS_BYTES of events, the events themselves follow it, a line each (canonical JSON
+# has no raw newline), so a process that did not append learns them without reading the stream.
 _APPEND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 if ARGV[2] ~= '' then
@@ -175,9 +181,15 @@ end
 local new_version = version + #ARGV - 4
 redis.call('HSET', KEYS[2], 'version', new_version)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
-redis.call('PUBLISH', ARGV[4], new_version)
+local announced = tostring(new_version)
+local size = 0
+for i = 5, #ARGV do size = size + #ARGV[i] end
+if size <= FEED_EVENTS_BYTES then
+  announced = announced .. '\\n' .. table.concat(ARGV, '\\n', 5)
+end
+redis.call('PUBLISH', ARGV[4], announced)
 return {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or ''}
-"""
+""".replace("FEED_EVENTS_BYTES", str(FEED_EVENTS_BYTES))
 
 
 # KEYS: events stream, archive. ARGV: low id, high id, count (0: all).

@@ -91,8 +91,11 @@ class Watch:
 class FeedWatcher:
     """Wakes callers when a game's stream moves; the listener starts on first use."""
 
-    def __init__(self, client: redis.Redis, pattern: str, game_of_channel: Callable[[str], str]) -> None:
+    def __init__(self, client: redis.Redis, pattern: str, game_of_channel: Callable[[str], str],
+                 on_events: Callable[[str, list[bytes]], None] | None = None) -> None:
         self._client = client
+        #: Given the events (JSON) a notification carried, before the game's waiters wake.
+        self._on_events = on_events
         self._pattern = pattern
         self._game_of_channel = game_of_channel
         self._lock = threading.Lock()
@@ -146,6 +149,21 @@ class FeedWatcher:
             else:
                 watch.announce(version)
 
+    def _announced(self, game_id: str, data: bytes | str) -> None:
+        """One notification: "m" (a chat message), or the new version, then maybe the events."""
+        if isinstance(data, str):
+            data = data.encode()
+        if data == b"m":
+            self._wake(game_id, None)
+            return
+        version, *events = data.split(b"\n")
+        if events and self._on_events is not None:
+            try:
+                self._on_events(game_id, events)
+            except Exception:  # the waiters read the stream instead; never lose the wake-up
+                log.exception("could not take the events announced for game %s", game_id)
+        self._wake(game_id, int(version))
+
     def _listen(self) -> None:
         # listen() blocks on the socket itself (cooperative under gevent); nothing here
         # polls with a timeout, so the API's gevent worker can leave ``select`` unpatched.
@@ -157,8 +175,7 @@ class FeedWatcher:
                     if message["type"] == "pmessage":
                         channel = message["channel"]
                         channel = channel.decode() if isinstance(channel, bytes) else channel
-                        data = message["data"]
-                        self._wake(self._game_of_channel(channel), None if data in (b"m", "m") else int(data))
+                        self._announced(self._game_of_channel(channel), message["data"])
                     elif message["type"] == "psubscribe":
                         self._subscribed.set()
                         self._wake(None)  # anything published while we were away: every waiter re-reads

@@ -50,9 +50,32 @@ class Projector:
         return record
 
     def cached(self, game_id: str) -> Record | None:
-        """The record this process last saw, without asking the store (it may be behind)."""
+        """The newest record this process knows, without asking the store (it may be behind).
+
+        Events announced since the record was cached (see :meth:`announced`) are folded in,
+        so a process usually decides on the current record even when another one appended.
+        """
         with self._lock:
-            return self._cache.get(game_id)
+            record = self._cache.get(game_id)
+            tail = self._tails.get(game_id)
+        if record is None or not tail or tail[-1].seq <= record["version"] or tail[0].seq > record["version"] + 1:
+            return record
+        for event in tail:
+            if event.seq > record["version"]:
+                record = fold(record, event)
+        self.remember(game_id, record)
+        return record
+
+    def announced(self, game_id: str, lines: list[bytes]) -> None:
+        """Events (JSON, in order) that an append published with its notification.
+
+        Kept as the game's tail when this process has the game at hand (a cached record or
+        tail), so its feeds and its next decision need no read of the stream.
+        """
+        with self._lock:
+            if game_id not in self._cache and game_id not in self._tails:
+                return
+        self.remember_events(game_id, [Envelope.from_json(line) for line in lines])
 
     def load_after(self, game_id: str, events: list[Envelope]) -> Record | None:
         """The record with ``events`` (just read from the stream, in order) folded in.
@@ -79,7 +102,12 @@ class Projector:
         return record
 
     def remember(self, game_id: str, record: Record) -> None:
+        """Cache ``record`` unless a newer one already is (folds can finish out of order)."""
         with self._lock:
+            known = self._cache.get(game_id)
+            if known is not None and known["version"] > record["version"]:
+                self._cache.move_to_end(game_id)
+                return
             self._cache[game_id] = record
             self._cache.move_to_end(game_id)
             while len(self._cache) > self.cache_size:
@@ -92,6 +120,8 @@ class Projector:
             return
         with self._lock:
             tail = self._tails.get(game_id)
+            if tail and tail[0].seq <= events[0].seq and events[-1].seq <= tail[-1].seq:
+                return  # known already (an announcement can overtake the appender's own note)
             if tail and tail[-1].seq + 1 == events[0].seq:
                 tail = tail + events
             elif tail and tail[0].seq <= events[0].seq <= tail[-1].seq + 1:

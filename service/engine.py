@@ -88,7 +88,8 @@ class Engine:
                               make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
-        self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed)
+        self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
+                                   on_events=self.projector.announced)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
