@@ -37,15 +37,19 @@ function rand() { // mulberry32, as the peer's client
 }
 const choice = (xs) => xs[Math.floor(rand() * xs.length)];
 
+// Set-up calls share one pool; each seat then keeps a connection of its own, as the peer's
+// client gives each seat its own socket (a pool shared by every seat would send most moves
+// down the few sockets it reuses first, all held by one server process).
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 30000 });
+const seatAgent = () => new http.Agent({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 30000 });
 
-function request(method, path, { token, body, headers = {} } = {}) {
+function request(method, path, { token, body, headers = {}, via = agent } = {}) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const h = { ...headers };
     if (token) h.Authorization = `Bearer ${token}`;
     if (data) { h['Content-Type'] = 'application/json'; h['Content-Length'] = data.length; }
-    const req = http.request({ host: BASE.hostname, port: BASE.port, path, method, headers: h, agent }, (res) => {
+    const req = http.request({ host: BASE.hostname, port: BASE.port, path, method, headers: h, agent: via }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
@@ -96,7 +100,9 @@ function openStream(seat, gameId) {
 }
 
 class Seat {
-  constructor(token) { this.token = token; this.view = null; this.waiters = []; this.stream = null; }
+  constructor(token) {
+    this.token = token; this.view = null; this.waiters = []; this.stream = null; this.agent = seatAgent();
+  }
   offer(view) {
     if (this.view && view.version < this.view.version) return;
     this.view = view;
@@ -117,11 +123,11 @@ class Seat {
 
 async function newGame(t, seats) {
   const body = { game: GAME, seats: SEATS, options: {}, time_control: { seconds_per_move: 3600 } };
-  const game = await call('POST', '/v1/games', { token: seats[0].token, body }, 201);
+  const game = await call('POST', '/v1/games', { token: seats[0].token, via: seats[0].agent, body }, 201);
   for (const seat of seats) {
     if (seat.stream) seat.stream.destroy();
     seat.view = null; seat.stream = null;
-    const joined = await call('POST', `/v1/games/${game.id}/join`, { token: seat.token });
+    const joined = await call('POST', `/v1/games/${game.id}/join`, { token: seat.token, via: seat.agent });
     seat.offer(joined.game);
   }
   if (FEED === 'sse') for (const seat of seats) seat.stream = openStream(seat, game.id);
@@ -179,12 +185,12 @@ async function playTable(t, table) {
         if (!mine) { // counted like the peer client's stuck moves: re-read the view, give up after 3
           stalls++;
           if (stalls > 3) throw new Error(`table ${t}: seat ${idx}'s stream stalled at ${st.version}`);
-          mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
+          mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token, via: seat.agent });
           seat.offer(mine);
           calls++;
         }
       } else {
-        mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
+        mine = await call('GET', `/v1/games/${gameId}`, { token: seat.token, via: seat.agent });
         seat.offer(mine);
         calls++;
       }
@@ -194,7 +200,7 @@ async function playTable(t, table) {
     const action = choice(mine.legal_actions);
     const started = performance.now();
     const r = await request('POST', `/v1/games/${gameId}/actions`,
-      { token: seat.token, body: action, headers: { 'If-Match': String(mine.version) } });
+      { token: seat.token, via: seat.agent, body: action, headers: { 'If-Match': String(mine.version) } });
     const ended = performance.now();
     if (ended >= window_.end) break;
     calls++;
@@ -203,7 +209,7 @@ async function playTable(t, table) {
       lat.push(ended - started);
     } else if (r.status === 409) {
       conflicts++;
-      const fresh = await call('GET', `/v1/games/${gameId}`, { token: seat.token });
+      const fresh = await call('GET', `/v1/games/${gameId}`, { token: seat.token, via: seat.agent });
       seat.offer(fresh);
       calls++;
     } else {

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import redis
 
 from events.store import Keys
@@ -29,8 +30,7 @@ from projections.views import summary
 
 def card(record: Record) -> str:
     """What a listing shows of a game: its public summary, whom it awaits and until when."""
-    return json.dumps({**summary(record), "awaiting": record["awaiting"], "deadlines": record["deadlines"]},
-                      separators=(",", ":"))
+    return orjson.dumps({**summary(record), "awaiting": record["awaiting"], "deadlines": record["deadlines"]}).decode()
 
 
 class BadCursor(ValueError):

@@ -33,6 +33,8 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+import orjson
+
 from games.base import (
     Action,
     EventLike,
@@ -162,7 +164,7 @@ def _copy(state: State) -> State:
     new["steps"] = [dict(step) for step in state["steps"]]
     for key in ("action", "block", "window", "exchange"):
         if state[key] is not None:
-            new[key] = json.loads(json.dumps(state[key]))
+            new[key] = orjson.loads(orjson.dumps(state[key]))
     return new
 
 
