@@ -18,10 +18,15 @@ from workers.scheduling import JobScheduler, make_queue
 
 
 def finish(engine: Engine, game_id: str, players, key_prefix: str = "k") -> None:
-    """Seat 0 picks 3 and seat 1 picks 1 until seat 0 has won; every post carries a key."""
+    """Seat 0 picks 3 and seat 1 picks 1 until seat 0 has won; every post carries a key.
+
+    Then the worker's step that the last commit asked for runs (it archives the game).
+    """
     for turn in range(10):
         record = engine.load(game_id)
         if record["status"] == "finished":
+            if engine.scheduler is not None:
+                engine.drain_due()
             return
         if not any(record["awaiting"]):
             engine.advance(game_id)
@@ -55,6 +60,23 @@ def test_a_finished_game_keeps_only_its_archive_meta_and_nothing_a_live_game_nee
         assert engine.redis.zscore(key, game_id) is None
     events = engine.store.read(game_id)
     assert events[:len(before_end)] == before_end
+
+
+def test_the_last_move_leaves_the_archiving_to_a_worker(engine: Engine) -> None:
+    """The commit that ends a game answers at once; it asks a worker to archive it, durably."""
+    game_id, players = started(engine)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "drain_due", lambda: 0)  # no worker yet
+        finish(engine, game_id, players)
+    assert engine.load(game_id)["status"] == "finished"
+    assert not engine.store.is_archived(game_id) and engine.redis.exists(engine.keys.events(game_id))
+    # Asked for in the commit's own round trip: the due set holds it, and a drain job is queued.
+    assert engine.redis.zscore(engine.keys.due(), game_id) is not None
+    assert "workers.jobs.drain" in [job.func_name for job in engine.scheduler.queue.get_jobs()]
+    assert engine.drain_due() == 1
+    assert engine.store.is_archived(game_id) and not engine.redis.exists(engine.keys.events(game_id))
+    assert engine.advance(game_id) == "archived"  # a second step finds nothing to do
+    assert engine.store.archive(game_id) == (False, None)
 
 
 def test_another_process_reads_the_archive_byte_for_byte_and_it_audits(engine: Engine) -> None:
