@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import math
 import os
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import orjson
 import redis
-from flask import Flask, Response, g, json, request
+from flask import Flask, Response, g, has_request_context, json, request
 from flask.json.provider import JSONProvider
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -44,12 +46,20 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
         engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))),
                         operator_token=operator_token or os.environ.get("INTRIGUE_OPERATOR_TOKEN"))
     app.extensions["intrigue"] = engine
+    engine.after_answer = _after_answer
     limits = limits or Limits.from_env(player_rate=rate_limit)
     app.extensions["intrigue.limits"] = limits
     app.extensions["intrigue.limiter"] = RateLimiter(engine.redis, engine.keys.prefix)
     if limits.trusted_proxies:
         # The client is the address the nearest trusted proxy saw, not whatever a client claims.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=limits.trusted_proxies)  # type: ignore[method-assign]
+
+    @app.after_request
+    def _then_ask_workers(response: Response) -> Response:
+        work = g.pop("after_answer", None)
+        if work:
+            response.call_on_close(partial(_run_after_answer, work))
+        return response
 
     @app.before_request
     def _limit() -> None:
@@ -143,6 +153,26 @@ def problem_response(problem: Problem) -> Response:
     if problem.status in (429, 503):
         response.headers["Retry-After"] = str(max(1, math.ceil(problem.extra.get("retry_after", 1))))
     return response
+
+
+def _after_answer(work: Callable[[], None]) -> bool:
+    """The engine's hook: during a request, keep ``work`` until the answer has been sent.
+
+    The WSGI server calls the response's ``close`` after writing it (PEP 3333), and that
+    runs what a commit still owes the workers (see Engine._after_answer).
+    """
+    if not has_request_context():
+        return False
+    g.setdefault("after_answer", []).append(work)
+    return True
+
+
+def _run_after_answer(work: list[Callable[[], None]]) -> None:
+    for item in work:
+        try:
+            item()
+        except Exception:  # the worker's sweep asks for the step instead
+            log.exception("could not ask a worker for a step after answering")
 
 
 def take(bucket: Bucket, subject: str) -> None:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import redis
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 MAX_RETRIES = 5
 #: Game ids are 12 hex digits; a longer path segment names no game (and is not echoed whole).
 MAX_GAME_ID = 64
+#: A step left in the due set this long with no drain job asked for is asked for by the sweep.
+STALE_DUE_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,9 @@ class Engine:
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
                                    on_events=self.projector.announced)
+        #: Given work that only asks a worker for a step, takes it to run once the caller
+        #: has its answer (True), or declines (False: it runs at once). Set by the web app.
+        self.after_answer: Callable[[Callable[[], None]], bool] | None = None
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
@@ -358,6 +364,12 @@ class Engine:
         now = now or datetime.now(UTC)
         due = self.redis.zrangebyscore(self.keys.deadlines(), "-inf", now.timestamp(), start=0, num=limit)
         self.scheduler.ask_drain([raw.decode() for raw in due])
+        # Steps waiting in the due set with no deadline behind them (archiving a game that
+        # ended) whose drain job was never queued: the process that owed it died.
+        waiting = self.scheduler.queue.connection.zrangebyscore(
+            self.keys.due(), "-inf", now.timestamp() - STALE_DUE_SECONDS, start=0, num=1)
+        if waiting and not due:
+            self.scheduler.enqueue_drain()
         return len(due)
 
     def drain_due(self, batch: int = 20) -> int:
@@ -606,15 +618,14 @@ class Engine:
         """
         if plan.mark_at is not None:
             if replies[offset + plan.mark_at]:
-                self.scheduler.enqueue_drain()  # type: ignore[union-attr]
+                self._after_answer(self.scheduler.enqueue_drain)  # type: ignore[union-attr]
         elif plan.due_now:
             self.scheduler.advance(plan.record["id"], f"{plan.record['version']}")  # type: ignore[union-attr]
         elif plan.may_book:
             now_ms = time.time() * 1000
             # Unless the booked job runs first (finding nothing due, it books the next one).
             if job_due is None or not now_ms < job_due <= plan.due_ms:  # type: ignore[operator]
-                self.redis.hset(self.keys.meta(plan.record["id"]), "job_due", plan.due_ms)  # type: ignore[arg-type]
-                self._book_deadline(plan.record["id"], plan.due)  # type: ignore[arg-type]
+                self._after_answer(partial(self._book_job, plan.record["id"], plan.due_ms, plan.due))
         if plan.notes:
             try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
                 self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
@@ -636,6 +647,21 @@ class Engine:
         if job_due is not None and self.scheduler is not None:
             self.scheduler.cancel(game_id, f"d{job_due}")
         self._seeds.pop(game_id, None)
+
+    def _after_answer(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the caller has its answer if the web app can, else now.
+
+        Only for asking workers for a step that is already recorded in the commit's own
+        round trip (the due set, the deadlines index): if this process dies before the
+        work runs, the worker's sweep asks for the step instead. Each such request is one
+        or more round trips of RQ's, which the player no longer waits for.
+        """
+        if self.after_answer is None or not self.after_answer(work):
+            work()
+
+    def _book_job(self, game_id: str, due_ms: int, due: str) -> None:
+        self.redis.hset(self.keys.meta(game_id), "job_due", due_ms)
+        self._book_deadline(game_id, due)
 
     def _book_deadline(self, game_id: str, due: str) -> None:
         at = parse_time(due)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from rq.worker import SimpleWorker
 
 from service.embedded import EmbeddedRedis
-from service.engine import Engine
+from service.engine import STALE_DUE_SECONDS, Engine
 from tests.platform.test_engine import started
 from workers.jobs import install_engine
 from workers.runner import DEADLINE_GRACE, Sweeper, build_worker
@@ -208,3 +208,63 @@ def test_index_updates_of_a_commit_that_lost_the_race_are_put_back(engine: Engin
     assert engine.redis.zscore(engine.keys.inbox(players[0].id), game_id) is None
     meta = engine.keys.meta(game_id)
     assert engine.redis.hget(meta, "indexed") == engine.redis.hget(meta, "version")
+
+
+def test_a_commit_asks_for_its_workers_step_only_after_its_answer(engine: Engine) -> None:
+    """With the web app's hook, the drain job is queued once the caller has its answer.
+
+    The step itself was recorded in the commit's own round trip (the due set), so the
+    request to the worker can wait; until it runs, nothing is queued.
+    """
+    owed: list = []
+    engine.after_answer = lambda work: owed.append(work) or True
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    done = engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    queue = engine.scheduler.queue
+    assert done.record["awaiting"] == [None, None]
+    assert engine.redis.zscore(engine.keys.due(), game_id) is not None and queue.count == 0
+    for work in owed:
+        work()
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+
+
+def test_the_sweep_queues_a_drain_for_steps_left_in_the_due_set(engine: Engine) -> None:
+    """The process that owed the drain job died after its commit: the next sweep asks for it."""
+    engine.after_answer = lambda work: True  # taken, never run: the process died
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    queue = engine.scheduler.queue
+    engine.redis.zrem(engine.keys.deadlines(), game_id)  # only the due set remembers it (as for archiving)
+    assert queue.count == 0
+    assert engine.sweep(now=datetime.now(UTC)) == 0 and queue.count == 0  # not stale yet
+    engine.sweep(now=datetime.now(UTC) + timedelta(seconds=STALE_DUE_SECONDS + 1))
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+    install_engine(engine)
+    SimpleWorker([queue], connection=queue.connection, serializer=queue.serializer).work(burst=True)
+    assert engine.load(game_id)["state"]["score"] == [1, 0]
+
+
+def test_the_web_app_asks_for_the_step_when_the_server_closes_the_answer(platform_redis: EmbeddedRedis) -> None:
+    """The answer goes out first; the server's ``close()`` of it (PEP 3333) queues the drain job."""
+    from service.app import create_app
+
+    app = create_app(redis_url=platform_redis.url, rate_limit=0)
+    engine: Engine = app.extensions["intrigue"]
+    engine.redis.flushall()
+    players, tokens = zip(*(engine.create_player(f"p{i}") for i in range(2)), strict=True)
+    game_id = engine.create_game(players[0], "toy", 2, {}, {"seconds_per_move": 60})["id"]
+    for player in players:
+        engine.join(player, game_id)
+    client = app.test_client()
+    posts = [client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": number},
+                         headers={"Authorization": f"Bearer {token}"})
+             for token, number in zip(tokens, (3, 2), strict=True)]
+    assert [post.status_code for post in posts] == [200, 200]
+    assert posts[1].get_json()["game"]["awaiting"] == []
+    queue = engine.scheduler.queue
+    assert queue.count == 0  # answered, not yet closed
+    for post in posts:
+        post.close()
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
