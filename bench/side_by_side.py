@@ -6,8 +6,9 @@
 Both sides get N tables of 3 seats with one move in flight per table, a random legal move
 as soon as a seat is awaited, over a window of --seconds. The windows alternate (peer,
 Intrigue, peer, Intrigue...) so that both see the same load from whatever else runs on the
-machine, and the ratio is taken within each round. Load clients are Node programs (the
-peer's own ``load.js``; ours, ``bench/intrigue_load.mjs``); each reports the CPU its
+machine, and the ratio is taken within each round. Before each window the servers are let
+settle (their CPU under 5% of a core), so no window pays for the clean-up of the last.
+Load clients are Node programs (the peer's own ``load.js``; ours, ``bench/intrigue_load.mjs``); each reports the CPU its
 process and the measured server's processes used in the window, so a client that became
 the bottleneck would show.
 
@@ -27,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -182,6 +184,32 @@ def _peer_cpu(line: str, moves: int) -> dict:
             "server_share": server / cap, "machine_busy": busy, "server_ms_per_move": server / max(1, moves) * 1000}
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def settle(pids: list[int], quiet_share: float = 0.05, longest: float = 90.0) -> float:
+    """Wait until ``pids`` use under ``quiet_share`` of a core over a second; how long it took.
+
+    A window must not pay for the one before it: after 5,000 idle watchers hang up, their
+    server spends a while closing them, and that CPU would be taken from the next window.
+    """
+    started = time.monotonic()
+    while time.monotonic() - started < longest:
+        before = cpu_seconds(pids)
+        time.sleep(1.0)
+        if cpu_seconds(pids) - before < quiet_share:
+            break
+    return time.monotonic() - started
+
+
 def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -243,6 +271,7 @@ def main() -> None:
             if round_ % 2 == 0:
                 order.reverse()
             for name, storage in order:
+                settle([pid for _, pids in [*servers.values(), *peers.values()] for pid in pids()])
                 load = load_average()
                 if storage is None:
                     side = main_side if name == watched_side else name
