@@ -49,3 +49,39 @@ def test_a_notification_as_a_wait_ends_is_not_lost_and_quiet_waits_verify_now_an
     assert quiet[:-1] == [0] * (watch_module.VERIFY_EVERY - 1) and quiet[-1] is None
     watch.reset()  # the listener reconnected: only the store can say
     assert watch.wait(0) is True and watch.known is None and watch.chat is True
+
+
+def test_another_process_learns_the_appended_events_from_the_notification_alone(engine: Engine,
+                                                                                monkeypatch) -> None:
+    """A second engine (another API process) decides and serves feeds without reading the stream."""
+    other = Engine(engine.redis, engine.scheduler)
+    game_id, players = started(engine)
+    other.load(game_id)  # the game is at hand in the other process: a cached record
+    with other.watcher.watch(game_id) as watch:
+        done = engine.act(players[0], game_id, {"type": "pick", "number": 3})
+        assert watch.wait(10) is True and watch.known == done.record["version"]
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("the stream was read")
+
+    monkeypatch.setattr(other.store, "read", no_read)
+    # Its feed page and its next decision come from what the notification carried.
+    assert other.projector.read(game_id, after=done.record["version"] - len(done.events),
+                                known=watch.known) == done.events
+    assert other.projector.cached(game_id) == done.record
+    moved = other.act(players[1], game_id, {"type": "pick", "number": 1})
+    assert moved.record["version"] > done.record["version"]
+
+
+def test_a_notification_without_events_wakes_with_its_version_and_a_chat_mark_wakes_for_chat() -> None:
+    """Batches over the size limit announce their version alone; table talk announces "m"."""
+    taken: list[tuple[str, list[bytes]]] = []
+    watcher = watch_module.FeedWatcher(None, "feed:*", lambda channel: channel,  # type: ignore[arg-type]
+                                       on_events=lambda game, lines: taken.append((game, lines)))
+    woken: list[tuple[str | None, int | None]] = []
+    watcher._wake = lambda game_id, version=None: woken.append((game_id, version))  # type: ignore[method-assign]
+    watcher._announced("g1", b"7")
+    watcher._announced("g1", b"m")
+    watcher._announced("g1", b'9\n{"seq":8}\n{"seq":9}')
+    assert woken == [("g1", 7), ("g1", None), ("g1", 9)]
+    assert taken == [("g1", [b'{"seq":8}', b'{"seq":9}'])]
