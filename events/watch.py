@@ -177,8 +177,10 @@ class FeedWatcher:
                         channel = channel.decode() if isinstance(channel, bytes) else channel
                         self._announced(self._game_of_channel(channel), message["data"])
                     elif message["type"] == "psubscribe":
+                        # Anything published while we were away: every waiter re-reads. Woken
+                        # before callers are let register, so a new watch is not reset at once.
+                        self._wake(None)
                         self._subscribed.set()
-                        self._wake(None)  # anything published while we were away: every waiter re-reads
             except redis.RedisError as err:
                 log.warning("feed notifications interrupted, reconnecting: %s", err)
                 self._subscribed.set()  # waiters fall back to re-reading on their own
