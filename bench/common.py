@@ -16,6 +16,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from service.datadir import stop_children  # noqa: E402
 from service.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 #: Every limit of the README's configuration table turned off.
@@ -58,10 +59,7 @@ def _running(commands: list[list[str]], env: dict[str, str], probe: str):
         wait_for(probe)
         yield
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.wait(timeout=20)
+        stop_children(processes, timeout=20)
 
 
 @contextmanager

@@ -28,6 +28,7 @@ from bench.common import NO_LIMITS, intrigue_server, percentile  # noqa: E402
 from games.registry import load  # noqa: E402
 from projections.projector import Projector, fold_all  # noqa: E402
 from projections.record import awaiting  # noqa: E402
+from service.datadir import stop_children  # noqa: E402
 from service.engine import Engine  # noqa: E402
 from service.progress import Progress  # noqa: E402
 from tests.support.faults import deadline_lateness  # noqa: E402
@@ -118,10 +119,7 @@ def lateness_among_open_games(redis_url: str, open_games: int = 10_000, probes: 
                 break
             time.sleep(0.5)  # the bench waits for the workers' defaults to land
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=20)
+        stop_children(procs, timeout=20)
     return {"open_games": open_games, "deadlines": len(late), "p50_ms": percentile(late, 0.5) * 1000,
             "p99_ms": percentile(late, 0.99) * 1000, "max_ms": max(late) * 1000 if late else float("nan")}
 

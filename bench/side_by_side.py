@@ -34,6 +34,7 @@ from pathlib import Path
 
 from common import ROOT, wait_for
 
+from service.datadir import stop_children
 from service.embedded import EmbeddedRedis, free_port
 
 CLIENT = ROOT / "bench" / "intrigue_load.mjs"
@@ -68,12 +69,7 @@ def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROO
         wait_for(probe, timeout=60)
         yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_children([process], timeout=20)
 
 
 @contextmanager
@@ -97,7 +93,7 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
         env["REDIS_URL"] = redis_server.url
         worker_processes = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=root, env=env)
                             for _ in range(workers)]
-        stack.callback(_stop_all, worker_processes)
+        stack.callback(stop_children, worker_processes, 20)
         # The settings of service/gunicorn_conf.py, spelled out so that an older checkout
         # (--before) is served the same way, whatever its worker class.
         command = [sys.executable, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
@@ -129,16 +125,6 @@ def idle_watchers(base: str, count: int):
     finally:
         holder.terminate()
         holder.wait(timeout=60)
-
-
-def _stop_all(processes: list[subprocess.Popen]) -> None:
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 @contextmanager

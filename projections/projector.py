@@ -60,11 +60,7 @@ class Projector:
             tail = self._tails.get(game_id)
         if record is None or not tail or tail[-1].seq <= record["version"] or tail[0].seq > record["version"] + 1:
             return record
-        for event in tail:
-            if event.seq > record["version"]:
-                record = fold(record, event)
-        self.remember(game_id, record)
-        return record
+        return self._fold_in(game_id, record, tail)
 
     def announced(self, game_id: str, lines: list[bytes]) -> None:
         """Events (JSON, in order) that an append published with its notification.
@@ -86,6 +82,10 @@ class Projector:
         record = self.cached(game_id)
         if record is None or not events or events[0].seq > record["version"] + 1:
             return self.load(game_id)
+        return self._fold_in(game_id, record, events)
+
+    def _fold_in(self, game_id: str, record: Record, events: list[Envelope]) -> Record:
+        """``record`` with those of ``events`` (contiguous with it) that it lacks, cached."""
         for event in events:
             if event.seq > record["version"]:
                 record = fold(record, event)

@@ -159,7 +159,7 @@ def _after_answer(work: Callable[[], None]) -> bool:
     """The engine's hook: during a request, keep ``work`` until the answer has been sent.
 
     The WSGI server calls the response's ``close`` after writing it (PEP 3333), and that
-    runs what a commit still owes the workers (see Engine._after_answer).
+    runs what a commit still owes the workers (see Engine._when_answered).
     """
     if not has_request_context():
         return False

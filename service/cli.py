@@ -86,7 +86,7 @@ def _serve(args: argparse.Namespace) -> int:
     """
     import socket
 
-    from service.datadir import DataFolder, FolderInUse, command_line, die_with_parent
+    from service.datadir import DataFolder, FolderInUse, command_line, die_with_parent, stop_children
     from service.embedded import EmbeddedRedis
 
     folder = embedded = None
@@ -139,13 +139,7 @@ def _serve(args: argparse.Namespace) -> int:
         except (KeyboardInterrupt, SystemExit):
             pass
     finally:
-        for process in workers:
-            process.terminate()
-        for process in workers:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_children(workers, timeout=10)
         if embedded is not None:
             embedded.stop()
         if folder is not None:

@@ -22,8 +22,9 @@ import json
 import os
 import select
 import signal
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,18 @@ def die_with_parent() -> Callable[[], None]:
 def command_line(pid: int) -> list[str] | None:
     """The argv of a running process (None when there is none): how a child is recorded."""
     return _command_line(pid)
+
+
+def stop_children(processes: Sequence[subprocess.Popen], timeout: float = 10.0) -> None:
+    """Ask child processes to stop (SIGTERM) all at once, then kill any still running after ``timeout``."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def _signal(pid: int, signum: int) -> None:

@@ -618,14 +618,14 @@ class Engine:
         """
         if plan.mark_at is not None:
             if replies[offset + plan.mark_at]:
-                self._after_answer(self.scheduler.enqueue_drain)  # type: ignore[union-attr]
+                self._when_answered(self.scheduler.enqueue_drain)  # type: ignore[union-attr]
         elif plan.due_now:
             self.scheduler.advance(plan.record["id"], f"{plan.record['version']}")  # type: ignore[union-attr]
         elif plan.may_book:
             now_ms = time.time() * 1000
             # Unless the booked job runs first (finding nothing due, it books the next one).
             if job_due is None or not now_ms < job_due <= plan.due_ms:  # type: ignore[operator]
-                self._after_answer(partial(self._book_job, plan.record["id"], plan.due_ms, plan.due))
+                self._when_answered(partial(self._book_job, plan.record["id"], plan.due_ms, plan.due))
         if plan.notes:
             try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
                 self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
@@ -648,7 +648,7 @@ class Engine:
             self.scheduler.cancel(game_id, f"d{job_due}")
         self._seeds.pop(game_id, None)
 
-    def _after_answer(self, work: Callable[[], None]) -> None:
+    def _when_answered(self, work: Callable[[], None]) -> None:
         """Run ``work`` once the caller has its answer if the web app can, else now.
 
         Only for asking workers for a step that is already recorded in the commit's own

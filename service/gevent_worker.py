@@ -23,6 +23,8 @@ answer (a sixth of the worker's time outside the application went to that extra 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from gevent import monkey, socket
 from gunicorn.http import wsgi
@@ -44,25 +46,31 @@ class CoalescingResponse(wsgi.Response):
 
     _head = b""
 
-    def send_headers(self) -> None:
-        if self.headers_sent:
-            return
+    @contextmanager
+    def _held(self) -> Iterator[_Captured]:
+        """gunicorn's own writes inside, kept instead of sent (its framing stays its own)."""
         real, captured = self.sock, _Captured()
         self.sock = captured
         try:
-            super().send_headers()
+            yield captured
         finally:
             self.sock = real
-        self._head = captured.data
+
+    def send_headers(self) -> None:
+        if self.headers_sent:
+            return
+        with self._held() as head:
+            super().send_headers()
+        self._head = head.data
 
     def _emit_body(self, data: bytes) -> None:
         if not self._head:
             super()._emit_body(data)
             return
+        with self._held() as body:
+            super()._emit_body(data)  # a chunk's framing included
         head, self._head = self._head, b""
-        if self.chunked:
-            data = b"%X\r\n%s\r\n" % (len(data), data)
-        self.sock.sendall(head + data)
+        self.sock.sendall(head + body.data)
 
     def close(self) -> None:
         if not self.headers_sent:
