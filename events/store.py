@@ -14,10 +14,11 @@ import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import redis
 from redis.cluster import RedisCluster
 
@@ -163,8 +164,11 @@ class Keys:
 #: a larger one publishes its version alone and watchers read the stream.
 FEED_EVENTS_BYTES = 65536
 
-# KEYS: events stream, meta hash, idempotency hash
-# ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel, events (JSON)...
+# KEYS: events stream, meta hash, idempotency hash, then the keys the index commands touch
+# ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel,
+# index commands (a JSON array of commands, each an array of strings; "[]" for none), events (JSON)...
+# The index commands run only once the append has succeeded, in the same atomic step, and
+# their replies follow the append's own.
 # The new version is published on the feed channel, so watchers wake without polling; up to
 # FEED_EVENTS_BYTES of events, the events themselves follow it, a line each (canonical JSON
 # has no raw newline), so a process that did not append learns them without reading the stream.
@@ -175,20 +179,24 @@ if ARGV[2] ~= '' then
   if seen then return {'duplicate', seen} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 5, #ARGV do
-  redis.call('XADD', KEYS[1], '0-' .. (version + i - 4), 'e', ARGV[i])
+for i = 6, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (version + i - 5), 'e', ARGV[i])
 end
-local new_version = version + #ARGV - 4
+local new_version = version + #ARGV - 5
 redis.call('HSET', KEYS[2], 'version', new_version)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 local announced = tostring(new_version)
 local size = 0
-for i = 5, #ARGV do size = size + #ARGV[i] end
+for i = 6, #ARGV do size = size + #ARGV[i] end
 if size <= FEED_EVENTS_BYTES then
-  announced = announced .. '\\n' .. table.concat(ARGV, '\\n', 5)
+  announced = announced .. '\\n' .. table.concat(ARGV, '\\n', 6)
 end
 redis.call('PUBLISH', ARGV[4], announced)
-return {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or ''}
+local reply = {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or ''}
+for _, command in ipairs(cjson.decode(ARGV[5])) do
+  reply[#reply + 1] = redis.call(unpack(command))
+end
+return reply
 """.replace("FEED_EVENTS_BYTES", str(FEED_EVENTS_BYTES))
 
 
@@ -232,6 +240,51 @@ class AppendResult:
     record: dict[str, Any] | None = None
     #: When the game's deadline job is set to run (epoch ms), read in the same step as the append.
     job_due: int | None = None
+    #: The replies of the index commands that ran with the append (see :class:`IndexCommands`).
+    replies: Sequence[Any] = ()
+
+
+class IndexCommands:
+    """Index updates to run inside an append, after it succeeds: a pipeline's few methods.
+
+    The engine's follow-up writes the same calls to a pipeline or to this; here they
+    become arguments of the append script, so an action is one command (not one per
+    index) and its indexes move in the same atomic step as its events, or not at all.
+    """
+
+    def __init__(self) -> None:
+        self.commands: list[list[str]] = []
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    def keys(self) -> list[str]:
+        return [command[1] for command in self.commands]
+
+    def _add(self, *parts: Any) -> None:
+        self.commands.append([part if isinstance(part, str) else repr(part) for part in parts])
+
+    def zadd(self, name: str, mapping: Mapping[str, float], nx: bool = False) -> None:
+        flat = [part for member, score in mapping.items() for part in (float(score), member)]
+        self._add("ZADD", name, *(["NX"] if nx else []), *flat)
+
+    def zrem(self, name: str, *members: str) -> None:
+        self._add("ZREM", name, *members)
+
+    def sadd(self, name: str, *members: str) -> None:
+        self._add("SADD", name, *members)
+
+    def srem(self, name: str, *members: str) -> None:
+        self._add("SREM", name, *members)
+
+    def hset(self, name: str, mapping: Mapping[str, Any]) -> None:
+        self._add("HSET", name, *(str(part) for pair in mapping.items() for part in pair))
+
+    def set(self, name: str, value: Any, nx: bool = False, px: int | None = None) -> None:
+        self._add("SET", name, str(value), *(["NX"] if nx else []), *(["PX", px] if px is not None else []))
+
+    def smismember(self, name: str, members: Sequence[str]) -> None:
+        self._add("SMISMEMBER", name, *members)
 
 
 class EventStore:
@@ -247,31 +300,32 @@ class EventStore:
         self._archived_lock = threading.Lock()
 
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
-               idempotency: tuple[str, dict[str, Any]] | None = None) -> AppendResult:
-        """Append ``events`` if the game is still at ``expected_version``; all or nothing."""
-        keys, args = self._append_call(game_id, expected_version, events, idempotency)
+               idempotency: tuple[str, dict[str, Any]] | None = None,
+               index: IndexCommands | None = None) -> AppendResult:
+        """Append ``events`` if the game is still at ``expected_version``; all or nothing.
+
+        The ``index`` commands run after a successful append, in the same step; their
+        replies are the result's ``replies``. (Not with a Redis Cluster: they may name
+        keys of other hash slots.)
+        """
+        keys, args = self._append_call(game_id, expected_version, events, idempotency, index)
         return self.parse_append(self._append(keys=keys, args=args))
 
-    def append_in(self, pipe: redis.client.Pipeline, game_id: str, expected_version: int,
-                  events: Sequence[Envelope], idempotency: tuple[str, dict[str, Any]] | None = None) -> None:
-        """Queue the same append on ``pipe``, so commands after it ride in its round trip.
-
-        It is sent as a bare EVALSHA (a pipeline given a script object first asks whether
-        the script is loaded: one more round trip). Read its reply with :meth:`parse_append`;
-        a ``NoScriptError`` there means nothing was appended (run :meth:`append`).
-        """
-        keys, args = self._append_call(game_id, expected_version, events, idempotency)
-        pipe.evalsha(self._append.sha, len(keys), *keys, *args)
-
     def _append_call(self, game_id: str, expected_version: int, events: Sequence[Envelope],
-                     idempotency: tuple[str, dict[str, Any]] | None) -> tuple[list[str], list[Any]]:
+                     idempotency: tuple[str, dict[str, Any]] | None,
+                     index: IndexCommands | None = None) -> tuple[list[str], list[Any]]:
         if not events:
             raise ValueError("nothing to append")
         if events[0].seq != expected_version + 1:
             raise ValueError("events must continue the stream")
         field, record = idempotency if idempotency else ("", {})
         keys = [self.keys.events(game_id), self.keys.meta(game_id), self.keys.idempotency(game_id)]
-        args = [expected_version, field, json.dumps(record), self.keys.feed(game_id), *(e.to_json() for e in events)]
+        commands = "[]"
+        if index is not None and index.commands:
+            keys += index.keys()  # declared, as a script should, though only a plain Redis runs them
+            commands = orjson.dumps(index.commands).decode()
+        args = [expected_version, field, json.dumps(record), self.keys.feed(game_id), commands,
+                *(e.to_json() for e in events)]
         return keys, args
 
     @staticmethod
@@ -281,7 +335,7 @@ class EventStore:
         if status == "duplicate":
             return AppendResult("duplicate", record=json.loads(value))
         job_due = int(rest[0]) if rest and rest[0] else None
-        return AppendResult(status, version=int(value), job_due=job_due)
+        return AppendResult(status, version=int(value), job_due=job_due, replies=rest[1:])
 
     def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self.keys.idempotency(game_id), field)

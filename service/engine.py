@@ -22,7 +22,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
-from events.store import EventStore, Keys
+from events.store import EventStore, IndexCommands, Keys
 from events.watch import FeedWatcher
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
@@ -482,9 +482,9 @@ class Engine:
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
                                         "last": version + len(envelopes)})
-        # The index updates ride in the append's round trip, written as if it succeeds. If
-        # it did not (another writer won), they are put back from the store at once. A
-        # cluster client pipelines no scripts: there the append goes first, on its own.
+        # The index updates are written as if the append succeeds and run inside it, in the
+        # same atomic step and only if it does: one command per commit. A cluster's script
+        # may touch only its game's hash slot: there the updates follow the append.
         replies: list[Any] = []
         if isinstance(self.redis, RedisCluster):
             result = self.store.append(game_id, version, envelopes, record_for_key)
@@ -492,37 +492,17 @@ class Engine:
                 plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
                 replies = [None, *pipe.execute()]
         else:
-            pipe = self.redis.pipeline(transaction=False)
-            self.store.append_in(pipe, game_id, version, envelopes, record_for_key)
-            plan = self._queue_follow_up(pipe, new, record)
-            replies = pipe.execute(raise_on_error=False)
-        if replies and isinstance(replies[0], redis.exceptions.NoScriptError):  # a restarted Redis: load it
-            self._repair_indexes(game_id)
-            result = self.store.append(game_id, version, envelopes, record_for_key)
-            if result.status == "ok":
-                plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
-                replies = [None, *pipe.execute()]
-        elif replies and replies[0] is not None:
-            for reply in replies:
-                if isinstance(reply, Exception):
-                    raise reply
-            result = self.store.parse_append(replies[0])
+            plan = self._queue_follow_up(index := IndexCommands(), new, record)
+            result = self.store.append(game_id, version, envelopes, record_for_key, index)
+            replies = [None, *result.replies]
         if result.status != "ok":
             self.projector.forget(game_id)
-            if not isinstance(self.redis, RedisCluster):  # its index updates went out with the append
-                self._repair_indexes(game_id)
             return result.record if result.status == "duplicate" else None
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)
         self._finish_follow_up(plan, replies, offset=1, job_due=result.job_due)
         self.projector.maybe_snapshot(game_id, version, new)
         return Committed(new, envelopes)
-
-    def _repair_indexes(self, game_id: str) -> None:
-        """Index the game as its stream has it (after index updates for a commit that lost)."""
-        record = self.projector.load(game_id)
-        if record is not None:
-            self._follow_up(record)
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)
@@ -542,7 +522,7 @@ class Engine:
         plan = self._queue_follow_up(pipe, record, before, defer_archive=False)
         self._finish_follow_up(plan, pipe.execute(), offset=0, job_due=job_due)
 
-    def _queue_follow_up(self, pipe: redis.client.Pipeline, record: Record, before: Record | None,
+    def _queue_follow_up(self, pipe: redis.client.Pipeline | IndexCommands, record: Record, before: Record | None,
                          defer_archive: bool = True) -> _FollowUp:
         """Add the index updates of :meth:`_follow_up` to ``pipe``; what to do after it ran."""
         game_id = record["id"]

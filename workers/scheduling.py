@@ -13,6 +13,7 @@ import math
 import os
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 import redis
 from rq import Queue
@@ -97,7 +98,7 @@ class JobScheduler:
         except DuplicateJobError:
             pass  # this deadline is already booked: nothing more to do
 
-    def mark_due(self, pipe: redis.client.Pipeline, game_id: str) -> None:
+    def mark_due(self, pipe: Any, game_id: str) -> None:
         """Add to ``pipe``: the game joins the due set, then the "drain queued" mark is taken.
 
         The last reply of the pipe is then true when this caller took the mark and must

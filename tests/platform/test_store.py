@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from events.store import connect
+from events.envelope import GENESIS_HASH, Envelope, seal
+from events.store import EventStore, IndexCommands, connect
 from service.embedded import EmbeddedRedis
 
 
@@ -14,3 +15,42 @@ def test_connect_allows_more_connections_than_a_busy_api_process_has_threads(pla
     finally:
         for connection in held:
             client.connection_pool.release(connection)
+
+
+def _event(seq: int, prev: str = GENESIS_HASH) -> Envelope:
+    return seal(seq, "Noted", "2026-11-23T00:00:00.000Z", None, {"n": seq}, {}, prev)
+
+
+def test_index_commands_run_inside_a_successful_append_and_give_their_replies(platform_redis: EmbeddedRedis) -> None:
+    client = connect(platform_redis.url)
+    client.flushall()
+    store = EventStore(client)
+    index = IndexCommands()
+    index.zadd("inbox", {"g1": 1795468525.057931})
+    index.set("mark", 1, nx=True, px=5000)
+    index.set("mark", 1, nx=True, px=5000)  # taken already: a nil reply, kept in its place
+    index.hset("meta", mapping={"indexed": 1, "card": '{"id": "g1"}'})
+    index.smismember("hooked", ["a", "b"])
+    client.sadd("hooked", "b")
+    result = store.append("g1", 0, [_event(1)], index=index)
+    assert result.status == "ok" and result.version == 1
+    assert list(result.replies) == [1, b"OK", None, 2, [0, 1]]
+    assert client.zscore("inbox", "g1") == 1795468525.057931
+    assert 0 < client.pttl("mark") <= 5000
+    assert client.hgetall("meta") == {b"indexed": b"1", b"card": b'{"id": "g1"}'}
+
+
+def test_index_commands_of_an_append_that_loses_the_race_do_not_run(platform_redis: EmbeddedRedis) -> None:
+    client = connect(platform_redis.url)
+    client.flushall()
+    store = EventStore(client)
+    first = _event(1)
+    assert store.append("g1", 0, [first]).status == "ok"
+    index = IndexCommands()
+    index.zadd("inbox", {"g1": 1.0})
+    index.zrem("lobby", "g1")
+    client.zadd("lobby", {"g1": 1.0})
+    result = store.append("g1", 0, [_event(1)], index=index)  # decided on version 0: stale
+    assert result.status == "conflict" and not result.replies
+    assert client.exists("inbox") == 0 and client.zscore("lobby", "g1") == 1.0
+    assert [e.seq for e in store.read("g1")] == [1]

@@ -196,8 +196,8 @@ def test_one_drain_job_runs_the_steps_of_every_game_due(engine: Engine) -> None:
         assert engine.load(game_id)["state"]["score"] == [1, 0]
 
 
-def test_index_updates_of_a_commit_that_lost_the_race_are_put_back(engine: Engine) -> None:
-    """They ride in the append's round trip, written as if it wins; when it loses, the store's truth returns."""
+def test_index_updates_of_a_commit_that_lost_the_race_never_run(engine: Engine) -> None:
+    """They run inside the append, after its version check: a commit that loses leaves the indexes alone."""
     game_id, players = started(engine)
     stale = engine.load(game_id)
     engine.act(players[0], game_id, {"type": "pick", "number": 3})  # another writer moves first
