@@ -53,6 +53,8 @@ class Envelope:
     cause: Mapping[str, Any] = field(default_factory=dict)
     prev: str = GENESIS_HASH
     hash: str = ""
+    #: The stored JSON, when :func:`seal` already spelled it (not part of the event's value).
+    stored_json: str | None = field(default=None, compare=False, repr=False)
 
     def body(self) -> dict[str, Any]:
         """Every field but ``hash``: what the hash covers."""
@@ -63,7 +65,7 @@ class Envelope:
         return {**self.body(), "hash": self.hash}
 
     def to_json(self) -> str:
-        return canonical_json(self.to_dict())
+        return self.stored_json or canonical_json(self.to_dict())
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Envelope:
@@ -83,7 +85,20 @@ def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, An
          cause: Mapping[str, Any], prev: str) -> Envelope:
     """Build the envelope for the next event in a chain, hash included."""
     draft = Envelope(seq=seq, type=type_, at=at, actor=actor, data=dict(data), cause=dict(cause), prev=prev)
-    return Envelope(**{**draft.__dict__, "hash": chain_hash(prev, draft.body())})
+    body = canonical_json(draft.body())
+    digest = hashlib.sha256((prev + body).encode()).hexdigest()
+    return Envelope(**{**draft.__dict__, "hash": digest, "stored_json": _with_hash(body, digest, type_)})
+
+
+def _with_hash(body: str, digest: str, type_: str) -> str | None:
+    """The canonical JSON of the sealed envelope, from that of its body: ``hash`` goes in
+    just before ``prev`` (keys are sorted). The three last keys (prev, seq, type) hold a hex
+    hash, a number and the type, so the last ``,"prev":"`` is the top-level key whenever
+    the type is a plain name; for any other type, None (spelled out in full when stored)."""
+    if not type_.isidentifier():
+        return None
+    cut = body.rfind(',"prev":"')
+    return f'{body[:cut]},"hash":"{digest}"{body[cut:]}'
 
 
 class ChainError(ValueError):

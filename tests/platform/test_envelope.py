@@ -1,0 +1,31 @@
+"""A sealed envelope's stored JSON is its canonical JSON, whatever its data or cause hold."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from events.envelope import GENESIS_HASH, Envelope, canonical_json, chain_hash, check_chain, seal
+
+#: JSON values as clients and games send them: floats in every notation, any text (keys
+#: named like the envelope's own included), nesting. Integers fit 64 bits, as the API's
+#: JSON parser requires.
+KEYS = st.sampled_from(["prev", "hash", "seq", "type", "data", ',"prev":"', "é", "a\n\"b"]) | st.text(max_size=6)
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3), max_leaves=8)
+TYPES = st.sampled_from(["CardPlayed", "GameEnded", "Noted"]) | st.text(max_size=8)
+
+
+@given(type_=TYPES, actor=st.none() | st.integers(0, 5), data=st.dictionaries(KEYS, VALUES, max_size=4),
+       cause=st.dictionaries(KEYS, VALUES, max_size=3))
+def test_the_stored_json_of_a_sealed_envelope_is_its_canonical_json(type_: str, actor: int | None, data: dict,
+                                                                     cause: dict) -> None:
+    first = seal(1, type_, "2026-11-23T00:00:00.000Z", actor, data, cause, GENESIS_HASH)
+    second = seal(2, type_, "2026-11-23T00:00:01.000Z", actor, data, cause, first.hash)
+    for event in (first, second):
+        assert event.to_json() == canonical_json(event.to_dict())
+        assert event.hash == chain_hash(event.prev, event.body())
+        assert Envelope.from_json(event.to_json()) == event
+    check_chain([Envelope.from_json(first.to_json()), Envelope.from_json(second.to_json())])
