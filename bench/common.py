@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -18,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from service.datadir import stop_children  # noqa: E402
 from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+from service.progress import Progress  # noqa: E402
 
 #: Every limit of the README's configuration table turned off.
 NO_LIMITS = {name: "0" for name in ("INTRIGUE_RATE_LIMIT", "INTRIGUE_ANONYMOUS_RATE_LIMIT",
@@ -34,6 +38,43 @@ def wait_for(url: str, timeout: float = 30) -> None:
         except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.05)
     raise RuntimeError(f"{url} did not answer")
+
+
+def play_coup_in_process(client: Any, engine: Any, actions: int, post: Callable[[str, dict, dict], Any],
+                         seed: int = 7) -> list[str]:
+    """Random legal 3-seat Coup games through a Flask test client, until ``actions`` were posted.
+
+    ``post(path, action, headers)`` posts each action (and measures what its caller wants)
+    and returns the response; a worker's steps are run in process, as a worker would.
+    Returns the ids of the games played.
+    """
+    rng = random.Random(seed)
+    tokens = [client.post("/v1/players", json={"name": f"p{index}"}).get_json()["token"] for index in range(3)]
+    auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
+    games: list[str] = []
+    done = 0
+    progress = Progress("actions", actions)
+    while done < actions:
+        body = {"game": "coup", "seats": 3, "time_control": {"seconds_per_move": 3600}}
+        game_id = client.post("/v1/games", json=body, headers=auth[0]).get_json()["id"]
+        games.append(game_id)
+        for headers in auth:
+            client.post(f"/v1/games/{game_id}/join", headers=headers)
+        while done < actions:
+            view = client.get(f"/v1/games/{game_id}", headers=auth[0]).get_json()
+            if view["status"] == "finished":
+                break
+            if not view["awaiting"]:
+                engine.advance(game_id)  # what a worker would do
+                continue
+            seat = rng.choice(view["awaiting"])
+            legal = client.get(f"/v1/games/{game_id}", headers=auth[seat]).get_json()["legal_actions"]
+            response = post(f"/v1/games/{game_id}/actions", rng.choice(legal), auth[seat])
+            assert response.status_code == 200, response.get_data(as_text=True)
+            done += 1
+            progress.step()
+    print()
+    return games
 
 
 @contextmanager

@@ -14,21 +14,19 @@ Nothing is asserted: it prints figures.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 import timeit
 from collections.abc import Callable
 from typing import Any
 
 import redis
-from common import redis_for_bench
+from common import play_coup_in_process, redis_for_bench
 
 from events.envelope import Envelope, seal
 from projections.listing import card
 from projections.record import fold
 from projections.views import feed_item, game_view
 from service.app import create_app
-from service.progress import Progress
 from service.ratelimit import Limits
 
 
@@ -47,11 +45,9 @@ def main() -> None:
         redis.Redis.from_url(url).flushdb()
         app = create_app(redis_url=url, limits=Limits.off())
         client = app.test_client()
-        tokens = [client.post("/v1/players", json={"name": f"p{i}"}).get_json()["token"] for i in range(3)]
-        auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
         engine = app.extensions["intrigue"]
         commit = engine._commit
-        spent = {"commit": 0.0, "commits": 0}
+        spent = {"post": 0.0, "commit": 0.0, "commits": 0}
 
         def timed_commit(*a: Any, **k: Any) -> Any:
             started = time.process_time()
@@ -61,35 +57,17 @@ def main() -> None:
                 spent["commit"] += time.process_time() - started
                 spent["commits"] += 1
 
+        def post(path: str, action: dict, headers: dict) -> Any:
+            started = time.process_time()
+            try:
+                return client.post(path, json=action, headers=headers)
+            finally:
+                spent["post"] += time.process_time() - started
+
         engine._commit = timed_commit
-        rng = random.Random(5)
-        games: list[str] = []
-        post_cpu, done = 0.0, 0
-        progress = Progress("actions", args.actions)
-        while done < args.actions:
-            game_id = client.post("/v1/games", json={"game": "coup", "seats": 3,
-                                                     "time_control": {"seconds_per_move": 3600}},
-                                  headers=auth[0]).get_json()["id"]
-            games.append(game_id)
-            for headers in auth:
-                client.post(f"/v1/games/{game_id}/join", headers=headers)
-            while done < args.actions:
-                view = client.get(f"/v1/games/{game_id}", headers=auth[0]).get_json()
-                if view["status"] == "finished":
-                    break
-                if not view["awaiting"]:
-                    engine.advance(game_id)  # what a worker would do
-                    continue
-                seat = rng.choice(view["awaiting"])
-                legal = client.get(f"/v1/games/{game_id}", headers=auth[seat]).get_json()["legal_actions"]
-                started = time.process_time()
-                response = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(legal), headers=auth[seat])
-                post_cpu += time.process_time() - started
-                assert response.status_code == 200, response.get_data(as_text=True)
-                done += 1
-                progress.step()
-        print()
-        print(f"POST /actions: {post_cpu / done * 1e6:.0f} µs of CPU each over {done} "
+        games = play_coup_in_process(client, engine, args.actions, post, seed=5)
+        done = args.actions
+        print(f"POST /actions: {spent['post'] / done * 1e6:.0f} µs of CPU each over {done} "
               f"(the Flask test client's own work included)")
         print(f"Engine._commit: {spent['commit'] / spent['commits'] * 1e6:.0f} µs of CPU each over "
               f"{spent['commits']} commits (players', workers' and set-up commits)")

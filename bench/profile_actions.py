@@ -14,14 +14,13 @@ import argparse
 import cProfile
 import io
 import pstats
-import random
 import time
+from typing import Any
 
 import redis
-from common import redis_for_bench
+from common import play_coup_in_process, redis_for_bench
 
 from service.app import create_app
-from service.progress import Progress
 from service.ratelimit import Limits
 
 
@@ -39,48 +38,28 @@ def main() -> None:
     with redis_for_bench(args.redis_url) as url:
         app = create_app(redis_url=url, limits=Limits.off())
         client = app.test_client()
-        tokens = []
-        for index in range(3):
-            tokens.append(client.post("/v1/players", json={"name": f"p{index}"}).get_json()["token"])
-        auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
         engine = app.extensions["intrigue"]
-        rng = random.Random(7)
         profile = cProfile.Profile()
         redis_client = redis.Redis.from_url(url)
-        done = 0
         spent = 0.0
         commands: dict[str, int] = {}
-        progress = Progress("actions", args.actions)
-        while done < args.actions:
-            game_id = client.post("/v1/games", json={"game": "coup", "seats": 3,
-                                                     "time_control": {"seconds_per_move": 3600}},
-                                  headers=auth[0]).get_json()["id"]
-            for headers in auth:
-                client.post(f"/v1/games/{game_id}/join", headers=headers)
-            while done < args.actions:
-                view = client.get(f"/v1/games/{game_id}", headers=auth[0]).get_json()
-                if view["status"] == "finished":
-                    break
-                if not view["awaiting"]:
-                    engine.advance(game_id)  # what a worker would do
-                    continue
-                seat = rng.choice(view["awaiting"])
-                legal = client.get(f"/v1/games/{game_id}", headers=auth[seat]).get_json()["legal_actions"]
-                before = command_counts(redis_client)
-                started = time.perf_counter()
-                profile.enable()
-                response = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(legal), headers=auth[seat])
-                profile.disable()
-                spent += time.perf_counter() - started
-                after = command_counts(redis_client)
-                assert response.status_code == 200, response.get_data(as_text=True)
-                for name, calls in after.items():
-                    delta = calls - before.get(name, 0) - (1 if name == "cmdstat_info" else 0)
-                    if delta:
-                        commands[name] = commands.get(name, 0) + delta
-                done += 1
-                progress.step()
-        print()
+
+        def post(path: str, action: dict, headers: dict) -> Any:
+            nonlocal spent
+            before = command_counts(redis_client)
+            started = time.perf_counter()
+            profile.enable()
+            response = client.post(path, json=action, headers=headers)
+            profile.disable()
+            spent += time.perf_counter() - started
+            for name, calls in command_counts(redis_client).items():
+                delta = calls - before.get(name, 0) - (1 if name == "cmdstat_info" else 0)
+                if delta:
+                    commands[name] = commands.get(name, 0) + delta
+            return response
+
+        play_coup_in_process(client, engine, args.actions, post)
+        done = args.actions
         print(f"{done} actions, mean {spent / done * 1000:.2f} ms in the application (profiler on)")
         total = sum(commands.values())
         print(f"Redis commands per action: {total / done:.1f}")

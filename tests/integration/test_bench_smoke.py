@@ -36,6 +36,12 @@ def test_profile_bench_prints_commands_per_action() -> None:
     assert "evalsha" in out
 
 
+def test_hot_paths_bench_prints_cpu_per_commit_and_per_call() -> None:
+    out = run_bench("bench/hot_paths.py", "--actions", "30")
+    assert re.search(r"Engine._commit: [1-9]\d* µs of CPU each over [1-9]\d* commits", out), out
+    assert re.search(r"fold an event into the record +\d+\.\d µs", out), out
+
+
 def test_archive_bench_prints_bytes_per_finished_game() -> None:
     out = run_bench("bench/archive_size.py", "--games", "3", "--seats", "3")
     assert re.search(r"Coup 3 seats, 3 games .* mean \d+\.\d KiB", out), out
