@@ -317,6 +317,8 @@ class Engine:
             return "archived"
         if record is None or record["status"] != "active":
             return "idle"
+        if not self._seed_at_hand(game_id):
+            return "raced"
         rules = rules_of(record)
         waiting = awaiting(record)
         if not waiting:
@@ -333,6 +335,23 @@ class Engine:
                 self._book_deadline(game_id, next_due)
             return "nothing_due"
         return self._time_out(record, due[0])
+
+    def _seed_at_hand(self, game_id: str) -> bool:
+        """Fetch the game's seed for this step; False if the game was archived since it was loaded.
+
+        Only archiving drops a seed. A worker can load a step that another one is already
+        taking (the sweep asks again for steps whose time has come while a drain runs them);
+        when that other step ends the game and it is archived before this one reads the seed,
+        nothing is left to do. Had the seed been read, the append's version check would refuse
+        this late step all the same.
+        """
+        try:
+            self._seed(game_id)  # kept in memory for the step's draws
+        except KeyError:
+            if self.store.is_archived(game_id):
+                return False
+            raise
+        return True
 
     def _time_out(self, record: Record, seat: int) -> str:
         rules = rules_of(record)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from rq.worker import SimpleWorker
 
 from service.embedded import EmbeddedRedis
@@ -268,3 +269,26 @@ def test_the_web_app_asks_for_the_step_when_the_server_closes_the_answer(platfor
     for post in posts:
         post.close()
     assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+
+
+def test_a_step_taken_twice_finds_the_game_archived_by_the_first_and_does_nothing(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers load the same step (the sweep asked for it again while a drain ran it):
+    the first ends the game and it is archived; the second, holding the step as it loaded
+    it, finds no seed and stops instead of failing."""
+    game_id, players = started(engine)
+    for round_ in range(2):  # seat 0 wins both rounds: the second reveal ends the game
+        engine.act(players[0], game_id, {"type": "pick", "number": 3})
+        engine.act(players[1], game_id, {"type": "pick", "number": 2})
+        if round_ == 0:
+            assert engine.advance(game_id) == "resolved"
+    late = Engine(engine.redis, engine.scheduler)  # a second worker process
+    step = late.projector.load(game_id)
+    assert step["status"] == "active" and step["awaiting"] == [None, None]
+    assert engine.advance(game_id) == "resolved"  # the first worker takes the step: the game ends
+    engine.drain_due()  # and its last commit asked for the archiving
+    assert engine.store.is_archived(game_id)
+    version = engine.store.version(game_id)
+    monkeypatch.setattr(late.projector, "load", lambda _game_id: step)
+    assert late.advance(game_id) == "raced"
+    assert engine.store.version(game_id) == version and engine.load(game_id)["status"] == "finished"
