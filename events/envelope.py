@@ -78,7 +78,12 @@ class Envelope:
 
 
 def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
-    return hashlib.sha256((prev + canonical_json(body)).encode()).hexdigest()
+    return _link(prev, canonical_json(body))
+
+
+def _link(prev: str, body_json: str) -> str:
+    """The chain's one formula: SHA-256 of the previous hash and the body's canonical JSON."""
+    return hashlib.sha256((prev + body_json).encode()).hexdigest()
 
 
 def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, Any],
@@ -86,7 +91,7 @@ def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, An
     """Build the envelope for the next event in a chain, hash included."""
     draft = Envelope(seq=seq, type=type_, at=at, actor=actor, data=dict(data), cause=dict(cause), prev=prev)
     body = canonical_json(draft.body())
-    digest = hashlib.sha256((prev + body).encode()).hexdigest()
+    digest = _link(prev, body)
     return Envelope(**{**draft.__dict__, "hash": digest, "stored_json": _with_hash(body, digest, type_)})
 
 

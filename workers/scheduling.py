@@ -13,7 +13,6 @@ import math
 import os
 import time
 from datetime import UTC, datetime
-from typing import Any
 
 import redis
 from rq import Queue
@@ -21,7 +20,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from events.store import MAX_CONNECTIONS, Keys, cluster_mode
+from events.store import MAX_CONNECTIONS, IndexCommands, Keys, cluster_mode
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +97,7 @@ class JobScheduler:
         except DuplicateJobError:
             pass  # this deadline is already booked: nothing more to do
 
-    def mark_due(self, pipe: Any, game_id: str) -> None:
+    def mark_due(self, pipe: redis.client.Pipeline | IndexCommands, game_id: str) -> None:
         """Add to ``pipe``: the game joins the due set, then the "drain queued" mark is taken.
 
         The last reply of the pipe is then true when this caller took the mark and must
