@@ -170,6 +170,17 @@ def _peer_cpu(line: str, moves: int) -> dict:
             "server_share": server / cap, "machine_busy": busy, "server_ms_per_move": server / max(1, moves) * 1000}
 
 
+def by_role(figures: dict, pids: list[int], workers: int) -> dict:
+    """The server's CPU per move split by role, from the client's per-pid figures; ``pids``
+    is in the order ``intrigue()`` lists them (Redis, the workers, gunicorn's processes)."""
+    by_pid = figures.get("ms_per_move_by_pid", {})
+    each = [by_pid.get(str(pid), 0.0) for pid in pids]
+    if len(each) < workers + 2:
+        return {}
+    return {"redis_ms_per_move": each[0], "workers_ms_per_move": sum(each[1:1 + workers]),
+            "api_ms_per_move": sum(each[1 + workers:])}
+
+
 def cpu_seconds(pids: list[int]) -> float:
     total = 0.0
     for pid in pids:
@@ -262,9 +273,10 @@ def main() -> None:
                 if storage is None:
                     side = main_side if name == watched_side else name
                     base, pids = servers[side]
+                    server_pids = pids()
                     command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
                                str(args.seconds), "--feed", sides[side][2], "--seed", str(round_),
-                               "--server-pids", ",".join(map(str, pids()))]
+                               "--server-pids", ",".join(map(str, server_pids))]
                     with ExitStack() as held:
                         if name == watched_side:
                             held.enter_context(idle_watchers(base, args.idle_watchers))
@@ -275,11 +287,16 @@ def main() -> None:
                                str(args.seconds), "--seed", str(round_), "--server-pid", str(pids()[0])]
                     figures = run_client(command, peer_dir, args.seconds)
                 figures.update(name=name, round=round_, load=load)
+                if storage is None and args.intrigue == "gunicorn":
+                    figures.update(by_role(figures, server_pids, args.workers))
                 windows.append(figures)
                 print(f"round {round_} {name:<42} {figures['rate']:7.1f} moves/s  p50 {figures['p50']:6.1f} ms  "
                       f"p99 {figures['p99']:6.1f} ms  server {figures.get('server_ms_per_move', float('nan')):.2f} "
                       f"cpu-ms/move  client {figures.get('client_share', float('nan')) * 100:4.1f}% of machine  "
                       f"(load {load})", flush=True)
+                if "api_ms_per_move" in figures:
+                    print(f"        of which API {figures['api_ms_per_move']:.2f}, workers "
+                          f"{figures['workers_ms_per_move']:.2f}, Redis {figures['redis_ms_per_move']:.2f}", flush=True)
     print()
     print(table(windows, names, storages))
     if args.json:
@@ -297,6 +314,8 @@ def table(windows: list[dict], labels: list[str], storages: list[str]) -> str:
     names = [*labels, *("bgio " + s for s in storages)]
     rows = [("moves/s", "rate", 1, "{:.0f}"), ("p50 ms", "p50", 1, "{:.0f}"), ("p99 ms", "p99", 1, "{:.0f}"),
             ("server CPU ms/move", "server_ms_per_move", 1, "{:.2f}"),
+            ("of which API", "api_ms_per_move", 1, "{:.2f}"), ("of which workers", "workers_ms_per_move", 1, "{:.2f}"),
+            ("of which Redis", "redis_ms_per_move", 1, "{:.2f}"),
             ("load client CPU, % of machine", "client_share", 100, "{:.0f}")]
     lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for title, key, scale, fmt in rows:

@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 MAX_RETRIES = 5
 #: Game ids are 12 hex digits; a longer path segment names no game (and is not echoed whole).
 MAX_GAME_ID = 64
-#: A step left in the due set this long with no drain job asked for is asked for by the sweep.
+#: A step left in the due set this long with no drain job asked for is asked for by the sweep;
+#: a system step not taken this long after it fell due is asked for again (see _sweep_score).
 STALE_DUE_SECONDS = 2.0
 
 
@@ -578,7 +579,7 @@ class Engine:
         previous_due = None if full else earliest_deadline(before)  # type: ignore[arg-type]
         if full or due != previous_due:
             if due is not None:
-                pipe.zadd(self.keys.deadlines(), {game_id: parse_time(due).timestamp()})
+                pipe.zadd(self.keys.deadlines(), {game_id: _sweep_score(record, due)})
             else:
                 pipe.zrem(self.keys.deadlines(), game_id)
         # A step is due now when nobody is awaited (a system step: ``due`` is then the
@@ -688,6 +689,21 @@ class Engine:
             if progress is not None:
                 progress(done, len(game_ids))
         return count
+
+
+def _sweep_score(record: Record, due: str) -> float:
+    """When the sweep should look at the game: at a seat's deadline, or, for a system step,
+    only once it is ``STALE_DUE_SECONDS`` late.
+
+    A system step is asked for at once through the due set; a worker is taking it while the
+    sweep could see it. Indexed at its own time, every sweep asked again for the steps in
+    flight (one drain job and one needless step each: about a tenth of a worker's steps
+    under load found nothing due). A step that is late means its job was lost.
+    """
+    moment = parse_time(due).timestamp()
+    if all(deadline is None for deadline in record["deadlines"]):
+        return moment + STALE_DUE_SECONDS
+    return moment
 
 
 def _token_hash(token: str) -> str:
