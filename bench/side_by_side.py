@@ -73,12 +73,13 @@ def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROO
 
 
 @contextmanager
-def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, root: Path = ROOT):
+def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, root: Path = ROOT,
+             gunicorn_args: tuple[str, ...] = (), env_extra: dict[str, str] | None = None):
     """Intrigue (the checkout at ``root``) on a free port; yields (base URL, a function giving
-    the pids whose CPU counts as the server's)."""
+    the pids whose CPU counts as the server's: Redis, the workers, then gunicorn's)."""
     port = free_port()
     # Bots are measured, not policed: every limit off (an older checkout ignores the ones it lacks).
-    env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "PYTHONPATH": str(root), **NO_LIMITS}
+    env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "PYTHONPATH": str(root), **NO_LIMITS, **(env_extra or {})}
     probe = f"http://127.0.0.1:{port}/v1/openapi.json"
     with ExitStack() as stack:
         data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -99,7 +100,7 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
         command = [sys.executable, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
                    "--worker-connections", "10000", "--threads", str(args_threads(api_processes)),
                    "--keep-alive", "75", "--timeout", "60", "--limit-request-line", "8190",
-                   "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+                   "-b", f"127.0.0.1:{port}", "--log-level", "warning", *gunicorn_args,
                    "service.wsgi:app"]
         api = stack.enter_context(spawned(command, env, probe, cwd=root))
         assert redis_server.process is not None
