@@ -20,7 +20,7 @@ def run_bench(*args: str) -> str:
 @pytest.mark.parametrize("game", ["coup", "revolution", "ideology", "pax"])
 def test_load_bench_prints_its_figures(game: str) -> None:
     out = run_bench("bench/coup_load.py", "--game", game, "--games", "2", "--long-actions", "20",
-                    "--server", "serve", "--workers", "1", "--seconds", "3")
+                    "--server", "serve", "--workers", "1", "--seconds", "1.5")
     assert re.search(r"baseline \(Flask \+ XADD\) +[1-9]\d* req", out), out
     assert re.search(rf"{game} actions \(POST\) +[1-9]\d* req", out), out
     assert "throughput ratio: actions" in out
