@@ -1,6 +1,7 @@
 """Where the API processes' CPU goes, by route: exact totals, not samples.
 
     python bench/route_cpu.py --seconds 20            # the side-by-side bench's load, no peer
+    python bench/route_cpu.py --root BEFORE           # the same for another checkout (git archive)
 
 Runs Intrigue in the production shape of ``bench/side_by_side.py`` (gunicorn with the
 gevent worker, ``intrigue worker`` processes, Redis with an append-only file) with the
@@ -50,11 +51,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="tables of 3 seats (default %(default)s)")
     parser.add_argument("--api-processes", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="measure this checkout (a `git archive` of another commit, say) with this one's hooks")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder, intrigue(
             "gunicorn", args.api_processes, args.workers, "service.gevent_worker.Worker",
-            gunicorn_args=("-c", str(HOOKS)), env_extra={"INTRIGUE_ROUTE_CPU_DIR": folder}) as (base, pids):
+            root=args.root.resolve(), gunicorn_args=("-c", str(HOOKS)),
+            env_extra={"INTRIGUE_ROUTE_CPU_DIR": folder}) as (base, pids):
         server_pids = pids()
 
         def play(seconds: float, seed: int) -> dict:

@@ -106,18 +106,27 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     @app.errorhandler(redis.ConnectionError)
     @app.errorhandler(redis.TimeoutError)
     def _redis_down(err: Exception) -> Response:
-        # A reply that never came may hide an append that did happen: say so, and how to find out.
-        log.error("redis unavailable: %s", err)
-        return problem_response(Problem(503, "store_unavailable", UNKNOWN_OUTCOME.format(
-            what="the event store could not be reached or did not answer in time"), retry_after=1))
+        return problem_response(unexpected_problem(err))
 
     @app.errorhandler(Exception)
     def _unexpected(err: Exception) -> Response:
-        log.exception("unhandled error")
-        return problem_response(Problem(500, "internal_error", UNKNOWN_OUTCOME.format(
-            what="an unexpected error occurred")))
+        return problem_response(unexpected_problem(err))
 
+    from service.express import ExpressLane
+
+    app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
+
+
+def unexpected_problem(err: Exception) -> Problem:
+    """The 503 or 500 answer to an exception no route expected, logged (call it inside ``except``)."""
+    if isinstance(err, redis.ConnectionError | redis.TimeoutError):
+        # A reply that never came may hide an append that did happen: say so, and how to find out.
+        log.error("redis unavailable: %s", err)
+        return Problem(503, "store_unavailable", UNKNOWN_OUTCOME.format(
+            what="the event store could not be reached or did not answer in time"), retry_after=1)
+    log.exception("unhandled error")
+    return Problem(500, "internal_error", UNKNOWN_OUTCOME.format(what="an unexpected error occurred"))
 
 
 class OrjsonProvider(JSONProvider):
@@ -161,6 +170,10 @@ def _after_answer(work: Callable[[], None]) -> bool:
     The WSGI server calls the response's ``close`` after writing it (PEP 3333), and that
     runs what a commit still owes the workers (see Engine._when_answered).
     """
+    from service.express import keep_until_answered
+
+    if keep_until_answered(work):  # a request on the express lane
+        return True
     if not has_request_context():
         return False
     g.setdefault("after_answer", []).append(work)

@@ -15,6 +15,7 @@ from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view
 from service import chat
 from service.app import client_address, current_player, dumps, engine, is_operator, limits, take
+from service.engine import Committed
 from service.errors import Problem
 from service.inputs import header_int, object_body, query_bool, query_int, whole_number
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
@@ -95,7 +96,12 @@ def act(game_id: str) -> dict[str, Any]:
     if key is not None and not 1 <= len(key) <= 200:
         raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
     done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
-    seat = seat_of(done.record, player.id)
+    return action_answer(done, player.id)
+
+
+def action_answer(done: Committed, player_id: str) -> dict[str, Any]:
+    """The answer to an action: the new version, the events as the player sees them, their view."""
+    seat = seat_of(done.record, player_id)
     events = [item for e in done.events if (item := feed_item(done.record, e, seat)) is not None]
     version = done.events[-1].seq if done.events else done.record["version"]
     return {"version": version, "events": events, "game": game_view(done.record, seat)}

@@ -1,0 +1,153 @@
+"""The express lane answers plain actions itself and hands every other request to Flask unchanged.
+
+Each test counts the requests that reached the Flask app behind the lane, so it shows
+which of the two answered; the answers are compared with the app's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import EnvironBuilder
+
+from service.app import create_app
+from service.engine import Engine
+from service.ratelimit import Limits
+
+RATE = 5  # a player's requests per second; bursts of twice that
+
+
+class Counting:
+    """Stands between the lane and the Flask app: counts what the app was given."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        self.calls.append(f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}")
+        return self.inner(environ, start_response)
+
+
+@pytest.fixture()
+def app(engine: Engine) -> Flask:
+    app = create_app(engine, limits=Limits(**{**Limits.off().__dict__, "player_rate": RATE}))
+    app.wsgi_app.inner = Counting(app.wsgi_app.inner)  # type: ignore[attr-defined]
+    return app
+
+
+def reached_flask(app: Flask) -> list[str]:
+    return app.wsgi_app.inner.calls  # type: ignore[attr-defined]
+
+
+def toy_game(client: FlaskClient) -> tuple[str, list[dict[str, str]]]:
+    """A started two-seat toy game and its seats' headers."""
+    tokens = [client.post("/v1/players", json={"name": f"p{i}"}).get_json()["token"] for i in range(2)]
+    auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
+    game = client.post("/v1/games", json={"game": "toy", "seats": 2}, headers=auth[0]).get_json()
+    for headers in auth:
+        assert client.post(f"/v1/games/{game['id']}/join", headers=headers).status_code == 200
+    return game["id"], auth
+
+
+def test_a_plain_action_is_answered_by_the_lane_as_the_route_would(app: Flask) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    version = client.get(f"/v1/games/{game_id}", headers=auth[0]).get_json()["version"]
+    reached_flask(app).clear()
+
+    fast = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 2},
+                       headers={**auth[0], "If-Match": str(version), "Idempotency-Key": "k1"})
+
+    assert reached_flask(app) == []
+    assert fast.status_code == 200 and fast.headers["Content-Type"] == "application/json"
+    body = fast.get_json()
+    assert body["version"] == version + 1 and [e["type"] for e in body["events"]] == ["Picked"]
+    assert body["game"] == client.get(f"/v1/games/{game_id}", headers=auth[0]).get_json()
+    # The retry of the same key is answered as the first was, by the lane again.
+    retry = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 2},
+                        headers={**auth[0], "If-Match": str(version), "Idempotency-Key": "k1"})
+    assert retry.status_code == 200 and retry.get_json()["version"] == body["version"]
+    assert reached_flask(app) == [f"GET /v1/games/{game_id}"]
+
+
+def test_the_engines_refusals_are_the_apps_problems_word_for_word(app: Flask) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    plain = {**auth[0], "Content-Type": "application/json"}
+    spelled = {**auth[0], "Content-Type": "application/json; charset=UTF-8"}  # the app's path
+    for action, headers in (('{"type": "pick", "number": 9}', {}), ('{"type": "pick", "number": 1}', {"If-Match": "0"}),
+                            ('{"type": "fly"}', {})):
+        reached_flask(app).clear()
+        lane = client.post(f"/v1/games/{game_id}/actions", data=action, headers={**plain, **headers})
+        assert reached_flask(app) == []
+        flask = client.post(f"/v1/games/{game_id}/actions", data=action, headers={**spelled, **headers})
+        assert reached_flask(app) == [f"POST /v1/games/{game_id}/actions"]
+        assert lane.status_code == flask.status_code and lane.status_code in (409, 422)
+        assert lane.headers["Content-Type"] == flask.headers["Content-Type"] == "application/problem+json"
+        assert lane.get_json() == flask.get_json()
+    assert client.post("/v1/games/nope/actions", json={"type": "pick", "number": 1},
+                       headers=auth[0]).get_json()["code"] == "game_not_found"
+
+
+@pytest.mark.parametrize(("body", "headers", "status"), [
+    ('{"type": "pick", "number": 1}', {"Content-Type": "text/plain"}, 415),
+    ('{"type": "pick", "number": 1}', {"Content-Type": "application/json; charset=latin-1"}, 415),
+    ("", {}, 400),
+    ('{"type": "pick", ', {}, 400),
+    ('["pick"]', {}, 400),
+    ('{"number": 1}', {}, 400),
+    ('{"type": "pick", "number": NaN}', {}, 400),
+    ('{"type": "pick", "number": 1}', {"Authorization": "Bearer nobody"}, 401),
+    ('{"type": "pick", "number": 1}', {"Authorization": "Basic abc"}, 401),
+    ('{"type": "pick", "number": 1}', {"If-Match": "W/\"1\""}, 409),
+    ('{"type": "pick", "number": 1}', {"If-Match": "one"}, 400),
+    ('{"type": "pick", "number": 1}', {"Idempotency-Key": "k" * 201}, 400),
+    ('{"type": "pick", "text": "' + "x" * 70_000 + '"}', {}, 413),
+])
+def test_anything_unusual_goes_to_the_app(app: Flask, body: str, headers: dict[str, str], status: int) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    reached_flask(app).clear()
+    response = client.post(f"/v1/games/{game_id}/actions", data=body,
+                           headers={**auth[0], "Content-Type": "application/json", **headers})
+    assert reached_flask(app) == [f"POST /v1/games/{game_id}/actions"]
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.headers["Content-Type"] == "application/problem+json"
+
+
+def test_the_lane_spends_one_rate_token_per_request_and_a_refused_one_is_the_apps_429(app: Flask) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    reached_flask(app).clear()
+    answers = [client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 9}, headers=auth[1])
+               for _ in range(4 * RATE)]
+    codes = [a.status_code for a in answers]
+    limited = codes.index(429)
+    # A burst of 2 x RATE tokens, less the join's, some refilled while the requests ran: one
+    # token per request (spending two would be refused after about half as many).
+    assert 2 * RATE - 1 <= limited <= 3 * RATE and set(codes[:limited]) == {422}
+    assert answers[limited].headers["Retry-After"] and answers[limited].get_json()["code"] == "rate_limited"
+    assert reached_flask(app)[0] == f"POST /v1/games/{game_id}/actions"  # the 429 is the app's
+    assert len(reached_flask(app)) == codes.count(429)
+
+
+def test_what_a_commit_owes_the_workers_waits_for_the_answer(app: Flask, engine: Engine) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    asked: list[str] = []
+    engine.scheduler.enqueue_drain = lambda: asked.append("drain")  # type: ignore[union-attr,method-assign]
+    both_picked = None
+    for seat in (0, 1):  # once both seats picked, nobody is awaited: a system step is due
+        builder = EnvironBuilder(path=f"/v1/games/{game_id}/actions", method="POST",
+                                 json={"type": "pick", "number": 1}, headers=auth[seat])
+        statuses: list[str] = []
+        answer = app.wsgi_app(builder.get_environ(), lambda status, headers, *_, seen=statuses: seen.append(status))
+        body = b"".join(answer)
+        assert statuses == ["200 OK"], body
+        both_picked = asked.copy()
+        answer.close()
+    assert both_picked == [] and asked == ["drain"]
