@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import greenlet
+
 BETWEEN = "gunicorn: reading and parsing requests, keep-alive"
 HUB = "gevent: the event loop"
 OTHER = "other greenlets: feed listener, timers"
@@ -52,8 +54,6 @@ def _on_switch(event: str, args: tuple[Any, Any]) -> None:
 
 
 def _relabel(label: str) -> None:
-    import greenlet
-
     current = greenlet.getcurrent()
     _charge(current)
     current.route_cpu_label = label
@@ -68,7 +68,6 @@ def _dump(folder: Path) -> None:
 
 def post_worker_init(worker: Any) -> None:
     import gevent
-    import greenlet
 
     folder = Path(os.environ["INTRIGUE_ROUTE_CPU_DIR"])
 

@@ -58,7 +58,7 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     def _then_ask_workers(response: Response) -> Response:
         work = g.pop("after_answer", None)
         if work:
-            response.call_on_close(partial(_run_after_answer, work))
+            response.call_on_close(partial(run_after_answer, work))
         return response
 
     @app.before_request
@@ -180,7 +180,8 @@ def _after_answer(work: Callable[[], None]) -> bool:
     return True
 
 
-def _run_after_answer(work: list[Callable[[], None]]) -> None:
+def run_after_answer(work: list[Callable[[], None]]) -> None:
+    """Run what a commit owes the workers, once its answer was sent; a failure is only logged."""
     for item in work:
         try:
             item()

@@ -19,7 +19,6 @@ it does for the app's routes (see ``Engine._when_answered``).
 from __future__ import annotations
 
 import io
-import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
@@ -28,15 +27,12 @@ from typing import Any
 import orjson
 from flask import Flask
 
-from service.app import problem_response, unexpected_problem
+from service.app import problem_response, run_after_answer, unexpected_problem
 from service.errors import Problem
-from service.inputs import parse_json
-from service.routes import ACTION_SCHEMA, action_answer
-
-log = logging.getLogger(__name__)
+from service.inputs import DIGITS, parse_json
+from service.routes import ACTION_SCHEMA, MAX_IDEMPOTENCY_KEY, action_answer
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
-_DIGITS = re.compile(r"[0-9]{1,15}")
 _JSON = ("application/json", "application/json; charset=utf-8")
 _DEFERRED: ContextVar[list[Callable[[], None]] | None] = ContextVar("express_deferred", default=None)
 
@@ -66,11 +62,7 @@ class _Answer:
         close = getattr(self._body, "close", None)
         if close is not None:
             close()
-        for item in self._work:
-            try:
-                item()
-            except Exception:  # the worker's sweep asks for the step instead
-                log.exception("could not ask a worker for a step after answering")
+        run_after_answer(self._work)
 
 
 class ExpressLane:
@@ -100,16 +92,16 @@ class ExpressLane:
         if environ.get("CONTENT_TYPE") not in _JSON or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
         length = environ.get("CONTENT_LENGTH") or ""
-        if _DIGITS.fullmatch(length) is None or not 0 < int(length) <= self.app.config["MAX_CONTENT_LENGTH"]:
+        if DIGITS.fullmatch(length) is None or not 0 < int(length) <= self.app.config["MAX_CONTENT_LENGTH"]:
             return None
         scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
         if scheme != "Bearer" or not token or token != token.strip():
             return None
         key = environ.get("HTTP_IDEMPOTENCY_KEY")
-        if key is not None and not 1 <= len(key) <= 200:
+        if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
             return None
         if_match = environ.get("HTTP_IF_MATCH")
-        if if_match is not None and _DIGITS.fullmatch(if_match) is None:
+        if if_match is not None and DIGITS.fullmatch(if_match) is None:
             return None
         engine = self.app.extensions["intrigue"]
         limits = self.app.extensions["intrigue.limits"]

@@ -23,13 +23,14 @@ MAX_JSON_DEPTH = 32
 #: Versions, sequence numbers and seconds fit well within this many digits.
 MAX_DIGITS = 15
 
-_DIGITS = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+#: A whole number as the API accepts one: ASCII digits, at most MAX_DIGITS of them.
+DIGITS = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 _JSON_TYPES = ("application/json",)
 
 
 def whole_number(raw: str, *, name: str, code: str, low: int = 0, high: int | None = None) -> int:
     """``raw`` as an int from ``low`` to ``high``, or a 400 problem with ``code`` naming ``name``."""
-    if _DIGITS.fullmatch(raw) is None or int(raw) < low or (high is not None and int(raw) > high):
+    if DIGITS.fullmatch(raw) is None or int(raw) < low or (high is not None and int(raw) > high):
         bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
         raise Problem(400, code, f"{name} must be a whole number {bound}, written in ASCII digits")
     return int(raw)

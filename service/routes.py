@@ -28,6 +28,8 @@ MAX_WAIT_SECONDS = 30
 MAX_PAGE = 500
 #: Built once: a marshmallow schema costs more to build than to use.
 ACTION_SCHEMA = ActionSchema()
+#: The longest Idempotency-Key a client may send.
+MAX_IDEMPOTENCY_KEY = 200
 #: An idle event stream sends a comment this often, so proxies and clients see it alive.
 KEEP_ALIVE_SECONDS = 15
 
@@ -93,8 +95,8 @@ def act(game_id: str) -> dict[str, Any]:
     raw = object_body()
     ACTION_SCHEMA.load(raw)
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= 200:
-        raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
+    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise Problem(400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
     done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
     return action_answer(done, player.id)
 
