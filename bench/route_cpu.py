@@ -30,18 +30,21 @@ from side_by_side import CLIENT, by_role, intrigue, run_client, settle
 HOOKS = ROOT / "bench" / "route_cpu_hooks.py"
 
 
-def totals(folder: Path, fresher_than: float) -> dict[str, list[float]]:
-    """Every API process's figures summed by label, from dumps written after ``fresher_than``."""
+def totals(folder: Path, fresher_than: float) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """Every API process's figures summed by label, and each process's CPU, from dumps
+    written after ``fresher_than``."""
     files = sorted(folder.glob("[0-9]*.json"))
     while any(f.stat().st_mtime < fresher_than for f in files):
         time.sleep(0.1)  # the hooks dump every half second: wait for the next dump
     summed: dict[str, list[float]] = {}
+    each: dict[str, float] = {}
     for path in files:
         for label, (seconds, requests) in json.loads(path.read_text()).items():
             entry = summed.setdefault(label, [0.0, 0])
             entry[0] += seconds
             entry[1] += requests
-    return summed
+            each[path.stem] = each.get(path.stem, 0.0) + seconds
+    return summed, each
 
 
 def main() -> None:
@@ -69,9 +72,9 @@ def main() -> None:
             return figures
 
         play(args.warm_up, 1)
-        before = totals(Path(folder), time.time())
+        before, before_each = totals(Path(folder), time.time())
         figures = play(args.seconds, 2)
-        after = totals(Path(folder), time.time())
+        after, after_each = totals(Path(folder), time.time())
 
     spent = {label: (after[label][0] - before.get(label, [0.0, 0])[0], after[label][1] - before.get(label, [0.0, 0])[1])
              for label in after}
@@ -83,6 +86,9 @@ def main() -> None:
           f"API {roles.get('api_ms_per_move', float('nan')):.2f}")
     print(f"API processes, all included (the run's set-up too): {api_seconds:.2f} s of CPU, "
           f"{api_seconds / moves * 1000:.2f} ms per move")
+    shares = {pid: seconds - before_each.get(pid, 0.0) for pid, seconds in after_each.items()}
+    print("each API process's share of that CPU (an uneven split means one queue is longer): "
+          + ", ".join(f"{seconds / api_seconds * 100:.0f}%" for seconds in shares.values()))
     print()
     print(f"| {'where':<52} | requests | µs per request | share | ms per move |")
     print(f"|{'-' * 54}|---------:|---------------:|------:|------------:|")

@@ -228,11 +228,13 @@ def event_stream(game_id: str) -> Response:
                     frames.append(f"id: {frame_id}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n")
                 if frames:
                     yield "".join(frames)
-                if items or full:
-                    if not full and current["status"] == "finished" and _caught_up(eng, game_id, after):
-                        return
+                if full:  # more is waiting: the next page at once
                     continue
-                if current["status"] == "finished":
+                # Anything appended after this page announces itself to the watch (registered
+                # before the first read), so the page is not read again before waiting: a
+                # second read at once would cost a round trip for nothing (a new stream reads
+                # the store, not memory).
+                if current["status"] == "finished" and (not items or _caught_up(eng, game_id, after)):
                     return
                 if not watch.wait(KEEP_ALIVE_SECONDS):
                     yield ": keep-alive\n\n"
