@@ -88,11 +88,13 @@ def _link(prev: str, body_json: str) -> str:
 
 def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, Any],
          cause: Mapping[str, Any], prev: str) -> Envelope:
-    """Build the envelope for the next event in a chain, hash included."""
-    draft = Envelope(seq=seq, type=type_, at=at, actor=actor, data=dict(data), cause=dict(cause), prev=prev)
-    body = canonical_json(draft.body())
+    """Build the envelope for the next event in a chain, hash included (built once: a frozen
+    dataclass costs more to construct than the body's JSON)."""
+    data, cause = dict(data), dict(cause)
+    body = canonical_json({"seq": seq, "type": type_, "at": at, "actor": actor, "data": data, "cause": cause,
+                           "prev": prev})  # the same fields as Envelope.body()
     digest = _link(prev, body)
-    return Envelope(**{**draft.__dict__, "hash": digest, "stored_json": _with_hash(body, digest, type_)})
+    return Envelope(seq, type_, at, actor, data, cause, prev, digest, _with_hash(body, digest, type_))
 
 
 def _with_hash(body: str, digest: str, type_: str) -> str | None:
