@@ -15,5 +15,6 @@ ENV GUNICORN_CMD_ARGS="--config python:service.gunicorn_conf"
 EXPOSE 8000
 # gunicorn with gevent workers (service/gunicorn_conf.py, through GUNICORN_CMD_ARGS): a
 # long-poll or an event stream is a greenlet, so thousands of watchers hold no thread each
-# and do not slow a move. WEB_CONCURRENCY sets the API processes (default 2).
+# and do not slow a move. WEB_CONCURRENCY sets the API processes (default: one per core
+# but one, at least one).
 CMD ["gunicorn", "service.wsgi:app"]

@@ -21,7 +21,11 @@ sys.path.insert(0, str(ROOT))
 
 from service.datadir import stop_children  # noqa: E402
 from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+from service.gunicorn_conf import default_api_processes, usable_cpus  # noqa: E402
 from service.progress import Progress  # noqa: E402
+
+#: The API processes the image starts on this machine when WEB_CONCURRENCY is unset.
+PRODUCTION_API_PROCESSES = default_api_processes(usable_cpus())
 
 #: Every limit of the README's configuration table turned off.
 NO_LIMITS = {name: "0" for name in ("INTRIGUE_RATE_LIMIT", "INTRIGUE_ANONYMOUS_RATE_LIMIT",
@@ -87,8 +91,10 @@ def redis_for_bench(url: str | None):
         yield server.url
 
 
-def _gunicorn(app: str, port: int, processes: int, worker_class: str = "gevent") -> list[str]:
-    """gunicorn as the image runs it (service/gunicorn_conf.py), on ``port`` with ``processes`` workers."""
+def _gunicorn(app: str, port: int, processes: int | None, worker_class: str = "gevent") -> list[str]:
+    """gunicorn as the image runs it (service/gunicorn_conf.py), on ``port`` with ``processes`` workers
+    (None: as many as the image starts on this machine)."""
+    processes = processes or PRODUCTION_API_PROCESSES
     return [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-k", worker_class,
             "-w", str(processes), "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
 
@@ -104,7 +110,7 @@ def _running(commands: list[list[str]], env: dict[str, str], probe: str):
 
 
 @contextmanager
-def intrigue_server(redis_url: str, workers: int = 2, server: str = "serve", processes: int = 2):
+def intrigue_server(redis_url: str, workers: int = 2, server: str = "serve", processes: int | None = None):
     """Intrigue on a free port, with ``workers`` worker processes.
 
     ``server="serve"`` runs ``intrigue serve`` (one API process, the README's way);
@@ -124,7 +130,7 @@ def intrigue_server(redis_url: str, workers: int = 2, server: str = "serve", pro
 
 
 @contextmanager
-def baseline_server(redis_url: str, processes: int = 2):
+def baseline_server(redis_url: str, processes: int | None = None):
     """The bare Flask + XADD endpoint, under gunicorn's gevent workers like Intrigue."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}"}

@@ -28,7 +28,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
-from common import baseline_server, figures, intrigue_server, percentile, redis_for_bench
+from common import PRODUCTION_API_PROCESSES, baseline_server, figures, intrigue_server, percentile, redis_for_bench
 
 from events.envelope import parse_time
 from events.store import EventStore, connect
@@ -289,7 +289,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="worker processes beside the API")
     parser.add_argument("--server", choices=["gunicorn", "serve"], default="gunicorn",
                         help="gunicorn: the production shape (default); serve: `intrigue serve` as in the README")
-    parser.add_argument("--api-processes", type=int, default=2, help="API processes under gunicorn")
+    parser.add_argument("--api-processes", type=int, default=PRODUCTION_API_PROCESSES,
+                        help="API processes under gunicorn (default %(default)s: as the image on this machine)")
     parser.add_argument("--redis-url", help="measure against this Redis instead of an embedded one")
     parser.add_argument("--url", help="measure an already running Intrigue (its Redis must be --redis-url)")
     parser.add_argument("--client-nice", type=int, default=CLIENT_NICE,

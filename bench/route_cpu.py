@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from common import ROOT
-from side_by_side import CLIENT, by_role, intrigue, run_client, settle
+from side_by_side import CLIENT, PRODUCTION_API_PROCESSES, by_role, intrigue, run_client, settle
 
 HOOKS = ROOT / "bench" / "route_cpu_hooks.py"
 
@@ -52,7 +52,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="the measured run (default %(default)s)")
     parser.add_argument("--warm-up", type=float, default=3.0, help="a first run, not counted (default %(default)s)")
     parser.add_argument("--games", type=int, default=100, help="tables of 3 seats (default %(default)s)")
-    parser.add_argument("--api-processes", type=int, default=2)
+    parser.add_argument("--api-processes", type=int, default=PRODUCTION_API_PROCESSES,
+                        help="gunicorn processes (default %(default)s: what the image starts on this machine)")
     parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="measure this checkout (a `git archive` of another commit, say) with this one's hooks")

@@ -32,7 +32,7 @@ import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from common import ROOT, wait_for
+from common import PRODUCTION_API_PROCESSES, ROOT, wait_for
 
 from service.datadir import stop_children
 from service.embedded import EmbeddedRedis, free_port
@@ -224,7 +224,8 @@ def main() -> None:
                         help="gunicorn: the production shape (default); serve: `intrigue serve`")
     parser.add_argument("--worker-class", default="service.gevent_worker.Worker",
                         help="gunicorn worker class (default %(default)s: gevent, as service/gunicorn_conf.py)")
-    parser.add_argument("--api-processes", type=int, default=2)
+    parser.add_argument("--api-processes", type=int, default=PRODUCTION_API_PROCESSES,
+                        help="gunicorn processes (default %(default)s: what the image starts on this machine)")
     parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
     parser.add_argument("--feed", choices=["sse", "poll"], default="sse",
                         help="how Intrigue's bots learn their views (default %(default)s)")
