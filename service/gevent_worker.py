@@ -25,6 +25,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from gevent import monkey, socket
 from gunicorn.http import wsgi
@@ -89,9 +90,22 @@ class CoalescingResponse(wsgi.Response):
 GC_THRESHOLDS = (20_000, 20, 1_000)
 
 
+def freeze_settings(cfg: Any) -> None:
+    """Copy gunicorn's settings into its config object, where a plain attribute lookup finds them.
+
+    gunicorn reads each setting through ``Config.__getattr__`` and the setting's ``get``,
+    some thirty reads per request; in a worker the settings never change (a reload starts
+    new workers), so each read can be a dictionary hit. Properties (``is_ssl``...) stay.
+    """
+    for name, setting in cfg.settings.items():
+        if not isinstance(getattr(type(cfg), name, None), property):
+            cfg.__dict__[name] = setting.get()
+
+
 class Worker(GeventWorker):
     def load_wsgi(self) -> None:
         super().load_wsgi()
+        freeze_settings(self.cfg)
         gc.collect()
         gc.freeze()  # modules, the app, the games' data: never garbage, never walked again
         gc.set_threshold(*GC_THRESHOLDS)
