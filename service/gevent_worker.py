@@ -23,12 +23,11 @@ answer (a sixth of the worker's time outside the application went to that extra 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from gevent import monkey, socket
-from gunicorn.http import wsgi
+from gunicorn.http import message, wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
 
@@ -47,31 +46,28 @@ class CoalescingResponse(wsgi.Response):
 
     _head = b""
 
-    @contextmanager
-    def _held(self) -> Iterator[_Captured]:
-        """gunicorn's own writes inside, kept instead of sent (its framing stays its own)."""
+    def _captured(self, write: Callable[..., None], *args: Any) -> bytes:
+        """What gunicorn's ``write(*args)`` would send, kept instead (its framing stays its own)."""
         real, captured = self.sock, _Captured()
         self.sock = captured
         try:
-            yield captured
+            write(*args)
         finally:
             self.sock = real
+        return captured.data
 
     def send_headers(self) -> None:
         if self.headers_sent:
             return
-        with self._held() as head:
-            super().send_headers()
-        self._head = head.data
+        self._head = self._captured(super().send_headers)
 
     def _emit_body(self, data: bytes) -> None:
         if not self._head:
             super()._emit_body(data)
             return
-        with self._held() as body:
-            super()._emit_body(data)  # a chunk's framing included
+        body = self._captured(super()._emit_body, data)  # a chunk's framing included
         head, self._head = self._head, b""
-        self.sock.sendall(head + body.data)
+        self.sock.sendall(head + body)
 
     def close(self) -> None:
         if not self.headers_sent:
@@ -95,17 +91,67 @@ def freeze_settings(cfg: Any) -> None:
 
     gunicorn reads each setting through ``Config.__getattr__`` and the setting's ``get``,
     some thirty reads per request; in a worker the settings never change (a reload starts
-    new workers), so each read can be a dictionary hit. Properties (``is_ssl``...) stay.
+    new workers), so each read can be a dictionary hit. Settings that Config computes as
+    properties (``worker_class``...) stay computed.
     """
     for name, setting in cfg.settings.items():
         if not isinstance(getattr(type(cfg), name, None), property):
             cfg.__dict__[name] = setting.get()
 
 
+def remember_trusted_peers(limit: int = 4096) -> None:
+    """Decide once per peer address whether it may set forwarding headers.
+
+    gunicorn parses the peer's address (``ipaddress``) on every request to check it
+    against ``forwarded_allow_ips``; the answer depends only on the address and the
+    settings, which a worker never changes. Kept for ``limit`` addresses, then forgotten.
+    """
+    original = getattr(message.Request, "_peer_is_trusted_proxy", None)
+    if original is None or getattr(original, "remembers", False):
+        return  # another gunicorn, or done already
+    known: dict[str, bool] = {}
+
+    def peer_is_trusted_proxy(request: Any) -> bool:
+        peer = request.peer_addr
+        if not isinstance(peer, tuple):
+            return original(request)
+        trusted = known.get(peer[0])
+        if trusted is None:
+            if len(known) >= limit:
+                known.clear()
+            trusted = known[peer[0]] = original(request)
+        return trusted
+
+    peer_is_trusted_proxy.remembers = True  # type: ignore[attr-defined]
+    peer_is_trusted_proxy.__wrapped__ = original  # type: ignore[attr-defined]
+    message.Request._peer_is_trusted_proxy = peer_is_trusted_proxy  # type: ignore[method-assign]
+
+
+def share_base_environ(cfg: Any) -> None:
+    """Build the constant part of every request's environ once per worker.
+
+    gunicorn builds it per request, with a new ``wsgi.errors`` wrapper that looks up the
+    error logger and its handlers each time; the wrapper holds no state of a request, so
+    one serves them all. Each request still gets its own dictionary.
+    """
+    original = wsgi.base_environ
+    if getattr(original, "shared", False):
+        return
+    template = original(cfg)
+
+    def base_environ(config: Any) -> dict[str, Any]:
+        return dict(template) if config is cfg else original(config)
+
+    base_environ.shared = True  # type: ignore[attr-defined]
+    wsgi.base_environ = base_environ
+
+
 class Worker(GeventWorker):
     def load_wsgi(self) -> None:
         super().load_wsgi()
         freeze_settings(self.cfg)
+        remember_trusted_peers()
+        share_base_environ(self.cfg)
         gc.collect()
         gc.freeze()  # modules, the app, the games' data: never garbage, never walked again
         gc.set_threshold(*GC_THRESHOLDS)

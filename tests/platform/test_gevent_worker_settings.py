@@ -1,10 +1,11 @@
-"""The API worker reads gunicorn's settings from plain attributes, with the same values."""
+"""The API worker's shortcuts through gunicorn's per-request work change no answer."""
 
 from __future__ import annotations
 
 from gunicorn.config import Config
+from gunicorn.http import message, wsgi
 
-from service.gevent_worker import freeze_settings
+from service.gevent_worker import freeze_settings, remember_trusted_peers, share_base_environ
 
 
 def test_frozen_settings_read_as_before_and_properties_still_compute() -> None:
@@ -19,3 +20,40 @@ def test_frozen_settings_read_as_before_and_properties_still_compute() -> None:
     # A setting that Config also computes as a property (the string names a class) stays computed.
     assert "worker_class" not in vars(cfg)
     assert isinstance(cfg.worker_class, type)
+
+
+def _request(cfg: Config, peer: object) -> message.Request:
+    request = object.__new__(message.Request)  # the check reads only these two attributes
+    request.cfg = cfg
+    request.peer_addr = peer
+    return request
+
+
+def test_a_remembered_peer_is_trusted_exactly_when_gunicorn_would_trust_it() -> None:
+    cfg = Config()
+    cfg.set("forwarded_allow_ips", "10.0.0.1,192.168.0.0/24")
+    remember_trusted_peers(limit=2)
+    remember_trusted_peers()  # twice is once
+    patched = message.Request._peer_is_trusted_proxy
+    gunicorns_own = patched.__wrapped__
+    peers = [("10.0.0.1", 5000), ("10.0.0.2", 5000), ("192.168.0.7", 1), ("10.0.0.1", 6000),
+             ("::1", 80, 0, 0), "/run/intrigue.sock", ("10.0.0.2", 7000), ("192.168.1.7", 1)]
+    for _ in range(2):  # asked afresh, then remembered (and forgotten past the limit)
+        for peer in peers:
+            assert patched(_request(cfg, peer)) == gunicorns_own(_request(cfg, peer)), peer
+    assert patched(_request(cfg, ("10.0.0.1", 1))) is True
+    assert patched(_request(cfg, ("10.0.0.2", 1))) is False
+
+
+def test_every_request_gets_its_own_copy_of_the_shared_base_environ() -> None:
+    cfg, other = Config(), Config()
+    expected = wsgi.base_environ(cfg)
+    share_base_environ(cfg)
+    first, second = wsgi.base_environ(cfg), wsgi.base_environ(cfg)
+    assert first is not second
+    assert first.keys() == expected.keys()
+    assert {k: v for k, v in first.items() if k != "wsgi.errors"} == {
+        k: v for k, v in expected.items() if k != "wsgi.errors"}
+    first["REQUEST_METHOD"] = "POST"
+    assert "REQUEST_METHOD" not in wsgi.base_environ(cfg)
+    assert wsgi.base_environ(other) is not wsgi.base_environ(other)  # another config: built as gunicorn does
