@@ -174,11 +174,14 @@ class Engine:
 
     def join(self, player: Player, game_id: str) -> tuple[int, Record]:
         """Take the first free seat; the last seat filled starts the game (setup runs here)."""
-        for _ in range(MAX_RETRIES):
-            record = self.load(game_id)
+        for attempt in range(MAX_RETRIES):
+            # The first try decides on the record this process last saw, as act does: a stale
+            # one only loses the append's version check (seats and status only ever move on),
+            # and the next try reads the store.
+            record = (self.projector.cached(game_id) if attempt == 0 else None) or self.load(game_id)
             seat = seat_of(record, player.id)
             if seat is not None:
-                return seat, record  # joining twice is harmless: you keep your seat
+                return seat, self.load(game_id)  # joining twice is harmless: you keep your seat
             if record["status"] != "open":
                 raise _problem(409, "game_not_open", "this game is not open for joining")
             seat = record["players"].index(None)
