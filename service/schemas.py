@@ -36,11 +36,15 @@ class TimeControlSchema(Schema):
                                                               "spends it before the default move is played"})
 
 
+#: The default time control, loaded by one schema built once.
+_TIME_CONTROL = TimeControlSchema()
+
+
 class GameCreateSchema(Schema):
     game = fields.String(required=True, metadata={"example": "coup"})
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    time_control = fields.Nested(TimeControlSchema, load_default=lambda: TimeControlSchema().load({}))
+    time_control = fields.Nested(TimeControlSchema, load_default=lambda: _TIME_CONTROL.load({}))
 
 
 class PlayerRefSchema(Schema):

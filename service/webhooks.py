@@ -470,6 +470,9 @@ class WebhookCreateSchema(Schema):
                          metadata={"description": "Any of your_turn, deadline_soon, game_over"})
 
 
+WEBHOOK_CREATE_SCHEMA = WebhookCreateSchema()  # built once, used by every request
+
+
 class WebhookCreatedSchema(Schema):
     id = fields.String()
     url = fields.String()
@@ -518,7 +521,7 @@ def create_webhook() -> tuple[dict[str, Any], int]:
     player = current_player()
     assert player is not None
     raw = object_body()
-    body = WebhookCreateSchema().load(raw)
+    body = WEBHOOK_CREATE_SCHEMA.load(raw)
     return engine().hooks.create(player.id, body["url"], body["events"]), 201
 
 
