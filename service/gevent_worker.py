@@ -23,6 +23,7 @@ answer (a sixth of the worker's time outside the application went to that extra 
 from __future__ import annotations
 
 import gc
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -146,6 +147,21 @@ def share_base_environ(cfg: Any) -> None:
     wsgi.base_environ = base_environ
 
 
+#: gevent warns when ``ssl`` was imported before its patch. Under ``intrigue serve`` the process
+#: that forks the API workers has imported redis, whose asyncio client takes ssl's names
+#: directly; the API never uses that client, and the sync one looks ssl up when it connects.
+#: Only a warning naming nothing but redis.asyncio modules is silenced.
+_ONLY_REDIS_ASYNCIO = (r"(?s)Monkey-patching ssl after ssl has already been imported.*"
+                       r"NOT patched\): \[(?:'redis\.asyncio\.[\w.]+ \([^)]*\)'(?:, )?)+\]\.\s*$")
+
+
+def patch_all_but_select() -> None:
+    """gevent's patch of the standard library, ``select`` left alone (see the module's text)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=_ONLY_REDIS_ASYNCIO, category=monkey.MonkeyPatchWarning)
+        monkey.patch_all(select=False)
+
+
 class Worker(GeventWorker):
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -157,7 +173,7 @@ class Worker(GeventWorker):
         gc.set_threshold(*GC_THRESHOLDS)
 
     def patch(self) -> None:
-        monkey.patch_all(select=False)
+        patch_all_but_select()
         wsgi.Response = CoalescingResponse  # what gunicorn.http.wsgi.create builds
         # What GeventWorker.patch does after patching: rewrap the listening sockets.
         self.sockets = [socket.socket(s.FAMILY, socket.SOCK_STREAM, fileno=s.sock.detach()) for s in self.sockets]

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from gunicorn.config import Config
 from gunicorn.http import message, wsgi
 
 from service.gevent_worker import freeze_settings, remember_trusted_peers, share_base_environ
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_frozen_settings_read_as_before_and_properties_still_compute() -> None:
@@ -57,3 +63,21 @@ def test_every_request_gets_its_own_copy_of_the_shared_base_environ() -> None:
     first["REQUEST_METHOD"] = "POST"
     assert "REQUEST_METHOD" not in wsgi.base_environ(cfg)
     assert wsgi.base_environ(other) is not wsgi.base_environ(other)  # another config: built as gunicorn does
+
+
+def _patch_in_a_fresh_process(first: str) -> str:
+    """What gevent prints when the worker patches after ``first`` ran (its stderr)."""
+    code = f"{first}\nfrom service.gevent_worker import patch_all_but_select\npatch_all_but_select()\n"
+    done = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, check=True)
+    return done.stderr
+
+
+def test_the_warning_about_redis_asyncios_ssl_names_is_silenced() -> None:
+    assert "MonkeyPatchWarning" not in _patch_in_a_fresh_process("import redis.asyncio.connection")
+
+
+def test_any_other_module_that_took_ssl_names_early_is_still_warned_about() -> None:
+    stderr = _patch_in_a_fresh_process("import redis.asyncio.connection\nfrom ssl import SSLContext")
+    assert "MonkeyPatchWarning" in stderr
+    assert "__main__" in stderr
