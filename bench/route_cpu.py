@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT
-from side_by_side import CLIENT, PRODUCTION_API_PROCESSES, by_role, intrigue, run_client, settle
+from common import PRODUCTION_API_PROCESSES, ROOT
+from side_by_side import CLIENT, by_role, intrigue, run_client, settle
 
 HOOKS = ROOT / "bench" / "route_cpu_hooks.py"
 

@@ -58,8 +58,7 @@ class Envelope:
 
     def body(self) -> dict[str, Any]:
         """Every field but ``hash``: what the hash covers."""
-        return {"seq": self.seq, "type": self.type, "at": self.at, "actor": self.actor,
-                "data": self.data, "cause": self.cause, "prev": self.prev}
+        return _body(self.seq, self.type, self.at, self.actor, self.data, self.cause, self.prev)
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.body(), "hash": self.hash}
@@ -77,6 +76,12 @@ class Envelope:
         return cls.from_dict(orjson.loads(text))
 
 
+def _body(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, Any],
+          cause: Mapping[str, Any], prev: str) -> dict[str, Any]:
+    """The fields the chain's hash covers: one spelling for an envelope and for :func:`seal`."""
+    return {"seq": seq, "type": type_, "at": at, "actor": actor, "data": data, "cause": cause, "prev": prev}
+
+
 def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
     return _link(prev, canonical_json(body))
 
@@ -91,8 +96,7 @@ def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, An
     """Build the envelope for the next event in a chain, hash included (built once: a frozen
     dataclass costs more to construct than the body's JSON)."""
     data, cause = dict(data), dict(cause)
-    body = canonical_json({"seq": seq, "type": type_, "at": at, "actor": actor, "data": data, "cause": cause,
-                           "prev": prev})  # the same fields as Envelope.body()
+    body = canonical_json(_body(seq, type_, at, actor, data, cause, prev))
     digest = _link(prev, body)
     return Envelope(seq, type_, at, actor, data, cause, prev, digest, _with_hash(body, digest, type_))
 

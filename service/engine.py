@@ -178,10 +178,11 @@ class Engine:
             # The first try decides on the record this process last saw, as act does: a stale
             # one only loses the append's version check (seats and status only ever move on),
             # and the next try reads the store.
-            record = (self.projector.cached(game_id) if attempt == 0 else None) or self.load(game_id)
+            cached = self.projector.cached(game_id) if attempt == 0 else None
+            record = cached or self.load(game_id)
             seat = seat_of(record, player.id)
-            if seat is not None:
-                return seat, self.load(game_id)  # joining twice is harmless: you keep your seat
+            if seat is not None:  # joining twice is harmless: you keep your seat (and see the game as it is)
+                return seat, self.load(game_id) if cached else record
             if record["status"] != "open":
                 raise _problem(409, "game_not_open", "this game is not open for joining")
             seat = record["players"].index(None)
