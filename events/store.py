@@ -192,7 +192,7 @@ if size <= FEED_EVENTS_BYTES then
   announced = announced .. '\\n' .. table.concat(ARGV, '\\n', 6)
 end
 redis.call('PUBLISH', ARGV[4], announced)
-local reply = {'ok', tostring(new_version), redis.call('HGET', KEYS[2], 'job_due') or ''}
+local reply = {'ok', tostring(new_version)}
 for _, command in ipairs(cjson.decode(ARGV[5])) do
   reply[#reply + 1] = redis.call(unpack(command))
 end
@@ -219,12 +219,11 @@ return {'stream', entries}
 # the number of events it holds. Swaps a finished stream for its archive and drops what
 # only a live game needs, unless an event was appended since the archive was packed.
 _ARCHIVE = """
-if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[2]) then return {0, ''} end
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5])
-local job_due = redis.call('HGET', KEYS[6], 'job_due') or ''
-redis.call('HDEL', KEYS[6], 'job_due', 'snapshot')
-return {1, job_due}
+redis.call('HDEL', KEYS[6], 'job_due', 'snapshot')  -- job_due: kept by versions that booked deadline jobs
+return 1
 """
 
 #: Archived games whose events one process keeps unpacked (archives never change).
@@ -238,8 +237,6 @@ class AppendResult:
     status: str
     version: int | None = None
     record: dict[str, Any] | None = None
-    #: When the game's deadline job is set to run (epoch ms), read in the same step as the append.
-    job_due: int | None = None
     #: The replies of the index commands that ran with the append (see :class:`IndexCommands`).
     replies: Sequence[Any] = ()
 
@@ -334,8 +331,7 @@ class EventStore:
         status = status.decode() if isinstance(status, bytes) else status
         if status == "duplicate":
             return AppendResult("duplicate", record=json.loads(value))
-        job_due = int(rest[0]) if rest and rest[0] else None
-        return AppendResult(status, version=int(value), job_due=job_due, replies=rest[1:])
+        return AppendResult(status, version=int(value), replies=rest)
 
     def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self.keys.idempotency(game_id), field)
@@ -372,23 +368,23 @@ class EventStore:
                 self._archived.popitem(last=False)
         return events
 
-    def archive(self, game_id: str) -> tuple[bool, int | None]:
+    def archive(self, game_id: str) -> bool:
         """Swap a finished game's stream for its compact archive; drop its live-only keys.
 
         Returns whether this call archived it (False: already archived, or an event
-        arrived meanwhile) and when its deadline job was due (epoch ms), for cancelling.
-        Readers see the stream or the archive, never neither: the swap is one script.
+        arrived meanwhile). Readers see the stream or the archive, never neither: the
+        swap is one script.
         """
         entries = self.redis.xrange(self.keys.events(game_id))
         if not entries:
-            return False, None
+            return False
         events = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
         game = self.keys
-        done, job_due = self._archive(
+        done = self._archive(
             keys=[game.events(game_id), game.archive(game_id), game.idempotency(game_id), game.snapshots(game_id),
                   game.seed(game_id), game.meta(game_id)],
             args=[archive.pack(events), len(events)])
-        return bool(done), int(job_due) if job_due else None
+        return bool(done)
 
     def is_archived(self, game_id: str) -> bool:
         return bool(self.redis.exists(self.keys.archive(game_id)))

@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 import redis
@@ -57,14 +56,10 @@ class _FollowUp:
 
     record: Record
     before: Record | None
-    due: str | None
-    due_ms: int | None
     #: Reply positions (from the follow-up's first command) of the drain mark and the webhook question.
     mark_at: int | None = None
     hooks_at: int | None = None
     notes: list | None = None
-    #: The earliest deadline moved: book its job unless the one booked runs first.
-    may_book: bool = False
     #: A step is due now and RQ's Redis is another: ask for it after the round trip.
     due_now: bool = False
     #: The game ended with this commit: it is archived here, or by the worker's step asked for.
@@ -333,11 +328,8 @@ class Engine:
         now = now or datetime.now(UTC)
         due = [seat for seat in sorted(waiting) if parse_time(record["deadlines"][seat]) <= now]
         if not due:
-            # The deadline moved later since this job was booked: book the next one.
-            next_due = earliest_deadline(record)
-            if next_due is not None and self.scheduler is not None:
-                self.redis.hset(self.keys.meta(game_id), "job_due", int(parse_time(next_due).timestamp() * 1000))
-                self._book_deadline(game_id, next_due)
+            # Asked for twice, or the deadline moved later since it was asked for: the
+            # deadline index holds the new time, and the sweep asks again then.
             return "nothing_due"
         return self._time_out(record, due[0])
 
@@ -382,7 +374,8 @@ class Engine:
         return "timed_out" if done else "raced"
 
     def sweep(self, now: datetime | None = None, limit: int = 500) -> int:
-        """Ask again for every game whose next step is due: backs up lost or stalled jobs."""
+        """Ask for every game whose deadline has come (no job is booked for a deadline), and
+        again for steps whose drain job was lost or stalled."""
         if self.scheduler is None:
             return 0
         now = now or datetime.now(UTC)
@@ -524,7 +517,7 @@ class Engine:
             return result.record if result.status == "duplicate" else None
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)
-        self._finish_follow_up(plan, replies, offset=1, job_due=result.job_due)
+        self._finish_follow_up(plan, replies, offset=1)
         self.projector.maybe_snapshot(game_id, version, new)
         return Committed(new, envelopes)
 
@@ -532,19 +525,17 @@ class Engine:
         self._rng(game_id, 0)
         return self._seeds[game_id]
 
-    def _follow_up(self, record: Record, before: Record | None = None, job_due: int | None = None) -> None:
+    def _follow_up(self, record: Record, before: Record | None = None) -> None:
         """Update the indexes of one game and ask a worker for its next system step.
 
         With ``before`` (the record the commit started from) only what changed is
-        written; without it (repairs, rebuilds) everything is. ``job_due`` is when the
-        game's deadline job already runs (epoch ms): a deadline that moved later needs
-        no new job, since that job finds nothing due and books one at the new time
-        (see :meth:`advance`). So a game costs one scheduled job per deadline that can
-        actually expire, not one per action. A game that ended is archived at once.
+        written; without it (repairs, rebuilds) everything is. A deadline needs no job of
+        its own: the deadline index is the workers' timer (see ``workers.runner.Sweeper``).
+        A game that ended is archived at once.
         """
         pipe = self.redis.pipeline(transaction=False)
         plan = self._queue_follow_up(pipe, record, before, defer_archive=False)
-        self._finish_follow_up(plan, pipe.execute(), offset=0, job_due=job_due)
+        self._finish_follow_up(plan, pipe.execute(), offset=0)
 
     def _queue_follow_up(self, pipe: redis.client.Pipeline | IndexCommands, record: Record, before: Record | None,
                          defer_archive: bool = True) -> _FollowUp:
@@ -588,20 +579,19 @@ class Engine:
                 pipe.zrem(self.keys.deadlines(), game_id)
         # A step is due now when nobody is awaited (a system step: ``due`` is then the
         # commit's own time) or when a deadline passed while this step was taken (seats
-        # awaited together time out one step at a time); otherwise a job is booked for it.
+        # awaited together time out one step at a time). A deadline still ahead needs nothing
+        # more: the workers' sweep wakes for it, reading the deadline index written above.
         now_ms = time.time() * 1000
         due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
-        plan = _FollowUp(record=record, before=before, due=due, due_ms=due_ms,
+        plan = _FollowUp(record=record, before=before,
                          ended=record["status"] == "finished" and (full or before["status"] != "finished"))  # type: ignore[index]
         if plan.ended and defer_archive and self.scheduler is not None:
             # Archiving reads and rewrites the whole stream: a worker does it, so the last
             # move's answer does not wait for it (it held that answer up ~100 ms under load).
             plan.archive_here = False
             due_ms = int(now_ms)
-        if due_ms is not None and self.scheduler is not None:
-            if due_ms > now_ms:
-                plan.may_book = full or due != previous_due
-            elif self.scheduler.queue.connection is self.redis:  # the due set and drain mark ride along
+        if due_ms is not None and due_ms <= now_ms and self.scheduler is not None:
+            if self.scheduler.queue.connection is self.redis:  # the due set and drain mark ride along
                 self.scheduler.mark_due(pipe, game_id)
                 plan.mark_at = len(pipe) - 1 - start
             else:  # RQ's queues live in a Redis of their own (beside a cluster): asked for after
@@ -614,8 +604,8 @@ class Engine:
             plan.hooks_at = len(pipe) - 1 - start
         return plan
 
-    def _finish_follow_up(self, plan: _FollowUp, replies: Sequence[Any], offset: int, job_due: int | None) -> None:
-        """What follows the index updates' round trip: the drain job or a deadline's job, then webhooks.
+    def _finish_follow_up(self, plan: _FollowUp, replies: Sequence[Any], offset: int) -> None:
+        """What follows the index updates' round trip: the drain job if one is owed, then webhooks.
 
         ``replies`` are the pipe's; the follow-up's own start at ``offset``. A game that
         ended is archived here, or by the worker's step asked for (see :meth:`advance`).
@@ -624,12 +614,7 @@ class Engine:
             if replies[offset + plan.mark_at]:
                 self._when_answered(self.scheduler.enqueue_drain)  # type: ignore[union-attr]
         elif plan.due_now:
-            self.scheduler.advance(plan.record["id"], f"{plan.record['version']}")  # type: ignore[union-attr]
-        elif plan.may_book:
-            now_ms = time.time() * 1000
-            # Unless the booked job runs first (finding nothing due, it books the next one).
-            if job_due is None or not now_ms < job_due <= plan.due_ms:  # type: ignore[operator]
-                self._when_answered(partial(self._book_job, plan.record["id"], plan.due_ms, plan.due))
+            self.scheduler.advance(plan.record["id"])  # type: ignore[union-attr]
         if plan.notes:
             try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
                 self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
@@ -642,14 +627,12 @@ class Engine:
             self._seeds.pop(plan.record["id"], None)
 
     def _archive(self, game_id: str) -> None:
-        """Keep a finished game in its compact form; drop its seed, keys and deadline job.
+        """Keep a finished game in its compact form; drop its seed and live-only keys.
 
         Idempotency keys go too: a retry of a game's last actions is answered from the
         archived events' causes instead (see :meth:`_replay_idempotent`).
         """
-        _, job_due = self.store.archive(game_id)
-        if job_due is not None and self.scheduler is not None:
-            self.scheduler.cancel(game_id, f"d{job_due}")
+        self.store.archive(game_id)
         self._seeds.pop(game_id, None)
 
     def _when_answered(self, work: Callable[[], None]) -> None:
@@ -662,14 +645,6 @@ class Engine:
         """
         if self.after_answer is None or not self.after_answer(work):
             work()
-
-    def _book_job(self, game_id: str, due_ms: int, due: str) -> None:
-        self.redis.hset(self.keys.meta(game_id), "job_due", due_ms)
-        self._book_deadline(game_id, due)
-
-    def _book_deadline(self, game_id: str, due: str) -> None:
-        at = parse_time(due)
-        self.scheduler.advance(game_id, f"d{int(at.timestamp() * 1000)}", at)  # type: ignore[union-attr]
 
     def rebuild_indexes(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Drop and rebuild every index from the streams (they are projections).

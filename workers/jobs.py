@@ -30,7 +30,11 @@ def current_engine() -> Engine:
 
 
 def advance(game_id: str) -> str:
-    """Resolve a pending system step, or apply the default action of an expired deadline."""
+    """Resolve a pending system step, or apply the default action of an expired deadline.
+
+    Nothing queues this job any more (the drain runs each step); it stays so that the
+    deadline jobs booked by earlier versions still run, harmlessly, after an upgrade.
+    """
     return current_engine().advance(game_id)
 
 

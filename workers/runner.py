@@ -1,10 +1,11 @@
-"""The worker process: an RQ worker (no fork per job) with its scheduler, plus our sweep.
+"""The worker process: an RQ worker (no fork per job) plus our sweep.
 
-RQ's scheduler moves ``enqueue_at`` jobs onto the queue about once a second, counts
-whole seconds, and can stall for minutes after a worker dies. The sweep backs it up
-and keeps deadlines punctual: it wakes at the earliest upcoming deadline (and at least
-every ``sweep_seconds``), asks for every game whose next step is due (the deadline
-index), and every half minute repairs games whose indexes lag their stream.
+The sweep is the deadlines' timer: it wakes at the earliest upcoming deadline (and at
+least every ``sweep_seconds``), asks for every game whose next step is due (the
+deadline index, which each append writes in its own step), and every half minute
+repairs games whose indexes lag their stream. It also asks again for steps whose drain
+job was lost. RQ's scheduler still runs, for the deadline jobs that earlier versions
+booked with ``enqueue_at`` (it counts whole seconds and polls once a second).
 """
 
 from __future__ import annotations

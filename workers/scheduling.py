@@ -1,23 +1,18 @@
-"""How the engine asks for later work: ``advance(game_id)`` now, or at a deadline.
+"""How the engine asks workers for a game's next step: the due set and one drain job.
 
-A job's id is built from the game and a tag (the version for a system step, the
-deadline's time for a deadline), so asking twice is harmless and a deadline that did
-not move is not scheduled again. Finished jobs keep no result (``result_ttl=0``), so
-the sweep can ask again for a step whose job ran too early or was lost.
+Deadlines need no job of their own: the deadline index (written in the append's own
+step) is the workers' timer, and the sweep of each worker wakes at its earliest entry
+(see ``workers.runner.Sweeper``). Finished jobs keep no result (``result_ttl=0``).
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import os
 import time
-from datetime import UTC, datetime
 
 import redis
 from rq import Queue
-from rq.exceptions import DuplicateJobError, NoSuchJobError
-from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from events.store import MAX_CONNECTIONS, IndexCommands, Keys, cluster_mode
@@ -25,12 +20,6 @@ from events.store import MAX_CONNECTIONS, IndexCommands, Keys, cluster_mode
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "intrigue"
-#: How long a step asked for by the sweep may stay with a job that never finishes (its
-#: worker was killed) before the sweep asks again under a new job id.
-RETRY_SECONDS = 2
-#: A step takes milliseconds; one still running after this is stuck, and RQ stops it.
-JOB_TIMEOUT = 30
-ADVANCE = "workers.jobs.advance"
 DRAIN = "workers.jobs.drain"
 #: How long a "drain job queued" mark lives: a job lost with its mark set delays due
 #: steps by at most this (and the sweep asks for a drain regardless of the mark).
@@ -64,38 +53,24 @@ def make_queue(connection: redis.Redis, name: str = QUEUE_NAME) -> Queue:
 
 
 class JobScheduler:
-    """Asks workers for ``advance(game_id)``: at once through the due set, or at a deadline.
+    """Asks workers for ``advance(game_id)`` of the games whose step is due.
 
     A step due now costs no job of its own: the game joins the due set, and one
     ``drain`` job is queued unless one already waits; that job runs every step that is
-    due when it starts (see Engine.drain_due). Deadlines are scheduled jobs whose id
-    is built from the game and the deadline, so booking one twice is harmless.
+    due when it starts (see Engine.drain_due). A deadline is asked for by the sweep when
+    it comes (see ``Engine.sweep``).
     """
 
     def __init__(self, queue: Queue, keys: Keys | None = None) -> None:
         self.queue = queue
         self.keys = keys or Keys()
 
-    @staticmethod
-    def job_id(game_id: str, tag: str) -> str:
-        return f"advance-{game_id}-{tag}"
-
-    def advance(self, game_id: str, tag: str, at: datetime | None = None) -> None:
-        """Ask for ``advance(game_id)`` now, or at ``at``; ``tag`` names a deadline's job."""
-        if at is None or at <= datetime.now(UTC):
-            pipe = self.queue.connection.pipeline(transaction=False)
-            self.mark_due(pipe, game_id)
-            if pipe.execute()[-1]:
-                self.enqueue_drain()
-            return
-        options = {"job_id": self.job_id(game_id, tag), "unique": True, "result_ttl": 0,
-                   "failure_ttl": 3600, "job_timeout": JOB_TIMEOUT}
-        # The scheduler's registry counts whole seconds: round up so a job never runs early.
-        at = datetime.fromtimestamp(math.ceil(at.timestamp()), UTC)
-        try:
-            self.queue.enqueue_at(at, ADVANCE, game_id, **options)
-        except DuplicateJobError:
-            pass  # this deadline is already booked: nothing more to do
+    def advance(self, game_id: str) -> None:
+        """Ask for ``advance(game_id)`` now (where the due set could not ride in the commit)."""
+        pipe = self.queue.connection.pipeline(transaction=False)
+        self.mark_due(pipe, game_id)
+        if pipe.execute()[-1]:
+            self.enqueue_drain()
 
     def mark_due(self, pipe: redis.client.Pipeline | IndexCommands, game_id: str) -> None:
         """Add to ``pipe``: the game joins the due set, then the "drain queued" mark is taken.
@@ -119,12 +94,3 @@ class JobScheduler:
         pipe.execute()
         self.enqueue_drain()
 
-    def cancel(self, game_id: str, tag: str) -> bool:
-        """Drop a booked job that can no longer do anything (its game ended); False if there was none."""
-        try:
-            job = Job.fetch(self.job_id(game_id, tag), connection=self.queue.connection,
-                            serializer=self.queue.serializer)
-        except NoSuchJobError:
-            return False
-        job.delete()
-        return True

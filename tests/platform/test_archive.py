@@ -14,7 +14,6 @@ from projections.audit import audit
 from projections.projector import fold_all
 from service.engine import Engine
 from tests.platform.test_engine import started
-from workers.scheduling import JobScheduler, make_queue
 
 
 def finish(engine: Engine, game_id: str, players, key_prefix: str = "k") -> None:
@@ -46,14 +45,10 @@ def test_a_finished_game_keeps_only_its_archive_meta_and_nothing_a_live_game_nee
     game_id, players = started(engine, seconds=3600)
     live_keys = game_keys(engine, game_id)
     assert {engine.keys.events(game_id), engine.keys.seed(game_id)} <= live_keys
-    deadline_jobs = engine.scheduler.queue.scheduled_job_registry.get_job_ids()
-    assert any(job.startswith(f"advance-{game_id}-d") for job in deadline_jobs)
     before_end = engine.store.read(game_id)
     finish(engine, game_id, players)
     assert game_keys(engine, game_id) == {engine.keys.meta(game_id), engine.keys.archive(game_id)}
     assert set(engine.redis.hkeys(engine.keys.meta(game_id))) == {b"version", b"indexed", b"card"}
-    assert not [job for job in engine.scheduler.queue.scheduled_job_registry.get_job_ids() if game_id in job]
-    assert not engine.redis.exists(f"rq:job:{deadline_jobs[0]}")
     # Nothing of it is left in the indexes of games in play or awaiting someone.
     assert not engine.redis.sismember(engine.keys.active(), game_id)
     for key in (engine.keys.deadlines(), engine.keys.lobby(), engine.keys.inbox(players[0].id)):
@@ -76,7 +71,7 @@ def test_the_last_move_leaves_the_archiving_to_a_worker(engine: Engine) -> None:
     assert engine.drain_due() == 1
     assert engine.store.is_archived(game_id) and not engine.redis.exists(engine.keys.events(game_id))
     assert engine.advance(game_id) == "archived"  # a second step finds nothing to do
-    assert engine.store.archive(game_id) == (False, None)
+    assert engine.store.archive(game_id) is False
 
 
 def test_another_process_reads_the_archive_byte_for_byte_and_it_audits(engine: Engine) -> None:
@@ -135,7 +130,7 @@ def test_the_archive_repeats_nothing_and_rebuilds_a_game_whose_archiving_was_cut
     assert engine.redis.exists(engine.keys.events(game_id)) and not engine.store.is_archived(game_id)
     engine.rebuild_indexes()
     assert engine.store.is_archived(game_id) and not engine.redis.exists(engine.keys.events(game_id))
-    assert engine.store.archive(game_id) == (False, None)  # archiving twice does nothing
+    assert engine.store.archive(game_id) is False  # archiving twice does nothing
     assert audit(engine.store.read(game_id)).finished
 
 
@@ -144,4 +139,3 @@ def test_an_engine_without_a_scheduler_archives_too(engine: Engine) -> None:
     game_id, players = started(bare)
     finish(bare, game_id, players)
     assert bare.store.is_archived(game_id)
-    assert JobScheduler(make_queue(engine.redis)).cancel(game_id, "d1") is False

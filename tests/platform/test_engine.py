@@ -189,24 +189,25 @@ def test_replacing_a_sealed_bid_does_not_restart_the_other_clocks(engine: Engine
     assert record["deadlines"][1:] == after_first[1:] == started_record["deadlines"][1:]
 
 
-def test_a_deadline_that_moves_later_reuses_the_booked_job_which_rebooks_itself(engine: Engine) -> None:
+def test_a_deadline_books_no_job_the_sweep_asks_for_it_when_its_index_entry_comes_due(engine: Engine) -> None:
     game_id, players = started(engine, seconds=30)
     registry_ = engine.scheduler.queue.scheduled_job_registry  # type: ignore[union-attr]
-    booked = set(registry_.get_job_ids())
-    assert len(booked) == 1, "the start books one deadline job"
-    job_due = int(engine.redis.hget(engine.keys.meta(game_id), "job_due"))
-    for _ in range(3):  # tied rounds resolve and every new deadline is later than the booked job
+    assert registry_.get_job_ids() == [], "a deadline is an entry of the deadline index, not an RQ job"
+    first = engine.redis.zscore(engine.keys.deadlines(), game_id)
+    for _ in range(3):  # tied rounds resolve and every new deadline is later
         engine.act(players[0], game_id, {"type": "pick", "number": 1})
         engine.act(players[1], game_id, {"type": "pick", "number": 1})
-        engine.advance(game_id)
-    assert set(registry_.get_job_ids()) == booked, "a later deadline books no new job"
+        engine.drain_due()
     record = engine.load(game_id)
-    assert record["status"] == "active"
-    # The booked job runs at its time, finds nothing due and books the current deadline.
-    assert engine.advance(game_id, now=datetime.fromtimestamp(job_due / 1000, UTC)) == "nothing_due"
-    new_due = int(engine.redis.hget(engine.keys.meta(game_id), "job_due"))
-    assert new_due > job_due
-    assert len(set(registry_.get_job_ids()) - booked) == 1
+    assert record["status"] == "active" and registry_.get_job_ids() == []
+    due = min(datetime.fromisoformat(d) for d in record["deadlines"] if d is not None)
+    assert engine.redis.zscore(engine.keys.deadlines(), game_id) == due.timestamp() > first
+    # Asked for by the old time, the step finds nothing due; the sweep waits for the new one.
+    assert engine.advance(game_id, now=datetime.fromtimestamp(first, UTC)) == "nothing_due"
+    assert engine.sweep(now=due - timedelta(seconds=1)) == 0
+    assert engine.sweep(now=due) == 1
+    assert engine.redis.zscore(engine.keys.due(), game_id) is not None  # the drain job's step, run at that time:
+    assert engine.advance(game_id, now=due) == "timed_out"
 
 
 def test_a_coup_game_left_to_its_clocks_ends_and_audits_with_the_bot_moves_checked(engine: Engine) -> None:
