@@ -237,7 +237,10 @@ def event_stream(game_id: str) -> Response:
                 # before the first read), so the page is not read again before waiting: a
                 # second read at once would cost a round trip for nothing (a new stream reads
                 # the store, not memory).
-                if current["status"] == "finished" and (not items or _caught_up(eng, game_id, after)):
+                # A finished record is the last (nothing is appended after the end): once the
+                # stream has passed its version, only a record read earlier needs the store.
+                if current["status"] == "finished" and (not items or current["version"] <= after
+                                                        or _caught_up(eng, game_id, after)):
                     return
                 if not watch.wait(KEEP_ALIVE_SECONDS):
                     yield ": keep-alive\n\n"
