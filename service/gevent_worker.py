@@ -128,6 +128,40 @@ def remember_trusted_peers(limit: int = 4096) -> None:
     message.Request._peer_is_trusted_proxy = peer_is_trusted_proxy  # type: ignore[method-assign]
 
 
+def send_small_writes_at_once() -> None:
+    """Let ``sendall`` try one plain ``send`` before gevent's chunked loop.
+
+    gevent's ``sendall`` asks the kernel for the socket's buffer size (a ``getsockopt``
+    call) and sets up its chunk loop on every call, although nearly every write here (an
+    answer, an event stream's frame, a Redis command) fits the buffer whole. Measured on a
+    socket pair with 1.5 KB writes: 4.1-4.4 µs per write and read against 6.9-7.3. What a
+    first send leaves (a full buffer) goes through gevent's own loop, timeout and all.
+    Only gevent's plain socket takes the shortcut: a subclass (gevent's TLS socket is one,
+    and its ``sendall`` calls this one) keeps gevent's loop, which writes through its ``send``.
+    """
+    from gevent import _socket3
+
+    plain = _socket3.socket
+    original = plain.sendall
+    if getattr(original, "tries_send_first", False):
+        return
+
+    def sendall(self: Any, data: Any, flags: int = 0) -> None:
+        if type(self) is not plain or type(data) is not bytes:
+            return original(self, data, flags)
+        try:
+            sent = self._sock.send(data, flags)
+        except BlockingIOError:
+            sent = 0
+        if sent == len(data):
+            return None
+        return original(self, memoryview(data)[sent:], flags)
+
+    sendall.tries_send_first = True  # type: ignore[attr-defined]
+    sendall.__wrapped__ = original  # type: ignore[attr-defined]
+    plain.sendall = sendall  # type: ignore[method-assign]
+
+
 def share_base_environ(cfg: Any) -> None:
     """Build the constant part of every request's environ once per worker.
 
@@ -168,6 +202,7 @@ class Worker(GeventWorker):
         freeze_settings(self.cfg)
         remember_trusted_peers()
         share_base_environ(self.cfg)
+        send_small_writes_at_once()
         gc.collect()
         gc.freeze()  # modules, the app, the games' data: never garbage, never walked again
         gc.set_threshold(*GC_THRESHOLDS)

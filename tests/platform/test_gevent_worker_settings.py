@@ -81,3 +81,56 @@ def test_any_other_module_that_took_ssl_names_early_is_still_warned_about() -> N
     stderr = _patch_in_a_fresh_process("import redis.asyncio.connection\nfrom ssl import SSLContext")
     assert "MonkeyPatchWarning" in stderr
     assert "__main__" in stderr
+
+
+_SENDALL_CHECK = '''
+from gevent import monkey
+monkey.patch_all()
+import socket
+import gevent
+from gevent import _socket3
+from service.gevent_worker import send_small_writes_at_once
+
+send_small_writes_at_once()
+send_small_writes_at_once()  # twice is once
+assert _socket3.socket.sendall.tries_send_first and not hasattr(_socket3.socket.sendall.__wrapped__, "tries_send_first")
+
+
+class Recording(_socket3.socket):  # as gevent's TLS socket: its own send, reached through sendall
+    sends = []
+
+    def send(self, data, flags=0, timeout=None):
+        Recording.sends.append(len(data))
+        return super().send(data, flags)
+
+
+def round_trip(writer, reader, writes):
+    got = bytearray()
+    expected = b"".join(writes)
+
+    def read():
+        while len(got) < len(expected):
+            got.extend(reader.recv(1 << 20))
+
+    task = gevent.spawn(read)
+    for data in writes:
+        assert writer.sendall(data) is None
+    task.join(timeout=30)
+    assert bytes(got) == expected
+
+
+a, b = socket.socketpair()
+# A small write, then one far larger than the socket's buffer (the rest goes through gevent's loop).
+round_trip(a, b, [b"s" * 1500, bytes(range(256)) * 40_000, bytearray(b"not bytes"), memoryview(b"a view")])
+c, d = socket.socketpair()
+recording = Recording(fileno=c.detach())
+round_trip(recording, d, [b"x" * 1500])
+assert Recording.sends == [1500], Recording.sends
+print("ok")
+'''
+
+
+def test_sendall_sends_everything_and_leaves_subclasses_to_gevent() -> None:
+    done = subprocess.run([sys.executable, "-c", _SENDALL_CHECK], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
