@@ -28,13 +28,32 @@ def pack(events: Sequence[Envelope]) -> bytes:
     """The archive of a whole stream; refuses a stream whose chain is already broken."""
     if not events:
         raise ValueError("nothing to archive")
-    head = check_chain(events)
+    bodies: list[str] = []
+    head = check_chain(events, bodies)
     lines = [canonical_json({"codec": CODEC, "count": len(events), "head": head})]
-    for event in events:
-        body = event.body()
-        del body["prev"]
-        lines.append(canonical_json(body))
+    lines += (_without_prev(body, event) for body, event in zip(bodies, events, strict=True))
     return zlib.compress("\n".join(lines).encode(), 9)
+
+
+_PREV = ',"prev":"'
+
+
+def _without_prev(body: str, event: Envelope) -> str:
+    """The canonical JSON of ``event``'s body without ``prev``, cut out of ``body`` (with it).
+
+    Keys are sorted, so ``prev`` is the top-level key just before ``seq`` (a number) and
+    ``type``: for a type that is a plain name, the last ``,"prev":"`` is that key's. Any
+    other type is spelled out again.
+    """
+    if event.type.isidentifier():
+        cut = body.rfind(_PREV)
+        start = cut + len(_PREV)
+        end = start + len(event.prev)
+        if cut > 0 and body[start:end] == event.prev and body[end] == '"':
+            return body[:cut] + body[end + 1:]
+    spelled = event.body()
+    del spelled["prev"]
+    return canonical_json(spelled)
 
 
 def unpack(blob: bytes) -> list[Envelope]:

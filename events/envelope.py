@@ -120,8 +120,11 @@ class ChainError(ValueError):
         self.seq = seq
 
 
-def check_chain(events: Iterable[Envelope]) -> str:
-    """Raise :class:`ChainError` at the first broken link; return the last hash."""
+def check_chain(events: Iterable[Envelope], bodies: list[str] | None = None) -> str:
+    """Raise :class:`ChainError` at the first broken link; return the last hash.
+
+    ``bodies``, if given, receives each event's canonical body JSON (what its hash covers).
+    """
     prev = GENESIS_HASH
     expected_seq = 1
     for event in events:
@@ -129,8 +132,11 @@ def check_chain(events: Iterable[Envelope]) -> str:
             raise ChainError(event.seq, f"expected sequence number {expected_seq}")
         if event.prev != prev:
             raise ChainError(event.seq, "prev does not match the hash of the event before it")
-        if chain_hash(prev, event.body()) != event.hash:
+        body = canonical_json(event.body())
+        if _link(prev, body) != event.hash:
             raise ChainError(event.seq, "hash does not match the event's content")
+        if bodies is not None:
+            bodies.append(body)
         prev = event.hash
         expected_seq += 1
     return prev

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from events import archive
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, chain_hash, check_chain, seal
 
 #: JSON values as clients and games send them: floats in every notation, any text (keys
@@ -29,3 +30,21 @@ def test_the_stored_json_of_a_sealed_envelope_is_its_canonical_json(type_: str, 
         assert event.hash == chain_hash(event.prev, event.body())
         assert Envelope.from_json(event.to_json()) == event
     check_chain([Envelope.from_json(first.to_json()), Envelope.from_json(second.to_json())])
+
+
+@given(type_=TYPES, actor=st.none() | st.integers(0, 5), data=st.dictionaries(KEYS, VALUES, max_size=4),
+       cause=st.dictionaries(KEYS, VALUES, max_size=3))
+def test_an_archive_line_is_the_canonical_json_of_the_body_without_prev(type_: str, actor: int | None, data: dict,
+                                                                         cause: dict) -> None:
+    first = seal(1, type_, "2026-11-23T00:00:00.000Z", actor, data, cause, GENESIS_HASH)
+    # The second event's data holds its prev as a nested "prev" key: a decoy for the cut.
+    decoy = {**data, "nested": {"a": 0, "prev": first.hash}, "prev": first.hash}
+    second = seal(2, type_, "2026-11-23T00:00:01.000Z", actor, decoy, cause, first.hash)
+    events = [Envelope.from_json(first.to_json()), Envelope.from_json(second.to_json())]
+    bodies: list[str] = []
+    check_chain(events, bodies)
+    for body, event in zip(bodies, events, strict=True):
+        spelled = event.body()
+        del spelled["prev"]
+        assert archive._without_prev(body, event) == canonical_json(spelled)
+    assert archive.unpack(archive.pack(events)) == events
