@@ -360,6 +360,37 @@ class EventStore:
         chosen = archived[after:upto]
         return chosen[:count] if count is not None else chosen
 
+    def read_many(self, starts: Mapping[str, int]) -> dict[str, list[Envelope]]:
+        """For each game, its events after ``starts[game]``, in one round trip (a pipeline).
+
+        A worker's drain loads the games it popped together instead of one read each. A
+        Redis Cluster reads them one by one (a pipelined script per hash slot buys little).
+        """
+        if isinstance(self.redis, RedisCluster):
+            return {game_id: self.read(game_id, after=after) for game_id, after in starts.items()}
+        found: dict[str, list[Envelope]] = {}
+        asked: list[tuple[str, int]] = []
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, after in starts.items():
+            with self._archived_lock:
+                archived = self._archived.get(game_id)
+            if archived is not None:
+                found[game_id] = archived[after:]
+                continue
+            # Plain commands, not the read script: a pipeline with a script asks SCRIPT EXISTS
+            # first (one more round trip). The archive swap is one script, so a game with no
+            # entries after ``after`` either has none yet or is archived, as EXISTS tells.
+            pipe.xrange(self.keys.events(game_id), f"(0-{after}", "+")
+            pipe.exists(self.keys.archive(game_id))
+            asked.append((game_id, after))
+        replies = pipe.execute() if asked else []
+        for (game_id, after), entries, archived_now in zip(asked, replies[::2], replies[1::2], strict=True):
+            if entries or not archived_now:
+                found[game_id] = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+            else:
+                found[game_id] = self.read(game_id, after=after)
+        return found
+
     def _unpacked(self, game_id: str, blob: bytes) -> list[Envelope]:
         events = archive.unpack(blob)
         with self._archived_lock:
@@ -406,6 +437,22 @@ class EventStore:
         """Keep every snapshot (one per K events) so a replay at any version is cheap."""
         self.redis.hset(self.keys.snapshots(game_id), str(version), payload)
         self.redis.hset(self.keys.meta(game_id), "snapshot", version)
+
+    def latest_snapshots(self, game_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The newest snapshot of each game that has one: two round trips for them all."""
+        if isinstance(self.redis, RedisCluster):
+            return {game_id: snap for game_id in game_ids if (snap := self.latest_snapshot(game_id)) is not None}
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hget(self.keys.meta(game_id), "snapshot")
+        versions = {game_id: int(raw) for game_id, raw in zip(game_ids, pipe.execute(), strict=True)
+                    if raw is not None}
+        if not versions:
+            return {}
+        for game_id, version in versions.items():
+            pipe.hget(self.keys.snapshots(game_id), str(version))
+        return {game_id: (version, payload.decode())
+                for (game_id, version), payload in zip(versions.items(), pipe.execute(), strict=True) if payload}
 
     def latest_snapshot(self, game_id: str, at_most: int | None = None) -> tuple[int, str] | None:
         """The newest snapshot at or below ``at_most`` (default: the newest of all)."""

@@ -302,15 +302,19 @@ class Engine:
         return found
 
     # ---------------------------------------------------------------- workers
-    def advance(self, game_id: str, version: int = 0, now: datetime | None = None) -> str:
+    def advance(self, game_id: str, version: int = 0, now: datetime | None = None,
+                loaded: Mapping[str, Record | None] | None = None) -> str:
         """The worker's step for one game: whatever is due at the moment it runs.
 
         If nobody is awaited it runs the game's ``resolve``; otherwise it applies the
         default action of the first awaited seat whose deadline has passed. ``version``
         only names the job: the step is decided from the current record, and the
-        append's version check makes running it twice harmless.
+        append's version check makes running it twice harmless. ``loaded`` holds records a
+        drain read for several games at once; a step decided on one that has gone stale
+        loses the append's version check, and the move that made it stale asked for
+        whatever step follows it.
         """
-        record = self.projector.load(game_id)
+        record = loaded[game_id] if loaded is not None and game_id in loaded else self.projector.load(game_id)
         if record is not None and record["status"] == "finished":
             # Asked for by the commit that ended it; archiving twice does nothing.
             self._archive(game_id)
@@ -395,6 +399,7 @@ class Engine:
         The "drain queued" mark is dropped first, so a step that falls due from now on
         queues another job (it may find the step already run: that is harmless). Games
         are popped from the set, so two drain jobs never run the same step twice over.
+        The games popped together are read from the store together (one pipeline).
         """
         queues = self.scheduler.queue.connection  # type: ignore[union-attr]  # the due set lives beside RQ's queues
         queues.delete(self.keys.drain_queued())
@@ -403,11 +408,17 @@ class Engine:
             popped = queues.zpopmin(self.keys.due(), batch)
             if not popped:
                 return done
-            for raw, _ in popped:
+            game_ids = [raw.decode() for raw, _ in popped]
+            try:  # one read of the store for the whole batch, not one per step
+                loaded = self.projector.load_many(game_ids)
+            except Exception:
+                log.exception("could not load the games %s together; loading each on its own", game_ids)
+                loaded = {}
+            for game_id in game_ids:
                 try:
-                    self.advance(raw.decode())
+                    self.advance(game_id, loaded=loaded)
                 except Exception:  # one game's failure must not hold up the others; the sweep asks again
-                    log.exception("step of game %s failed", raw.decode())
+                    log.exception("step of game %s failed", game_id)
                 done += 1
 
     def seconds_to_next_deadline(self, now: datetime | None = None) -> float | None:

@@ -139,3 +139,32 @@ def test_an_engine_without_a_scheduler_archives_too(engine: Engine) -> None:
     game_id, players = started(bare)
     finish(bare, game_id, players)
     assert bare.store.is_archived(game_id)
+
+
+def test_a_drain_loads_its_games_together_as_each_would_load_alone(engine: Engine) -> None:
+    """Cached and current, cached and behind, never seen (with snapshots), archived, and unknown."""
+    games = {}
+    for name in ("current", "behind", "unseen", "archived"):
+        games[name] = started(engine)
+    for name in ("behind", "unseen"):  # past the fixture's snapshot interval (5 events)
+        game_id, players = games[name]
+        for _ in range(3):
+            engine.act(players[0], game_id, {"type": "pick", "number": 1})
+            engine.act(players[1], game_id, {"type": "pick", "number": 1})
+            engine.drain_due()
+    finish(engine, *games["archived"])
+    other = Engine(engine.redis, engine.scheduler, snapshot_every=5)  # another worker, its own cache
+    other.load(games["current"][0])
+    other.load(games["behind"][0])
+    other.load(games["archived"][0])
+    game_id, players = games["behind"]
+    engine.act(players[0], game_id, {"type": "pick", "number": 2})  # "behind" moves on without it
+    assert engine.redis.hget(engine.keys.meta(games["unseen"][0]), "snapshot") is not None
+    ids = [game_id for game_id, _ in games.values()] + ["no-such-game"]
+    loaded = other.projector.load_many(ids)
+    assert list(loaded) == ids
+    for game_id in ids:
+        assert loaded[game_id] == Engine(engine.redis, None).load(game_id) if game_id != "no-such-game" else (
+            loaded[game_id] is None)
+    assert loaded[games["archived"][0]]["status"] == "finished"
+    assert other.projector.cached(games["behind"][0]) == loaded[games["behind"][0]]
