@@ -78,9 +78,9 @@ def lateness_among_open_games(redis_url: str, open_games: int = 10_000, probes: 
                               workers: int = 2, spacing: float = 0.05) -> dict[str, float]:
     """Deadline lateness of ``probes`` games on short clocks among ``open_games`` day-long ones.
 
-    The day-long games are real games in play (two seats each, a deadline job booked
-    and their place in the deadline index), so the sweep and RQ's scheduler carry
-    their weight while the probes' deadlines fall due.
+    The day-long games are real games in play (two seats each, with their place in the
+    deadline index), so the sweep carries their weight while the probes' deadlines fall
+    due.
     """
     client = redis.Redis.from_url(redis_url)
     engine = Engine(client, JobScheduler(make_queue(client)))
