@@ -93,7 +93,9 @@ def _serve(args: argparse.Namespace) -> int:
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         folder = DataFolder(args.data)
-        embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent())  # started below, once all is ours
+        # Started below, once all is ours. Outside the terminal's process group, as the workers
+        # are: Ctrl-C reaches this process alone, which stops the workers, then Redis.
+        embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent(), own_group=True)
         redis_url = embedded.url
     try:
         listener = socket.create_server((args.host, args.port), backlog=2048)

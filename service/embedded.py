@@ -34,11 +34,14 @@ class EmbeddedRedis:
     """Runs ``redis-server`` on 127.0.0.1 with its files in ``data_dir`` until :meth:`stop`."""
 
     def __init__(self, data_dir: str | os.PathLike[str], *, persist: bool = True, port: int | None = None,
-                 preexec_fn: Callable[[], None] | None = None) -> None:
+                 preexec_fn: Callable[[], None] | None = None, own_group: bool = False) -> None:
         self.data_dir = Path(data_dir)
         self.persist = persist
         self.port = port or free_port()
         self.preexec_fn = preexec_fn  # e.g. die with the serving process (service.datadir)
+        #: A process group of its own: a terminal's Ctrl-C then reaches the process that
+        #: started it, which stops it last, not Redis at once under its running clients.
+        self.own_group = own_group
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -53,7 +56,7 @@ class EmbeddedRedis:
         if self.persist:
             args += ["--appendfsync", "everysec", "--appendfilename", "intrigue.aof"]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        preexec_fn=self.preexec_fn)
+                                        preexec_fn=self.preexec_fn, process_group=0 if self.own_group else None)
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         give_up = time.monotonic() + timeout
         while True:

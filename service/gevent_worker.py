@@ -207,6 +207,16 @@ class Worker(GeventWorker):
         gc.freeze()  # modules, the app, the games' data: never garbage, never walked again
         gc.set_threshold(*GC_THRESHOLDS)
 
+    def handle_quit(self, sig: int, frame: Any) -> None:
+        """Quit once. A terminal's Ctrl-C reaches this process twice: from the terminal, and
+        as SIGQUIT from the arbiter that got it too. gunicorn's quick exit (``sys.exit`` in a
+        greenlet) then ran a second time during interpreter shutdown, and gevent printed a
+        ``SystemExit`` traceback for it."""
+        if getattr(self, "_quitting", False):
+            return
+        self._quitting = True
+        super().handle_quit(sig, frame)
+
     def patch(self) -> None:
         patch_all_but_select()
         wsgi.Response = CoalescingResponse  # what gunicorn.http.wsgi.create builds

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from service.datadir import die_with_parent
 from service.embedded import free_port
@@ -55,3 +59,37 @@ def test_embedded_server_keeps_players_and_games_across_restarts(tmp_path: Path)
         assert guest.game(game_id)["status"] == "active"
     finally:
         stop(second)
+
+
+def test_ctrl_c_stops_everything_quietly_and_keeps_the_data(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C signals the whole foreground group: serve stops its workers, then Redis."""
+    data = tmp_path / "data"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data", str(data)],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               start_new_session=True)  # a group of its own, as a shell gives a foreground job
+    try:
+        wait_up(process, base)
+        host = Client.register(base, "host")
+        game_id = host.create_game("coup", 2)
+        children = json.loads((data / "intrigue.state.json").read_text())["children"]
+        assert len(children) >= 2  # Redis and the workers
+        os.killpg(process.pid, signal.SIGINT)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    text = output.decode()
+    assert process.returncode == 0, text
+    assert "Traceback" not in text and "lost Redis" not in text and "ERROR" not in text, text
+    for pid in map(int, children):
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    again = serve(data, port)
+    try:
+        wait_up(again, base)
+        assert Client(base, token=host.token).game(game_id)["status"] == "open"
+    finally:
+        stop(again)
