@@ -19,7 +19,15 @@ import json
 import zlib
 from collections.abc import Sequence
 
-from events.envelope import GENESIS_HASH, ChainError, Envelope, canonical_json, chain_hash, check_chain
+from events.envelope import (
+    GENESIS_HASH,
+    ChainError,
+    Envelope,
+    body_without_prev,
+    canonical_json,
+    chain_hash,
+    check_chain,
+)
 
 CODEC = 1
 
@@ -31,29 +39,8 @@ def pack(events: Sequence[Envelope]) -> bytes:
     bodies: list[str] = []
     head = check_chain(events, bodies)
     lines = [canonical_json({"codec": CODEC, "count": len(events), "head": head})]
-    lines += (_without_prev(body, event) for body, event in zip(bodies, events, strict=True))
+    lines += (body_without_prev(body, event) for body, event in zip(bodies, events, strict=True))
     return zlib.compress("\n".join(lines).encode(), 9)
-
-
-_PREV = ',"prev":"'
-
-
-def _without_prev(body: str, event: Envelope) -> str:
-    """The canonical JSON of ``event``'s body without ``prev``, cut out of ``body`` (with it).
-
-    Keys are sorted, so ``prev`` is the top-level key just before ``seq`` (a number) and
-    ``type``: for a type that is a plain name, the last ``,"prev":"`` is that key's. Any
-    other type is spelled out again.
-    """
-    if event.type.isidentifier():
-        cut = body.rfind(_PREV)
-        start = cut + len(_PREV)
-        end = start + len(event.prev)
-        if cut > 0 and body[start:end] == event.prev and body[end] == '"':
-            return body[:cut] + body[end + 1:]
-    spelled = event.body()
-    del spelled["prev"]
-    return canonical_json(spelled)
 
 
 def unpack(blob: bytes) -> list[Envelope]:

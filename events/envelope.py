@@ -101,6 +101,10 @@ def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, An
     return Envelope(seq, type_, at, actor, data, cause, prev, digest, _with_hash(body, digest, type_))
 
 
+#: How the top-level ``prev`` key starts in a body's canonical JSON (``actor`` always precedes it).
+_PREV_KEY = ',"prev":"'
+
+
 def _with_hash(body: str, digest: str, type_: str) -> str | None:
     """The canonical JSON of the sealed envelope, from that of its body: ``hash`` goes in
     just before ``prev`` (keys are sorted). The three last keys (prev, seq, type) hold a hex
@@ -108,8 +112,26 @@ def _with_hash(body: str, digest: str, type_: str) -> str | None:
     the type is a plain name; for any other type, None (spelled out in full when stored)."""
     if not type_.isidentifier():
         return None
-    cut = body.rfind(',"prev":"')
+    cut = body.rfind(_PREV_KEY)
     return f'{body[:cut]},"hash":"{digest}"{body[cut:]}'
+
+
+def body_without_prev(body: str, event: Envelope) -> str:
+    """The canonical JSON of ``event``'s body without ``prev``, cut out of ``body`` (with it).
+
+    The inverse of :func:`_with_hash`'s insertion, on the same ground: for a type that is
+    a plain name, the last ``,"prev":"`` is the top-level key's. Any other type is spelled
+    out again.
+    """
+    if event.type.isidentifier():
+        cut = body.rfind(_PREV_KEY)
+        start = cut + len(_PREV_KEY)
+        end = start + len(event.prev)
+        if cut > 0 and body[start:end] == event.prev and body[end] == '"':
+            return body[:cut] + body[end + 1:]
+    spelled = event.body()
+    del spelled["prev"]
+    return canonical_json(spelled)
 
 
 class ChainError(ValueError):

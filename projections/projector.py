@@ -39,15 +39,7 @@ class Projector:
             snap = self.store.latest_snapshot(game_id)
             record = orjson.loads(snap[1]) if snap else None
         after = record["version"] if record else 0
-        events = self.store.read(game_id, after=after)
-        if record is None and not events:
-            return None
-        self.remember_events(game_id, events)
-        for event in events:
-            record = fold(record, event)
-        assert record is not None
-        self.remember(game_id, record)
-        return record
+        return self._brought_up_to_date(game_id, record, self.store.read(game_id, after=after))
 
     def load_many(self, game_ids: list[str]) -> dict[str, Record | None]:
         """:meth:`load` for several games, with one read of the store for them all.
@@ -62,19 +54,19 @@ class Projector:
             records[game_id] = orjson.loads(payload)
         batches = self.store.read_many({game_id: record["version"] if record else 0
                                         for game_id, record in records.items()})
-        loaded: dict[str, Record | None] = {}
-        for game_id, record in records.items():
-            events = batches[game_id]
-            if record is None and not events:
-                loaded[game_id] = None
-                continue
-            self.remember_events(game_id, events)
-            for event in events:
-                record = fold(record, event)
-            assert record is not None
-            self.remember(game_id, record)
-            loaded[game_id] = record
-        return loaded
+        return {game_id: self._brought_up_to_date(game_id, record, batches[game_id])
+                for game_id, record in records.items()}
+
+    def _brought_up_to_date(self, game_id: str, record: Record | None, events: list[Envelope]) -> Record | None:
+        """``record`` (cached, from a snapshot, or None) with the ``events`` read after it, cached."""
+        if record is None and not events:
+            return None
+        self.remember_events(game_id, events)
+        for event in events:
+            record = fold(record, event)
+        assert record is not None
+        self.remember(game_id, record)
+        return record
 
     def cached(self, game_id: str) -> Record | None:
         """The newest record this process knows, without asking the store (it may be behind).

@@ -55,7 +55,6 @@ class _FollowUp:
     """What a commit's index updates leave to do once their round trip is back."""
 
     record: Record
-    before: Record | None
     #: Reply positions (from the follow-up's first command) of the drain mark and the webhook question.
     mark_at: int | None = None
     hooks_at: int | None = None
@@ -594,7 +593,7 @@ class Engine:
         # more: the workers' sweep wakes for it, reading the deadline index written above.
         now_ms = time.time() * 1000
         due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
-        plan = _FollowUp(record=record, before=before,
+        plan = _FollowUp(record=record,
                          ended=record["status"] == "finished" and (full or before["status"] != "finished"))  # type: ignore[index]
         if plan.ended and defer_archive and self.scheduler is not None:
             # Archiving reads and rewrites the whole stream: a worker does it, so the last

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from events import archive
-from events.envelope import GENESIS_HASH, Envelope, canonical_json, chain_hash, check_chain, seal
+from events.envelope import GENESIS_HASH, Envelope, body_without_prev, canonical_json, chain_hash, check_chain, seal
 
 #: JSON values as clients and games send them: floats in every notation, any text (keys
 #: named like the envelope's own included), nesting. Integers fit 64 bits, as the API's
@@ -46,5 +46,5 @@ def test_an_archive_line_is_the_canonical_json_of_the_body_without_prev(type_: s
     for body, event in zip(bodies, events, strict=True):
         spelled = event.body()
         del spelled["prev"]
-        assert archive._without_prev(body, event) == canonical_json(spelled)
+        assert body_without_prev(body, event) == canonical_json(spelled)
     assert archive.unpack(archive.pack(events)) == events
