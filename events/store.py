@@ -348,8 +348,7 @@ class EventStore:
         """Events with ``after < seq <= upto``, in order."""
         if upto is not None and upto <= after:
             return []
-        with self._archived_lock:
-            archived = self._archived.get(game_id)
+        archived = self._archived_events(game_id)
         if archived is None:
             high = f"0-{upto}" if upto is not None else "+"
             source, found = self._read(keys=[self.keys.events(game_id), self.keys.archive(game_id)],
@@ -372,8 +371,7 @@ class EventStore:
         asked: list[tuple[str, int]] = []
         pipe = self.redis.pipeline(transaction=False)
         for game_id, after in starts.items():
-            with self._archived_lock:
-                archived = self._archived.get(game_id)
+            archived = self._archived_events(game_id)
             if archived is not None:
                 found[game_id] = archived[after:]
                 continue
@@ -390,6 +388,11 @@ class EventStore:
             else:
                 found[game_id] = self.read(game_id, after=after)
         return found
+
+    def _archived_events(self, game_id: str) -> list[Envelope] | None:
+        """The events of an archived game this process has already unpacked, else None."""
+        with self._archived_lock:
+            return self._archived.get(game_id)
 
     def _unpacked(self, game_id: str, blob: bytes) -> list[Envelope]:
         events = archive.unpack(blob)

@@ -197,6 +197,9 @@ def patch_all_but_select() -> None:
 
 
 class Worker(GeventWorker):
+    #: Set by the first quit signal; a second one is ignored (see :meth:`handle_quit`).
+    _quitting = False
+
     def load_wsgi(self) -> None:
         super().load_wsgi()
         freeze_settings(self.cfg)
@@ -212,7 +215,7 @@ class Worker(GeventWorker):
         as SIGQUIT from the arbiter that got it too. gunicorn's quick exit (``sys.exit`` in a
         greenlet) then ran a second time during interpreter shutdown, and gevent printed a
         ``SystemExit`` traceback for it."""
-        if getattr(self, "_quitting", False):
+        if self._quitting:
             return
         self._quitting = True
         super().handle_quit(sig, frame)
