@@ -162,7 +162,8 @@ class Projector:
             with self._lock:
                 tail = self._tails.get(game_id)
             if tail and tail[0].seq <= after + 1 and tail[-1].seq >= known:
-                return [e for e in tail if e.seq > after][:count]
+                start = after + 1 - tail[0].seq  # the tail is contiguous: a slice, not a scan
+                return tail[start:start + count] if count is not None else tail[start:]
         events = self.store.read(game_id, after=after, count=count)
         self.remember_events(game_id, events)
         return events

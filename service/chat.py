@@ -186,6 +186,8 @@ def feed_item(message: Mapping[str, Any]) -> dict[str, Any]:
 
 def merge(event_items: list[tuple[int, dict[str, Any]]], messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Events (with their seq) and messages in one order: a message right after the event it followed."""
+    if not messages:  # the usual page: events only, already in order
+        return [item for _, item in event_items]
     keyed = [((seq, 0, ""), item) for seq, item in event_items]
     keyed += [((m["version"], 1, m["id"]), feed_item(m)) for m in messages]
     keyed.sort(key=lambda pair: (pair[0][0], pair[0][1], _id_order(pair[0][2])))

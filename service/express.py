@@ -29,8 +29,8 @@ from flask import Flask
 
 from service.app import problem_response, run_after_answer, unexpected_problem
 from service.errors import Problem
-from service.inputs import DIGITS, parse_json
-from service.routes import ACTION_SCHEMA, MAX_IDEMPOTENCY_KEY, action_answer
+from service.inputs import DIGITS, parse_json, prefers_minimal
+from service.routes import ACTION_SCHEMA, MAX_IDEMPOTENCY_KEY, MINIMAL_APPLIED, action_answer
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
 _JSON = ("application/json", "application/json; charset=utf-8")
@@ -134,7 +134,8 @@ class ExpressLane:
         try:
             done = self.app.extensions["intrigue"].act(player, game_id, action, idempotency_key=key,
                                                        if_match=if_match)
-            body = orjson.dumps(action_answer(done, player.id), option=orjson.OPT_NON_STR_KEYS)
+            minimal = prefers_minimal(environ.get("HTTP_PREFER"))
+            body = orjson.dumps(action_answer(done, player.id, minimal), option=orjson.OPT_NON_STR_KEYS)
         except Exception as err:
             problem = err if isinstance(err, Problem) else unexpected_problem(err)
             with self.app.app_context():
@@ -142,5 +143,8 @@ class ExpressLane:
             return _Answer(response(environ, start_response), pending)
         finally:
             _DEFERRED.reset(reset)
-        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        if minimal:
+            headers.extend(MINIMAL_APPLIED.items())
+        start_response("200 OK", headers)
         return _Answer([body], pending)

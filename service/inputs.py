@@ -67,6 +67,22 @@ def header_int(name: str, code: str, low: int = 0, high: int | None = None) -> i
     return whole_number(value, name=name, code=code, low=low, high=high)
 
 
+def prefers_minimal(raw: str | None) -> bool:
+    """Whether a ``Prefer`` header (RFC 7240) holds ``return=minimal``.
+
+    A preference is only a wish: one the server does not know, or cannot parse, is
+    ignored, never refused. Names and values are compared without regard to case or
+    quotes, and a preference's parameters (after ``;``) are ignored.
+    """
+    if not raw:
+        return False
+    for preference in raw.split(","):
+        name, _, value = preference.partition(";")[0].partition("=")
+        if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+            return True
+    return False
+
+
 def json_body() -> Any:
     """The request's JSON body, or the problem that says what is wrong with it.
 

@@ -85,6 +85,8 @@ class Operation:
     #: 422 refusals whose codes are open-ended (a game's rules, a webhook's destination): listed, not enforced.
     open_codes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Headers a success may carry (an OpenAPI response's ``headers``).
+    ok_headers: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -147,8 +149,14 @@ def operations() -> list[Operation]:
                                   {"type": "string", "minLength": 1, "maxLength": 200}),
                           _header("If-Match", "Refuse with 409 version_conflict unless the game is at this version "
                                               "(digits; an entity tag such as \"12\" also works)",
-                                  {"type": "string", "pattern": r'^(W/)?("[0-9]{1,15}"|[0-9]{1,15})$'})),
+                                  {"type": "string", "pattern": r'^(W/)?("[0-9]{1,15}"|[0-9]{1,15})$'}),
+                          _header("Prefer", "`return=minimal` (RFC 7240) leaves `game` out of the answer: for a "
+                                            "client that gets its view from the event stream with view=true",
+                                  {"type": "string"})),
                   body="Action", open_codes=("the game's rule codes (see each game's Action schema)",),
+                  ok_headers={"Preference-Applied": {
+                      "description": "`return=minimal` when the answer left `game` out, as asked with Prefer",
+                      "schema": {"type": "string", "enum": ["return=minimal"]}}},
                   description="The body is one of the actions of the game's `<Game>Action` schema; "
                               "`legal_actions` in your view lists the ones you may post now."),
         Operation("get", "/v1/games/{game_id}/events", "Your redacted event feed; long-poll with wait", "optional",
@@ -310,6 +318,8 @@ def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
         if "response" in example:
             media["example"] = example["response"]
         ok["content"] = {op.ok_type: media}
+    if op.ok_headers:
+        ok["headers"] = op.ok_headers
     responses: dict[str, Any] = {str(op.ok_status): ok}
     problems = _join(op.problems, ANYWHERE)
     if op.open_codes:

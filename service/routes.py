@@ -17,7 +17,7 @@ from service import chat
 from service.app import client_address, current_player, dumps, engine, is_operator, limits, take
 from service.engine import Committed
 from service.errors import Problem
-from service.inputs import header_int, object_body, query_bool, query_int, whole_number
+from service.inputs import header_int, object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -93,7 +93,7 @@ def show(game_id: str) -> dict[str, Any]:
 
 
 @games_bp.post("/<game_id>/actions")
-def act(game_id: str) -> dict[str, Any]:
+def act(game_id: str) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]]:
     player = current_player()
     raw = object_body()
     ACTION_SCHEMA.load(raw)
@@ -101,14 +101,26 @@ def act(game_id: str) -> dict[str, Any]:
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise Problem(400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
     done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
+    if prefers_minimal(request.headers.get("Prefer")):
+        return action_answer(done, player.id, minimal=True), 200, MINIMAL_APPLIED
     return action_answer(done, player.id)
 
 
-def action_answer(done: Committed, player_id: str) -> dict[str, Any]:
-    """The answer to an action: the new version, the events as the player sees them, their view."""
+#: The answer's header when ``Prefer: return=minimal`` left the view out (RFC 7240).
+MINIMAL_APPLIED = {"Preference-Applied": "return=minimal"}
+
+
+def action_answer(done: Committed, player_id: str, minimal: bool = False) -> dict[str, Any]:
+    """The answer to an action: the new version, the events as the player sees them, their view.
+
+    ``minimal`` leaves the view out: a client that follows the game's event stream with
+    ``view=true`` gets the same view there, so building and sending it twice is waste.
+    """
     seat = seat_of(done.record, player_id)
     events = [item for e in done.events if (item := feed_item(done.record, e, seat)) is not None]
     version = done.events[-1].seq if done.events else done.record["version"]
+    if minimal:
+        return {"version": version, "events": events}
     return {"version": version, "events": events, "game": game_view(done.record, seat)}
 
 

@@ -133,7 +133,8 @@ class FeedEventSchema(Schema):
 class ActionResultSchema(Schema):
     version = fields.Integer(metadata={"description": "The game's version after the action"})
     events = fields.List(fields.Nested(FeedEventSchema), metadata={"description": "Events it caused, as you see them"})
-    game = fields.Nested(GameViewSchema)
+    game = fields.Nested(GameViewSchema, metadata={"description": "Your view after the action; left out when "
+                                                                  "you sent Prefer: return=minimal"})
 
 
 class EventPageSchema(Schema):

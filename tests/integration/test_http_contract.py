@@ -172,3 +172,27 @@ def test_a_long_poll_with_view_wakes_with_the_callers_new_legal_actions(server: 
     assert "game" not in sacha.events(game_id, after=0)
     bad = sacha.request("GET", f"/v1/games/{game_id}/events", params={"view": "yes"})
     assert bad.status_code == 400 and bad.json()["code"] == "bad_query"
+
+
+def test_prefer_return_minimal_leaves_the_view_out_of_an_actions_answer(server: str) -> None:
+    """RFC 7240: a client that takes its view from the event stream need not get it twice."""
+    game_id, players = start_coup(server)
+    version = players[0].game(game_id)["version"]
+    minimal = players[0].request("POST", f"/v1/games/{game_id}/actions", {"type": "tax"},
+                                 headers={"Prefer": "handling=lenient, return=minimal"})
+    assert minimal.status_code == 200 and minimal.headers["Preference-Applied"] == "return=minimal"
+    body = minimal.json()
+    assert set(body) == {"version", "events"} and body["version"] == version + 1
+    assert [e["type"] for e in body["events"]] == ["ActionDeclared"]
+    # The default, and a preference the server does not know, keep the whole answer.
+    for prefer in (None, "return=representation", "respond-async"):
+        headers = {"Prefer": prefer} if prefer else {}
+        answer = players[1].request("POST", f"/v1/games/{game_id}/actions", {"type": "pass"}, headers=headers)
+        assert answer.status_code in (200, 409), answer.text
+        assert "Preference-Applied" not in answer.headers
+        if answer.status_code == 200:
+            assert answer.json()["game"]["seat"] == 1
+    # A refusal is a refusal, minimal or not.
+    late = players[1].request("POST", f"/v1/games/{game_id}/actions", {"type": "pass"},
+                              headers={"Prefer": "return=minimal"})
+    assert late.status_code == 409 and late.headers["Content-Type"] == "application/problem+json"

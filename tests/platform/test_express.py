@@ -15,6 +15,7 @@ from werkzeug.test import EnvironBuilder
 
 from service.app import create_app
 from service.engine import Engine
+from service.inputs import prefers_minimal
 from service.ratelimit import Limits
 
 RATE = 5  # a player's requests per second; bursts of twice that
@@ -72,6 +73,28 @@ def test_a_plain_action_is_answered_by_the_lane_as_the_route_would(app: Flask) -
                         headers={**auth[0], "If-Match": str(version), "Idempotency-Key": "k1"})
     assert retry.status_code == 200 and retry.get_json()["version"] == body["version"]
     assert reached_flask(app) == [f"GET /v1/games/{game_id}"]
+
+
+@pytest.mark.parametrize("prefer", ["return=minimal", "RETURN = \"minimal\"; x=1", "wait=5,return=minimal"])
+def test_prefer_return_minimal_is_answered_alike_by_the_lane_and_the_route(app: Flask, prefer: str) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    answers = []
+    for seat, content_type in ((0, "application/json"), (1, "application/json; charset=UTF-8")):  # lane, route
+        reached_flask(app).clear()
+        answer = client.post(f"/v1/games/{game_id}/actions", data='{"type": "pick", "number": 2}',
+                             headers={**auth[seat], "Content-Type": content_type, "Prefer": prefer})
+        assert len(reached_flask(app)) == seat  # the first answered by the lane, the second by Flask
+        assert answer.status_code == 200 and answer.headers["Preference-Applied"] == "return=minimal"
+        answers.append(answer.get_json())
+    assert [set(a) for a in answers] == [{"version", "events"}] * 2
+    assert answers[1]["version"] == answers[0]["version"] + 1
+
+
+def test_only_a_return_minimal_preference_is_taken() -> None:
+    assert prefers_minimal("return=minimal") and prefers_minimal(' Return="Minimal" ; q=1, respond-async')
+    for raw in (None, "", "return", "return=minimalist", "return=representation", "minimal", "returns=minimal"):
+        assert not prefers_minimal(raw), raw
 
 
 def test_the_engines_refusals_are_the_apps_problems_word_for_word(app: Flask) -> None:
