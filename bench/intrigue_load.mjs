@@ -10,9 +10,10 @@
 //              is one POST; the acting seat's new view comes back in the POST's answer and the
 //              other seats' views come down their streams (the README's bot loop). With
 //              --minimal 1 the POST asks `Prefer: return=minimal` (no view in the answer) and the
-//              next move waits for a stream to bring the new version. That costs the server more
-//              per move, not less: a bot that moves again at once lets a stream send one view for
-//              two events, and the streams sent 3.08 views per move with it against 2.82 without.
+//              next move waits for a stream to bring the new version. The POST is then cheaper,
+//              but the streams send more views (3.06-3.08 per move against 2.82-2.85: a bot that
+//              moves again at once lets a stream send one view for two events), and the server's
+//              CPU per move showed no difference the machine could resolve.
 // --feed poll  no streams: a seat reads its view (GET) when it is stale and long-polls the feed
 //              while a worker owes a step (the shape of bench/coup_load.py's bots).
 // Latency is from sending the POST to receiving its answer, which holds the acting seat's new

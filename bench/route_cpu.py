@@ -57,6 +57,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="measure this checkout (a `git archive` of another commit, say) with this one's hooks")
+    parser.add_argument("--minimal", action="store_true",
+                        help="the bots post with Prefer: return=minimal (bench/intrigue_load.mjs --minimal 1)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder, intrigue(
@@ -67,7 +69,8 @@ def main() -> None:
 
         def play(seconds: float, seed: int) -> dict:
             command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds", str(seconds),
-                       "--feed", "sse", "--seed", str(seed), "--server-pids", ",".join(map(str, server_pids))]
+                       "--feed", "sse", "--seed", str(seed), "--server-pids", ",".join(map(str, server_pids)),
+                       "--minimal", "1" if args.minimal else "0"]
             figures = run_client(command, ROOT, seconds)
             settle(server_pids)  # the streams closed and the workers idle: nothing left to charge
             return figures
@@ -84,7 +87,8 @@ def main() -> None:
     roles = by_role(figures, server_pids, args.workers)
     print(f"{moves} moves in {args.seconds:.0f} s ({figures['rate']:.0f}/s), p99 {figures['p99']:.0f} ms; "
           f"in the window, server CPU {figures.get('server_ms_per_move', float('nan')):.2f} ms per move, of which "
-          f"API {roles.get('api_ms_per_move', float('nan')):.2f}")
+          f"API {roles.get('api_ms_per_move', float('nan')):.2f}; the streams sent "
+          f"{figures.get('stream_views_per_move', float('nan')):.2f} views per move")
     print(f"API processes, all included (the run's set-up too): {api_seconds:.2f} s of CPU, "
           f"{api_seconds / moves * 1000:.2f} ms per move")
     shares = {pid: seconds - before_each.get(pid, 0.0) for pid, seconds in after_each.items()}

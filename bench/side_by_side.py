@@ -241,6 +241,9 @@ def main() -> None:
     parser.add_argument("--idle-watchers", type=int, default=0,
                         help="also measure Intrigue while this many idle watchers (half event streams, half "
                              "long-polls) are open on it, as an extra column")
+    parser.add_argument("--minimal", action="store_true",
+                        help="Intrigue's bots (not the --before ones) post with Prefer: return=minimal and take every "
+                             "view from their streams (bench/intrigue_load.mjs --minimal 1)")
     parser.add_argument("--json", help="also write every window's figures to this file")
     args = parser.parse_args()
     peer_dir = Path(args.peer_dir)
@@ -249,7 +252,8 @@ def main() -> None:
     storages = args.peer or ["flatfile"]
     shape = (f"gunicorn -k {{}} x{args.api_processes}" if args.intrigue == "gunicorn" else "intrigue serve")
     short = {"service.gevent_worker.Worker": "gevent"}
-    main_side = f"Intrigue {shape.format(short.get(args.worker_class, args.worker_class))}, {args.feed}"
+    main_side = (f"Intrigue {shape.format(short.get(args.worker_class, args.worker_class))}, {args.feed}"
+                 + (", minimal" if args.minimal else ""))
     sides = {main_side: (ROOT, args.worker_class, args.feed)}
     watched_side = f"same + {args.idle_watchers} idle watchers"
     before_processes = args.before_api_processes or args.api_processes
@@ -279,6 +283,8 @@ def main() -> None:
                     command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
                                str(args.seconds), "--feed", sides[side][2], "--seed", str(round_),
                                "--server-pids", ",".join(map(str, server_pids))]
+                    if args.minimal and side == main_side:
+                        command += ["--minimal", "1"]
                     with ExitStack() as held:
                         if name == watched_side:
                             held.enter_context(idle_watchers(base, args.idle_watchers))
