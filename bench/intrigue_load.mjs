@@ -209,8 +209,8 @@ async function playTable(t, table) {
     if (!mine.legal_actions.length) continue;
     const action = choice(mine.legal_actions);
     const started = performance.now();
-    // With streams the answer need not carry the view (the seat's stream brings it):
-    // Prefer: return=minimal, and the next turn waits for the stream to pass the new version.
+    // --minimal 1: no view in the answer (Prefer: return=minimal); the next turn waits for
+    // a stream to pass the new version instead.
     const headers = { 'If-Match': String(mine.version) };
     if (MINIMAL) headers.Prefer = 'return=minimal';
     const r = await request('POST', `/v1/games/${gameId}/actions`,

@@ -93,7 +93,7 @@ def show(game_id: str) -> dict[str, Any]:
 
 
 @games_bp.post("/<game_id>/actions")
-def act(game_id: str) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]]:
+def act(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     player = current_player()
     raw = object_body()
     ACTION_SCHEMA.load(raw)
@@ -101,9 +101,8 @@ def act(game_id: str) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, s
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise Problem(400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
     done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
-    if prefers_minimal(request.headers.get("Prefer")):
-        return action_answer(done, player.id, minimal=True), 200, MINIMAL_APPLIED
-    return action_answer(done, player.id)
+    minimal = prefers_minimal(request.headers.get("Prefer"))
+    return action_answer(done, player.id, minimal), 200, MINIMAL_APPLIED if minimal else {}
 
 
 #: The answer's header when ``Prefer: return=minimal`` left the view out (RFC 7240).
