@@ -74,9 +74,11 @@ def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROO
 
 @contextmanager
 def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, root: Path = ROOT,
-             gunicorn_args: tuple[str, ...] = (), env_extra: dict[str, str] | None = None):
-    """Intrigue (the checkout at ``root``) on a free port; yields (base URL, a function giving
-    the pids whose CPU counts as the server's: Redis, the workers, then gunicorn's)."""
+             gunicorn_args: tuple[str, ...] = (), env_extra: dict[str, str] | None = None,
+             python: str = sys.executable):
+    """Intrigue (the checkout at ``root``, run by the interpreter ``python``) on a free port;
+    yields (base URL, a function giving the pids whose CPU counts as the server's: Redis,
+    the workers, then gunicorn's)."""
     port = free_port()
     # Bots are measured, not policed: every limit off (an older checkout ignores the ones it lacks).
     env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "PYTHONPATH": str(root), **NO_LIMITS, **(env_extra or {})}
@@ -85,19 +87,19 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
         data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         if shape == "serve":
             env.pop("REDIS_URL", None)
-            command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
+            command = [python, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
                        "--data", str(data)]
             main = stack.enter_context(spawned(command, env, probe, cwd=root))
             yield f"http://127.0.0.1:{port}", lambda: descendants(main.pid)
             return
         redis_server = stack.enter_context(EmbeddedRedis(data, persist=True))
         env["REDIS_URL"] = redis_server.url
-        worker_processes = [subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=root, env=env)
+        worker_processes = [subprocess.Popen([python, "-m", "service.cli", "worker"], cwd=root, env=env)
                             for _ in range(workers)]
         stack.callback(stop_children, worker_processes, 20)
         # The settings of service/gunicorn_conf.py, spelled out so that an older checkout
         # (--before) is served the same way, whatever its worker class.
-        command = [sys.executable, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
+        command = [python, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
                    "--worker-connections", "10000", "--threads", str(args_threads(api_processes)),
                    "--keep-alive", "75", "--timeout", "60", "--limit-request-line", "8190",
                    "-b", f"127.0.0.1:{port}", "--log-level", "warning", *gunicorn_args,
@@ -238,6 +240,11 @@ def main() -> None:
     parser.add_argument("--before-worker-class", default="gthread")
     parser.add_argument("--before-feed", choices=["sse", "poll"], default="poll")
     parser.add_argument("--before-api-processes", type=int, help="(default: --api-processes)")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter (of a venv with the project installed) that runs Intrigue's "
+                             "processes (default: this one); see README, Benchmarks, on the interpreter's build")
+    parser.add_argument("--before-python", help="the same for --before (default: --python); with --before "
+                                                "naming this checkout, it compares two interpreters")
     parser.add_argument("--idle-watchers", type=int, default=0,
                         help="also measure Intrigue while this many idle watchers (half event streams, half "
                              "long-polls) are open on it, as an extra column")
@@ -252,21 +259,29 @@ def main() -> None:
     storages = args.peer or ["flatfile"]
     shape = (f"gunicorn -k {{}} x{args.api_processes}" if args.intrigue == "gunicorn" else "intrigue serve")
     short = {"service.gevent_worker.Worker": "gevent"}
+    before_python = args.before_python or args.python
+    named = args.python != sys.executable or before_python != args.python  # then each side says which
+
+    def interpreter(python: str) -> str:
+        return f", {python}" if named else ""
+
     main_side = (f"Intrigue {shape.format(short.get(args.worker_class, args.worker_class))}, {args.feed}"
-                 + (", minimal" if args.minimal else ""))
-    sides = {main_side: (ROOT, args.worker_class, args.feed)}
+                 + (", minimal" if args.minimal else "") + interpreter(args.python))
+    sides = {main_side: (ROOT, args.worker_class, args.feed, args.python)}
     watched_side = f"same + {args.idle_watchers} idle watchers"
     before_processes = args.before_api_processes or args.api_processes
     if args.before:
         before_shape = shape.replace(f"x{args.api_processes}", f"x{before_processes}")
         sides[f"before: {before_shape.format(short.get(args.before_worker_class, args.before_worker_class))}, "
-              f"{args.before_feed}"] = (args.before.resolve(), args.before_worker_class, args.before_feed)
+              f"{args.before_feed}{interpreter(before_python)}"] = (args.before.resolve(), args.before_worker_class,
+                                                                   args.before_feed, before_python)
 
     windows: list[dict] = []
     with ExitStack() as stack:
         servers = {name: stack.enter_context(intrigue(
-            args.intrigue, args.api_processes if name == main_side else before_processes, args.workers, wc, root))
-            for name, (root, wc, _) in sides.items()}
+            args.intrigue, args.api_processes if name == main_side else before_processes, args.workers, wc, root,
+            python=python))
+            for name, (root, wc, _, python) in sides.items()}
         peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
         names = [*sides, *([watched_side] if args.idle_watchers else [])]
         for round_ in range(1, args.rounds + 1):
