@@ -24,6 +24,7 @@ from redis.cluster import RedisCluster
 
 from events import archive
 from events.envelope import Envelope
+from events.lean import LeanScript
 
 #: Connections one process may open. Watchers share one (see events.watch), but an
 #: event-loop API process serves many requests at once and redis-py's default cap
@@ -290,9 +291,9 @@ class EventStore:
     def __init__(self, client: redis.Redis, keys: Keys | None = None) -> None:
         self.redis = client
         self.keys = keys or Keys()
-        self._append = client.register_script(_APPEND)
-        self._read = client.register_script(_READ)
-        self._archive = client.register_script(_ARCHIVE)
+        self._append = LeanScript(client, _APPEND)
+        self._read = LeanScript(client, _READ)
+        self._archive = LeanScript(client, _ARCHIVE)
         self._archived: OrderedDict[str, list[Envelope]] = OrderedDict()
         self._archived_lock = threading.Lock()
 

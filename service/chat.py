@@ -26,6 +26,7 @@ from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
 from events.envelope import Envelope, utc_now
+from events.lean import LeanScript
 from events.store import Keys
 from projections.record import Record, seat_of
 from projections.transcript import transcript
@@ -108,7 +109,7 @@ class Chat:
         self.keys = keys
         #: The store's reader, for games whose stream has been archived (see events.archive).
         self.read_events = read_events
-        self._post = client.register_script(_POST)
+        self._post = LeanScript(client, _POST)
 
     def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
         body = {"from": seat, "to": to, "text": text, "at": utc_now()}

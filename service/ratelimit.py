@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import redis
 
+from events.lean import LeanScript
+
 # KEYS: the bucket. ARGV: tokens per second, capacity. Returns "0" (spent one token) or
 # the seconds to wait before one is there (as a string: Lua numbers become integers).
 _TAKE = """
@@ -105,7 +107,7 @@ class RateLimiter:
     def __init__(self, client: redis.Redis, prefix: str = "intrigue") -> None:
         self.redis = client
         self.prefix = prefix
-        self._take = client.register_script(_TAKE)
+        self._take = LeanScript(client, _TAKE)
 
     def key(self, bucket: Bucket, subject: str) -> str:
         return f"{self.prefix}:limit:{bucket.name}:{subject}"

@@ -44,6 +44,7 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError
 
 from events.envelope import canonical_json, parse_time
+from events.lean import LeanScript
 from events.store import Keys
 from service.errors import Problem
 
@@ -205,7 +206,7 @@ class Webhooks:
         self.queue = queue
         self.policy = policy or RetryPolicy.from_env()
         self.clock = clock
-        self._claim = client.register_script(_CLAIM)
+        self._claim = LeanScript(client, _CLAIM)
 
     # ------------------------------------------------------------ registration
     def create(self, player_id: str, url: str, events: Sequence[str]) -> dict[str, Any]:

@@ -1,0 +1,53 @@
+"""The lean script call answers as redis-py's Script does, and recovers where it would."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from events.lean import LeanScript
+from service.embedded import EmbeddedRedis
+
+ECHO = "redis.call('SET', KEYS[1], ARGV[1]); return {ARGV[1], redis.call('INCR', KEYS[2])}"
+FAILS = "return redis.error_reply('NOPE not today')"
+
+
+@pytest.fixture()
+def client(platform_redis: EmbeddedRedis) -> redis.Redis:
+    client = redis.Redis.from_url(platform_redis.url)
+    client.flushall()
+    return client
+
+
+def test_the_reply_is_redis_pys_own(client: redis.Redis) -> None:
+    lean = LeanScript(client, ECHO)
+    assert lean(keys=["a", "n"], args=["x"]) == [b"x", 1]
+    assert client.register_script(ECHO)(keys=["a", "n"], args=["y"]) == [b"y", 2]
+    assert lean(keys=["a", "n"], args=[3]) == [b"3", 3]
+    assert client.get("a") == b"3"
+
+
+def test_a_flushed_script_is_loaded_again(client: redis.Redis) -> None:
+    lean = LeanScript(client, ECHO)
+    assert lean(keys=["a", "n"], args=["x"]) == [b"x", 1]
+    client.script_flush()
+    assert lean(keys=["a", "n"], args=["x"]) == [b"x", 2]
+    assert client.script_exists(lean.sha) == [True]
+
+
+def test_an_error_reply_is_raised_and_the_connection_stays_usable(client: redis.Redis) -> None:
+    lean = LeanScript(client, FAILS)
+    with pytest.raises(redis.ResponseError, match="not today"):
+        lean()
+    assert LeanScript(client, ECHO)(keys=["a", "n"], args=["x"]) == [b"x", 1]
+    assert len(client.connection_pool._available_connections) == 1  # released, not dropped
+
+
+def test_a_dropped_connection_is_replaced_and_the_call_answered(client: redis.Redis,
+                                                                 platform_redis: EmbeddedRedis) -> None:
+    lean = LeanScript(client, ECHO)
+    assert lean(keys=["a", "n"], args=["x"]) == [b"x", 1]
+    killer = redis.Redis.from_url(platform_redis.url)
+    assert killer.client_kill_filter(_type="normal", skipme=True) >= 1
+    assert lean(keys=["a", "n"], args=["y"]) == [b"y", 2]
+    assert client.get("a") == b"y"
