@@ -144,9 +144,14 @@ class OrjsonProvider(JSONProvider):
                                         mimetype="application/json")
 
 
+def dump_bytes(obj: Any) -> bytes:
+    """JSON as the API sends it (keys in the order built, UTF-8), ready for the socket."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS)
+
+
 def dumps(obj: Any) -> str:
-    """JSON text as the API sends it (keys in the order built, UTF-8)."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    """:func:`dump_bytes` as text."""
+    return dump_bytes(obj).decode()
 
 
 #: What a client is told when a request failed at a point where an action may already

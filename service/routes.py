@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, request
 
 from events.envelope import parse_time
 from events.watch import Watch
@@ -14,7 +14,7 @@ from projections.listing import BadCursor, Page, read_page
 from projections.record import Record, rules_of, seat_of
 from projections.views import OPERATOR, feed_item, game_view
 from service import chat
-from service.app import client_address, current_player, dumps, engine, is_operator, limits, take
+from service.app import client_address, current_player, dump_bytes, engine, is_operator, limits, take
 from service.engine import Committed
 from service.errors import Problem
 from service.inputs import header_int, object_body, prefers_minimal, query_bool, query_int, whole_number
@@ -219,9 +219,9 @@ def event_stream(game_id: str) -> Response:
 
     def generate():
         nonlocal after, cursor
-        opening = ": intrigue event stream\n\n"
+        opening = b": intrigue event stream\n\n"
         if with_view:
-            opening += f"event: game\ndata: {dumps(game_view(record, seat))}\n\n"
+            opening += b"event: game\ndata: " + dump_bytes(game_view(record, seat)) + b"\n\n"
         yield opening
         current = record
         with eng.watcher.watch(game_id) as watch:
@@ -236,12 +236,16 @@ def event_stream(game_id: str) -> Response:
                     position = item["seq"] if item["seq"] is not None else item["version"]
                     frame_id = f"{position}/{item['id']}" if item["seq"] is None else (
                         f"{position}/{cursor}" if cursor else str(position))
-                    frames.append(f"id: {frame_id}\nevent: {item['type']}\ndata: {dumps(item)}\n\n")
+                    frames.append(f"id: {frame_id}\nevent: {item['type']}\ndata: ".encode())
+                    frames.append(dump_bytes(item))
+                    frames.append(b"\n\n")
                 if with_view and after != before:
                     frame_id = f"{after}/{cursor}" if cursor else str(after)
-                    frames.append(f"id: {frame_id}\nevent: game\ndata: {dumps(game_view(current, seat))}\n\n")
+                    frames.append(f"id: {frame_id}\nevent: game\ndata: ".encode())
+                    frames.append(dump_bytes(game_view(current, seat)))
+                    frames.append(b"\n\n")
                 if frames:
-                    yield "".join(frames)
+                    yield b"".join(frames)
                 if full:  # more is waiting: the next page at once
                     continue
                 # Anything appended after this page announces itself to the watch (registered
@@ -254,9 +258,13 @@ def event_stream(game_id: str) -> Response:
                                                         or _caught_up(eng, game_id, after)):
                     return
                 if not watch.wait(KEEP_ALIVE_SECONDS):
-                    yield ": keep-alive\n\n"
+                    yield b": keep-alive\n\n"
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
+    # Bytes handed to the server as they are: werkzeug would wrap the generator twice more
+    # (encoding, closing) and Flask once (its request context, which nothing here reads),
+    # three generator frames to resume for every frame pushed. Closing the response closes
+    # the generator, which ends its watch.
+    return Response(generate(), mimetype="text/event-stream", direct_passthrough=True,
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
