@@ -51,3 +51,23 @@ def test_a_dropped_connection_is_replaced_and_the_call_answered(client: redis.Re
     assert killer.client_kill_filter(_type="normal", skipme=True) >= 1
     assert lean(keys=["a", "n"], args=["y"]) == [b"y", 2]
     assert client.get("a") == b"y"
+
+
+class Interrupted(BaseException):
+    """What a greenlet killed while it waits for a reply sees (gevent's GreenletExit is one)."""
+
+
+def test_a_call_cut_off_mid_read_drops_its_connection(client: redis.Redis) -> None:
+    lean = LeanScript(client, ECHO)
+    assert lean(keys=["a", "n"], args=["x"]) == [b"x", 1]
+    connection = client.connection_pool._available_connections[0]
+
+    def cut_off(*args: object, **kwargs: object) -> None:
+        raise Interrupted
+
+    connection.read_response = cut_off  # type: ignore[method-assign]
+    with pytest.raises(Interrupted):
+        lean(keys=["a", "n"], args=["y"])
+    assert connection._sock is None  # its reply, unread, must not answer the next caller
+    del connection.read_response
+    assert lean(keys=["a", "n"], args=["z"]) == [b"z", 3]
