@@ -44,21 +44,16 @@ class LeanScript:
         connection = pool.get_connection()
         try:
             connection.send_command("EVALSHA", self._script.sha, len(keys), *keys, *args)
-            reply = connection.read_response()
+            return connection.read_response()
         except NoScriptError:
-            pool.release(connection)
-            return self._script(keys=keys, args=args)
+            pass  # the server forgot the script: redis-py's call below loads it again
         except (RedisConnectionError, RedisTimeoutError, OSError):
-            connection.disconnect()
-            pool.release(connection)
-            return self._script(keys=keys, args=args)
+            connection.disconnect()  # redis-py's call below retries on a fresh one, by its policy
         except redis.ResponseError:  # read whole: the connection is as good as before
-            pool.release(connection)
             raise
         except BaseException:  # a greenlet killed mid-read, say: a reply may be left unread on it
             connection.disconnect()
-            pool.release(connection)
             raise
-        pool.release(connection)
-        return reply
-
+        finally:
+            pool.release(connection)
+        return self._script(keys=keys, args=args)

@@ -140,8 +140,7 @@ class OrjsonProvider(JSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS),
-                                        mimetype="application/json")
+        return self._app.response_class(dump_bytes(obj), mimetype="application/json")
 
 
 def dump_bytes(obj: Any) -> bytes:

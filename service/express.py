@@ -24,10 +24,9 @@ from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
-import orjson
 from flask import Flask
 
-from service.app import problem_response, run_after_answer, unexpected_problem
+from service.app import dump_bytes, problem_response, run_after_answer, unexpected_problem
 from service.errors import Problem
 from service.inputs import DIGITS, parse_json, prefers_minimal
 from service.routes import ACTION_SCHEMA, MAX_IDEMPOTENCY_KEY, MINIMAL_APPLIED, action_answer
@@ -135,7 +134,7 @@ class ExpressLane:
             done = self.app.extensions["intrigue"].act(player, game_id, action, idempotency_key=key,
                                                        if_match=if_match)
             minimal = prefers_minimal(environ.get("HTTP_PREFER"))
-            body = orjson.dumps(action_answer(done, player.id, minimal), option=orjson.OPT_NON_STR_KEYS)
+            body = dump_bytes(action_answer(done, player.id, minimal))
         except Exception as err:
             problem = err if isinstance(err, Problem) else unexpected_problem(err)
             with self.app.app_context():
