@@ -63,3 +63,10 @@ def test_the_suite_prints_one_table_saves_json_and_draws_a_png(tmp_path) -> None
 def test_ideology_playouts_print_how_random_games_end() -> None:
     out = run_bench("bench/ideology_playouts.py", "--games", "2", "--seats", "2", "--option", "max_turns=3")
     assert re.search(r"2 seats, 2 games: ended by \{'turn_limit': 2\}; seat actions median \d+", out), out
+
+
+def test_my_games_bench_prints_a_row_per_size() -> None:
+    out = run_bench("bench/my_games.py", "--sizes", "3,6", "--requests", "3", "--limit", "3")
+    rows = re.findall(r"^ +(\d+) +\d+\.\d\d / +\d+\.\d\d \((\d\.\d\d)x\)", out, re.MULTILINE)
+    assert [size for size, _ in rows] == ["3", "6"] and rows[0][1] == "1.00", out
+    assert "6 games -> 3 mine" in out, out
