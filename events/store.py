@@ -216,6 +216,10 @@ if archived then return {'archive', archived} end
 return {'stream', entries}
 """
 
+#: The field of a game's meta hash holding its record (JSON) as of the last commit that made a
+#: system step due: where the worker taking that step starts (see Projector.load_many).
+HANDOFF_FIELD = "handoff"
+
 # KEYS: events stream, archive, idempotency hash, snapshots, seed, meta. ARGV: archive blob,
 # the number of events it holds. Swaps a finished stream for its archive and drops what
 # only a live game needs, unless an event was appended since the archive was packed.
@@ -223,9 +227,10 @@ _ARCHIVE = """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5])
-redis.call('HDEL', KEYS[6], 'job_due', 'snapshot')  -- job_due: kept by versions that booked deadline jobs
+-- job_due: kept by versions that booked deadline jobs
+redis.call('HDEL', KEYS[6], 'job_due', 'snapshot', 'HANDOFF_FIELD')
 return 1
-"""
+""".replace("HANDOFF_FIELD", HANDOFF_FIELD)
 
 #: Archived games whose events one process keeps unpacked (archives never change).
 ARCHIVE_CACHE = 256
@@ -441,6 +446,18 @@ class EventStore:
         """Keep every snapshot (one per K events) so a replay at any version is cheap."""
         self.redis.hset(self.keys.snapshots(game_id), str(version), payload)
         self.redis.hset(self.keys.meta(game_id), "snapshot", version)
+
+    def handoffs(self, game_ids: Sequence[str]) -> dict[str, bytes]:
+        """The record each game's last due-making commit left for the workers (one round trip).
+
+        A Redis Cluster answers none: its workers fold from their own records, as before.
+        """
+        if not game_ids or isinstance(self.redis, RedisCluster):
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hget(self.keys.meta(game_id), HANDOFF_FIELD)
+        return {game_id: raw for game_id, raw in zip(game_ids, pipe.execute(), strict=True) if raw is not None}
 
     def latest_snapshots(self, game_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """The newest snapshot of each game that has one: two round trips for them all."""

@@ -44,11 +44,19 @@ class Projector:
     def load_many(self, game_ids: list[str]) -> dict[str, Record | None]:
         """:meth:`load` for several games, with one read of the store for them all.
 
-        Games this process has not cached yet cost one more round trip for all of them
-        (their snapshots), as :meth:`load` does for one.
+        A worker's drain: each game starts from the record its last due-making commit
+        handed over (one round trip for them all) when that is newer than the cached one,
+        so the worker folds only what followed it, not every event another process
+        appended. Games with neither cost one more round trip for all of them (their
+        snapshots), as :meth:`load` does for one.
         """
         with self._lock:
             records: dict[str, Record | None] = {game_id: self._cache.get(game_id) for game_id in game_ids}
+        for game_id, payload in self.store.handoffs(game_ids).items():
+            handed = orjson.loads(payload)
+            known = records[game_id]
+            if known is None or handed["version"] > known["version"]:
+                records[game_id] = handed
         missing = [game_id for game_id, record in records.items() if record is None]
         for game_id, (_, payload) in (self.store.latest_snapshots(missing) if missing else {}).items():
             records[game_id] = orjson.loads(payload)

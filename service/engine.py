@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 import redis
 from redis.cluster import RedisCluster
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
-from events.store import EventStore, IndexCommands, Keys
+from events.store import HANDOFF_FIELD, EventStore, IndexCommands, Keys
 from events.watch import FeedWatcher
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
@@ -600,13 +601,18 @@ class Engine:
             # move's answer does not wait for it (it held that answer up ~100 ms under load).
             plan.archive_here = False
             due_ms = int(now_ms)
+        indexed = {"indexed": record["version"], "card": card(record)}
         if due_ms is not None and due_ms <= now_ms and self.scheduler is not None:
             if self.scheduler.queue.connection is self.redis:  # the due set and drain mark ride along
                 self.scheduler.mark_due(pipe, game_id)
                 plan.mark_at = len(pipe) - 1 - start
             else:  # RQ's queues live in a Redis of their own (beside a cluster): asked for after
                 plan.due_now = True
-        pipe.hset(self.keys.meta(game_id), mapping={"indexed": record["version"], "card": card(record)})
+            # The record this process just folded, for the worker that takes the step: it
+            # starts from here instead of folding every event appended since it last saw the
+            # game (see Projector.load_many). A snapshot in all but name: the events decide.
+            indexed[HANDOFF_FIELD] = orjson.dumps(record).decode()
+        pipe.hset(self.keys.meta(game_id), mapping=indexed)
         if full:
             pipe.zrem(self.keys.creating(), game_id)
         plan.notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip

@@ -168,3 +168,41 @@ def test_a_drain_loads_its_games_together_as_each_would_load_alone(engine: Engin
             loaded[game_id] is None)
     assert loaded[games["archived"][0]]["status"] == "finished"
     assert other.projector.cached(games["behind"][0]) == loaded[games["behind"][0]]
+
+
+def test_a_worker_starts_from_the_record_the_due_commit_handed_over(engine: Engine,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commit that makes a system step due leaves its record in the game's meta hash; a
+    worker's drain starts from it and folds only what came after, never the events before."""
+    import orjson
+
+    from events.store import HANDOFF_FIELD
+    from projections import projector
+
+    folded: list[int] = []
+    real_fold = projector.fold
+    monkeypatch.setattr(projector, "fold", lambda record, event: folded.append(event.seq) or real_fold(record, event))
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 1})
+    engine.act(players[1], game_id, {"type": "pick", "number": 1})  # nobody awaited: the round is due
+    record = engine.load(game_id)
+    assert not any(record["awaiting"]) and engine.redis.zscore(engine.keys.due(), game_id) is not None
+    handed = orjson.loads(engine.redis.hget(engine.keys.meta(game_id), HANDOFF_FIELD))
+    assert handed == orjson.loads(orjson.dumps(record))
+
+    worker = Engine(engine.redis, engine.scheduler)  # a worker that never saw the game
+    folded.clear()
+    assert worker.projector.load_many([game_id]) == {game_id: handed} and folded == []
+    assert worker.drain_due() == 1  # the step is decided on the handed record
+    after_step = Engine(engine.redis, None).load(game_id)
+    assert after_step["version"] > record["version"] and worker.load(game_id) == after_step
+
+    # A handoff behind the stream: the drain folds the rest. A newer cached record wins over it.
+    engine.act(players[0], game_id, {"type": "pick", "number": 2})
+    late, current = Engine(engine.redis, engine.scheduler), Engine(engine.redis, None).load(game_id)
+    folded.clear()
+    assert late.projector.load_many([game_id])[game_id] == current
+    assert folded == list(range(record["version"] + 1, current["version"] + 1))
+    folded.clear()
+    assert late.projector.load_many([game_id])[game_id]["version"] == engine.load(game_id)["version"]
+    assert folded == []
