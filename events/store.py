@@ -219,6 +219,8 @@ return {'stream', entries}
 #: The field of a game's meta hash holding its record (JSON) as of the last commit that made a
 #: system step due: where the worker taking that step starts (see Projector.load_many).
 HANDOFF_FIELD = "handoff"
+#: The largest record handed over (its JSON): Pax Porfiriana's, the largest, is about 50 KB.
+HANDOFF_MAX_BYTES = 262144
 
 # KEYS: events stream, archive, idempotency hash, snapshots, seed, meta. ARGV: archive blob,
 # the number of events it holds. Swaps a finished stream for its archive and drops what

@@ -206,3 +206,20 @@ def test_a_worker_starts_from_the_record_the_due_commit_handed_over(engine: Engi
     folded.clear()
     assert late.projector.load_many([game_id])[game_id]["version"] == engine.load(game_id)["version"]
     assert folded == []
+
+
+def test_a_record_past_the_cap_is_not_handed_over_and_the_worker_folds(engine: Engine,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from events.store import HANDOFF_FIELD
+    from service import engine as engine_module
+
+    monkeypatch.setattr(engine_module, "HANDOFF_MAX_BYTES", 100)
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 1})
+    engine.act(players[1], game_id, {"type": "pick", "number": 1})
+    assert engine.redis.zscore(engine.keys.due(), game_id) is not None
+    assert engine.redis.hget(engine.keys.meta(game_id), HANDOFF_FIELD) is None
+    due_at = Engine(engine.redis, None).load(game_id)
+    worker = Engine(engine.redis, engine.scheduler)
+    assert worker.projector.load_many([game_id])[game_id] == due_at
+    assert worker.drain_due() == 1 and Engine(engine.redis, None).load(game_id)["version"] > due_at["version"]
