@@ -449,6 +449,14 @@ class EventStore:
         self.redis.hset(self.keys.snapshots(game_id), str(version), payload)
         self.redis.hset(self.keys.meta(game_id), "snapshot", version)
 
+    @staticmethod
+    def handoff_fields(record: Mapping[str, Any]) -> dict[str, str]:
+        """The meta-hash field that hands ``record`` to the worker taking its game's next step
+        (read back by :meth:`handoffs`); none for a record past :data:`HANDOFF_MAX_BYTES`,
+        which an append script would carry twice over, escaped: its worker folds instead."""
+        handed = orjson.dumps(record)
+        return {HANDOFF_FIELD: handed.decode()} if len(handed) <= HANDOFF_MAX_BYTES else {}
+
     def handoffs(self, game_ids: Sequence[str]) -> dict[str, bytes]:
         """The record each game's last due-making commit left for the workers (one pipeline;
         a Redis Cluster's pipeline asks each node for its own games)."""

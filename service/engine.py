@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 import redis
 from redis.cluster import RedisCluster
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
-from events.store import HANDOFF_FIELD, HANDOFF_MAX_BYTES, EventStore, IndexCommands, Keys
+from events.store import EventStore, IndexCommands, Keys
 from events.watch import FeedWatcher
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
@@ -611,11 +610,7 @@ class Engine:
             # The record this process just folded, for the worker that takes the step: it
             # starts from here instead of folding every event appended since it last saw the
             # game (see Projector.load_many). A snapshot in all but name: the events decide.
-            # A record past the cap (none of the four games' comes near it) is not handed
-            # over: the script would carry it twice over, escaped, and the worker folds.
-            handed = orjson.dumps(record)
-            if len(handed) <= HANDOFF_MAX_BYTES:
-                indexed[HANDOFF_FIELD] = handed.decode()
+            indexed.update(self.store.handoff_fields(record))
         pipe.hset(self.keys.meta(game_id), mapping=indexed)
         if full:
             pipe.zrem(self.keys.creating(), game_id)

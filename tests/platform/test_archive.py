@@ -210,10 +210,10 @@ def test_a_worker_starts_from_the_record_the_due_commit_handed_over(engine: Engi
 
 def test_a_record_past_the_cap_is_not_handed_over_and_the_worker_folds(engine: Engine,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from events import store
     from events.store import HANDOFF_FIELD
-    from service import engine as engine_module
 
-    monkeypatch.setattr(engine_module, "HANDOFF_MAX_BYTES", 100)
+    monkeypatch.setattr(store, "HANDOFF_MAX_BYTES", 100)
     game_id, players = started(engine)
     engine.act(players[0], game_id, {"type": "pick", "number": 1})
     engine.act(players[1], game_id, {"type": "pick", "number": 1})
