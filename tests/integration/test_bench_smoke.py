@@ -70,3 +70,20 @@ def test_my_games_bench_prints_a_row_per_size() -> None:
     rows = re.findall(r"^ +(\d+) +\d+\.\d\d / +\d+\.\d\d \((\d\.\d\d)x\)", out, re.MULTILINE)
     assert [size for size, _ in rows] == ["3", "6"] and rows[0][1] == "1.00", out
     assert "6 games -> 3 mine" in out, out
+
+
+def test_side_by_side_compares_each_figure_within_its_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ratios are taken round by round (its windows alternate), never across rounds."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    from bench import side_by_side
+
+    def window(name: str, round_: int, rate: float, cpu: float, p99: float) -> dict:
+        return {"name": name, "round": round_, "rate": rate, "server_ms_per_move": cpu, "p99": p99, "p50": 1.0,
+                "client_share": 0.1, "load": "0"}
+
+    windows = [window("ours", 1, 600, 2.0, 100), window("bgio flatfile", 1, 400, 2.5, 250),
+               window("ours", 2, 900, 1.2, 120), window("bgio flatfile", 2, 1000, 1.0, 200)]
+    out = side_by_side.table(windows, ["ours"], ["flatfile"])
+    assert "moves/s, ours / bgio flatfile (higher is better), per round: 1.50, 0.90 (median 1.20)" in out
+    assert "server CPU per move, ours / bgio flatfile (lower is better), per round: 0.80, 1.20 (median 1.00)" in out
+    assert "p99, ours / bgio flatfile (lower is better), per round: 0.40, 0.60 (median 0.50)" in out
