@@ -122,6 +122,18 @@ def shape(value: Any, depth: int = 2) -> Any:
     return type(value).__name__
 
 
+def lobby_cursor_before(client: Client, game_id: str) -> dict[str, str]:
+    """The ``cursor`` query (none if it is first) whose one-game page of the Coup lobby is ``game_id``."""
+    query: dict[str, Any] = {"game": "coup", "limit": 1}
+    for _ in range(10_000):
+        page = client.http.get(client.base_url + "/v1/games", params=query, timeout=40).json()
+        if [g["id"] for g in page["games"]] == [game_id]:
+            return {"cursor": query["cursor"]} if "cursor" in query else {}
+        assert page["next_cursor"] is not None, f"{game_id} is not in the lobby"
+        query["cursor"] = page["next_cursor"]
+    raise AssertionError("the lobby did not end")
+
+
 def play(server: str) -> dict[str, dict[str, Any]]:
     """One real session touching every operation; returns {"METHOD /path": {"request", "response"}}."""
     seen: dict[str, dict[str, Any]] = {}
@@ -159,7 +171,10 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     sacha = Client.register(server, "sacha")
     create = {"game": "coup", "seats": 2, "options": {}, "time_control": {"seconds_per_move": 86400}}
     game_id = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
-    call(anon, "GET", "/v1/games", "/v1/games", params={"game": "coup", "limit": 1})
+    # The lobby lists open games oldest first, and earlier tests may have left some open on
+    # this server: the example is the page that holds this session's game alone.
+    call(anon, "GET", "/v1/games", "/v1/games",
+         params={"game": "coup", "limit": 1, **lobby_cursor_before(anon, game_id)})
     base = f"/v1/games/{game_id}"
     call(natasha, "POST", "/v1/games/{game_id}/join", base + "/join")
     sacha.join(game_id)
