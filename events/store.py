@@ -23,6 +23,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from events import archive
+from events.buckets import TOKEN_BUCKET_LUA
 from events.envelope import Envelope
 from events.lean import LeanScript
 
@@ -166,31 +167,39 @@ class Keys:
 FEED_EVENTS_BYTES = 65536
 
 # KEYS: events stream, meta hash, idempotency hash, then the keys the index commands touch
+# and the gate's bucket, if any.
 # ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel,
-# index commands (a JSON array of commands, each an array of strings; "[]" for none), events (JSON)...
+# index commands (a JSON array of commands, each an array of strings; "[]" for none), the
+# gate's bucket key ("" for none), its rate and burst, events (JSON)...
+# The gate spends the actor's rate-limit token once the append is known to go ahead (not a
+# duplicate, not stale), and refuses it ('limited', the seconds to wait) when there is none.
 # The index commands run only once the append has succeeded, in the same atomic step, and
 # their replies follow the append's own.
 # The new version is published on the feed channel, so watchers wake without polling; up to
 # FEED_EVENTS_BYTES of events, the events themselves follow it, a line each (canonical JSON
 # has no raw newline), so a process that did not append learns them without reading the stream.
-_APPEND = """
+_APPEND = TOKEN_BUCKET_LUA + """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 if ARGV[2] ~= '' then
   local seen = redis.call('HGET', KEYS[3], ARGV[2])
   if seen then return {'duplicate', seen} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-for i = 6, #ARGV do
-  redis.call('XADD', KEYS[1], '0-' .. (version + i - 5), 'e', ARGV[i])
+if ARGV[6] ~= '' then
+  local wait = take_token(ARGV[6], tonumber(ARGV[7]), tonumber(ARGV[8]))
+  if wait > 0 then return {'limited', tostring(wait)} end
 end
-local new_version = version + #ARGV - 5
+for i = FIRST_EVENT, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (version + i - FIRST_EVENT + 1), 'e', ARGV[i])
+end
+local new_version = version + #ARGV - FIRST_EVENT + 1
 redis.call('HSET', KEYS[2], 'version', new_version)
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 local announced = tostring(new_version)
 local size = 0
-for i = 6, #ARGV do size = size + #ARGV[i] end
+for i = FIRST_EVENT, #ARGV do size = size + #ARGV[i] end
 if size <= FEED_EVENTS_BYTES then
-  announced = announced .. '\\n' .. table.concat(ARGV, '\\n', 6)
+  announced = announced .. '\\n' .. table.concat(ARGV, '\\n', FIRST_EVENT)
 end
 redis.call('PUBLISH', ARGV[4], announced)
 local reply = {'ok', tostring(new_version)}
@@ -198,7 +207,7 @@ for _, command in ipairs(cjson.decode(ARGV[5])) do
   reply[#reply + 1] = redis.call(unpack(command))
 end
 return reply
-""".replace("FEED_EVENTS_BYTES", str(FEED_EVENTS_BYTES))
+""".replace("FEED_EVENTS_BYTES", str(FEED_EVENTS_BYTES)).replace("FIRST_EVENT", "9")
 
 
 # KEYS: events stream, archive. ARGV: low id, high id, count (0: all).
@@ -240,11 +249,13 @@ ARCHIVE_CACHE = 256
 
 @dataclass(frozen=True)
 class AppendResult:
-    """What an append did: ``ok``, ``conflict`` (someone else moved the game on) or ``duplicate``."""
+    """What an append did: ``ok``, ``conflict`` (someone else moved the game on), ``duplicate``
+    or ``limited`` (its gate had no token: ``wait`` seconds until one)."""
 
     status: str
     version: int | None = None
     record: dict[str, Any] | None = None
+    wait: float | None = None
     #: The replies of the index commands that ran with the append (see :class:`IndexCommands`).
     replies: Sequence[Any] = ()
 
@@ -292,6 +303,20 @@ class IndexCommands:
         self._add("SMISMEMBER", name, *members)
 
 
+@dataclass(frozen=True)
+class Gate:
+    """A rate-limit bucket an append spends one token of, in its own step (see ``_APPEND``).
+
+    ``name`` is the bucket's, for the refusal's text. The bucket's key must live where the
+    game's keys do: not on a Redis Cluster, whose script may touch one hash slot only.
+    """
+
+    key: str
+    rate: float
+    burst: float
+    name: str = "player"
+
+
 class EventStore:
     """Appends and reads the events of games; knows nothing about rules."""
 
@@ -306,19 +331,21 @@ class EventStore:
 
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                idempotency: tuple[str, dict[str, Any]] | None = None,
-               index: IndexCommands | None = None) -> AppendResult:
+               index: IndexCommands | None = None, gate: Gate | None = None) -> AppendResult:
         """Append ``events`` if the game is still at ``expected_version``; all or nothing.
 
         The ``index`` commands run after a successful append, in the same step; their
-        replies are the result's ``replies``. (Not with a Redis Cluster: they may name
-        keys of other hash slots.)
+        replies are the result's ``replies``. A ``gate`` spends a rate-limit token when the
+        append goes ahead, or refuses it (``limited``). (Neither with a Redis Cluster: they
+        may name keys of other hash slots.)
         """
-        keys, args = self._append_call(game_id, expected_version, events, idempotency, index)
+        keys, args = self._append_call(game_id, expected_version, events, idempotency, index, gate)
         return self.parse_append(self._append(keys=keys, args=args))
 
     def _append_call(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                      idempotency: tuple[str, dict[str, Any]] | None,
-                     index: IndexCommands | None = None) -> tuple[list[str], list[Any]]:
+                     index: IndexCommands | None = None, gate: Gate | None = None
+                     ) -> tuple[list[str], list[Any]]:
         if not events:
             raise ValueError("nothing to append")
         if events[0].seq != expected_version + 1:
@@ -329,7 +356,11 @@ class EventStore:
         if index is not None and index.commands:
             keys += index.keys()  # declared, as a script should, though only a plain Redis runs them
             commands = orjson.dumps(index.commands).decode()
-        args = [expected_version, field, json.dumps(record), self.keys.feed(game_id), commands,
+        gate_args: list[Any] = ["", 0, 0]
+        if gate is not None:
+            keys.append(gate.key)
+            gate_args = [gate.key, repr(float(gate.rate)), repr(float(gate.burst))]
+        args = [expected_version, field, json.dumps(record), self.keys.feed(game_id), commands, *gate_args,
                 *(e.to_json() for e in events)]
         return keys, args
 
@@ -339,6 +370,8 @@ class EventStore:
         status = status.decode() if isinstance(status, bytes) else status
         if status == "duplicate":
             return AppendResult("duplicate", record=json.loads(value))
+        if status == "limited":
+            return AppendResult("limited", wait=float(value))
         return AppendResult(status, version=int(value), replies=rest)
 
     def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:

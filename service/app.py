@@ -21,7 +21,7 @@ from events.store import connect
 from service.engine import Engine, Player
 from service.errors import Problem
 from service.inputs import json_body  # noqa: F401  (kept importable from here)
-from service.ratelimit import Bucket, Limits, RateLimiter
+from service.ratelimit import Bucket, Limits, RateLimiter, limited
 from workers.scheduling import JobScheduler, make_queue, queue_client
 
 log = logging.getLogger(__name__)
@@ -199,8 +199,7 @@ def take(bucket: Bucket, subject: str) -> None:
 
     wait = current_app.extensions["intrigue.limiter"].allow(bucket, subject)
     if wait:
-        raise Problem(429, "rate_limited", f"too many requests ({bucket.name}); retry in {wait:.2f} s",
-                      retry_after=round(wait, 3))
+        raise limited(bucket.name, wait)
 
 
 def limits() -> Limits:

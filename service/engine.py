@@ -21,7 +21,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
-from events.store import EventStore, IndexCommands, Keys
+from events.store import EventStore, Gate, IndexCommands, Keys
 from events.watch import FeedWatcher
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
@@ -30,6 +30,7 @@ from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
 from service.chat import Chat
 from service.errors import Problem
+from service.ratelimit import limited
 from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from service.webhooks import Webhooks
 from workers.scheduling import JobScheduler, make_queue
@@ -72,6 +73,9 @@ class Committed:
 
     record: Record
     events: list[Envelope]
+    #: Whether the append spent the caller's rate-limit token (its gate ran): not for a
+    #: replayed answer, nor for a commit made without a gate.
+    gated: bool = False
 
 
 class Engine:
@@ -192,25 +196,30 @@ class Engine:
         raise _problem(409, "busy", "the game changed too often while joining; try again")
 
     def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
-            if_match: int | None = None) -> Committed:
+            if_match: int | None = None, gate: Gate | None = None) -> Committed:
         """A seat's action: decide, append, follow up. Rejected actions change nothing.
 
         It decides on the record this process last saw, without reading the store first:
         the append's version check refuses a stale one (then it re-reads and decides
-        again), and a refusal is only given after a fresh read confirms it.
+        again), and a refusal is only given after a fresh read confirms it. A ``gate``
+        spends the caller's rate-limit token inside the append (``Committed.gated``), or
+        refuses the action with a 429 and appends nothing; whoever passes one spends the
+        token itself on every other outcome.
         """
         record = self.projector.cached(game_id)
         if record is not None:
             try:
-                return self._act(player, game_id, record, action, idempotency_key, if_match)
-            except Problem:
+                return self._act(player, game_id, record, action, idempotency_key, if_match, gate)
+            except Problem as problem:
+                if problem.status == 429:
+                    raise
                 fresh = self.load(game_id)
                 if fresh["version"] == record["version"]:
                     raise
-        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match)
+        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match, gate)
 
     def _act(self, player: Player, game_id: str, record: Record, action: Mapping[str, Any],
-             idempotency_key: str | None, if_match: int | None) -> Committed:
+             idempotency_key: str | None, if_match: int | None, gate: Gate | None = None) -> Committed:
         seat = seat_of(record, player.id)
         if seat is None:
             raise _problem(403, "not_seated", "you do not hold a seat in this game")
@@ -234,7 +243,7 @@ class Engine:
             cause = {"kind": "player", "action": dict(action)}
             if idempotency_key is not None:
                 cause["key"] = idempotency_key
-            done = self._commit(game_id, record, drafts, cause, idem)
+            done = self._commit(game_id, record, drafts, cause, idem, gate)
             if isinstance(done, Committed):
                 return done
             if isinstance(done, dict):  # duplicate: the same key won a race
@@ -484,8 +493,9 @@ class Engine:
         return derive_rng(seed, seq, purpose)
 
     def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
-                idem: tuple[str, str] | None = None) -> Committed | dict[str, Any] | None:
-        """Seal, fold and append; then index and schedule. None on a version conflict."""
+                idem: tuple[str, str] | None = None, gate: Gate | None = None) -> Committed | dict[str, Any] | None:
+        """Seal, fold and append; then index and schedule. None on a version conflict; a 429
+        when the ``gate`` had no token (see :meth:`act`)."""
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
         at = utc_now()
@@ -514,14 +524,19 @@ class Engine:
         # may touch only its game's hash slot: there the updates follow the append.
         replies: list[Any] = []
         if isinstance(self.redis, RedisCluster):
+            if gate is not None:
+                raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
             result = self.store.append(game_id, version, envelopes, record_for_key)
             if result.status == "ok":
                 plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record)
-            result = self.store.append(game_id, version, envelopes, record_for_key, index)
+            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate)
             replies = [None, *result.replies]
+        if result.status == "limited":
+            assert gate is not None and result.wait is not None
+            raise limited(gate.name, result.wait)
         if result.status != "ok":
             self.projector.forget(game_id)
             return result.record if result.status == "duplicate" else None
@@ -529,7 +544,7 @@ class Engine:
         self.projector.remember_events(game_id, envelopes)
         self._finish_follow_up(plan, replies, offset=1)
         self.projector.maybe_snapshot(game_id, version, new)
-        return Committed(new, envelopes)
+        return Committed(new, envelopes, gated=gate is not None)
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)

@@ -8,12 +8,18 @@ hooks, the request's and the response's objects): 972-1,023 µs of CPU per POST,
 Only a request with nothing unusual takes the lane: a JSON body declared exactly as
 ``application/json``, with a length, within the size limit; ``Bearer`` and the token of a
 player; an ``If-Match`` in plain digits if any; a body that parses, is an object and
-passes the action schema; a rate-limit token to spend. Anything else goes to the Flask app
-untouched (the body put back as it was read), so every refusal keeps the status, code and
-headers of the API reference. Once the lane has spent the caller's token it answers
-itself: the engine's own refusals and errors get the same problem answers as the app's
-error handlers give. What a commit asks of the workers runs after the answer is sent, as
-it does for the app's routes (see ``Engine._when_answered``).
+passes the action schema. Anything else goes to the Flask app untouched (the body put back
+as it was read), so every refusal keeps the status, code and headers of the API reference.
+Past those checks the lane answers itself: the engine's own refusals and errors, and the
+429 of a caller out of tokens, get the same problem answers as the app's error handlers give.
+
+The caller's rate-limit token is spent once per request, as the app's ``before_request``
+does, but without a round trip of its own where it can: the append spends it in the same
+step (``events.store.Gate``), refusing a caller who has none, and only an action that
+appends nothing (a refusal, a replayed answer) spends it separately, before its answer. On
+a Redis Cluster, where the bucket and the game live in different hash slots, the token is
+spent first, as the app does. What a commit asks of the workers runs after the answer is
+sent, as it does for the app's routes (see ``Engine._when_answered``).
 """
 
 from __future__ import annotations
@@ -25,10 +31,13 @@ from contextvars import ContextVar
 from typing import Any
 
 from flask import Flask
+from redis.cluster import RedisCluster
 
+from events.store import Gate
 from service.app import dump_bytes, problem_response, run_after_answer, unexpected_problem
 from service.errors import Problem
 from service.inputs import DIGITS, parse_json, prefers_minimal
+from service.ratelimit import limited
 from service.routes import ACTION_SCHEMA, MAX_IDEMPOTENCY_KEY, MINIMAL_APPLIED, action_answer
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
@@ -82,11 +91,12 @@ class ExpressLane:
         return self._act(environ, start_response, *taken)
 
     def _take(self, environ: dict[str, Any], game_id: str) -> tuple[Any, str, dict[str, Any], str | None,
-                                                                      int | None] | None:
-        """The caller, the game, the action and its headers, if the lane may answer; else None.
+                                                                      int | None, Gate | None] | None:
+        """The caller, the game, the action, its headers and the gate that spends the caller's
+        rate-limit token, if the lane may answer; else None.
 
-        Nothing here changes anything, but the rate-limit token spent last: up to that
-        point the Flask app can take the request over as if the lane were not there.
+        Nothing here changes anything, but on a cluster the rate-limit token spent last: up
+        to that point the Flask app can take the request over as if the lane were not there.
         """
         if environ.get("CONTENT_TYPE") not in _JSON or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
@@ -120,22 +130,36 @@ class ExpressLane:
                 return None
             if ACTION_SCHEMA.validate(action):
                 return None
-            if self.app.extensions["intrigue.limiter"].allow(limits.player(), player.id):
-                return None  # the app refuses it with its 429, spending nothing more
+            limiter = self.app.extensions["intrigue.limiter"]
+            gate = None
+            if isinstance(engine.redis, RedisCluster):
+                if limiter.allow(limits.player(), player.id):
+                    return None  # the app refuses it with its 429, spending nothing more
+            else:
+                gate = limiter.gate(limits.player(), player.id)
         except Exception:  # Problem, RedisError...: the app meets the same and answers as it does
             return None
-        return player, game_id, action, key, int(if_match) if if_match is not None else None
+        return player, game_id, action, key, int(if_match) if if_match is not None else None, gate
 
     def _act(self, environ: dict[str, Any], start_response: StartResponse, player: Any, game_id: str,
-             action: dict[str, Any], key: str | None, if_match: int | None) -> Iterable[bytes]:
+             action: dict[str, Any], key: str | None, if_match: int | None, gate: Gate | None) -> Iterable[bytes]:
         pending: list[Callable[[], None]] = []
         reset = _DEFERRED.set(pending)
         try:
             done = self.app.extensions["intrigue"].act(player, game_id, action, idempotency_key=key,
-                                                       if_match=if_match)
+                                                       if_match=if_match, gate=gate)
+            if gate is not None and not done.gated:  # a replayed answer: nothing was appended
+                self._spend(gate)
             minimal = prefers_minimal(environ.get("HTTP_PREFER"))
             body = dump_bytes(action_answer(done, player.id, minimal))
         except Exception as err:
+            if gate is not None and isinstance(err, Problem) and err.status != 429:
+                try:  # a refusal spends the token too, and a caller without one hears that first
+                    self._spend(gate)
+                except Problem as refused:
+                    err = refused
+                except Exception:  # the refusal stands; the token is the store's to lose
+                    pass
             problem = err if isinstance(err, Problem) else unexpected_problem(err)
             with self.app.app_context():
                 response = problem_response(problem)
@@ -147,3 +171,9 @@ class ExpressLane:
             headers.extend(MINIMAL_APPLIED.items())
         start_response("200 OK", headers)
         return _Answer([body], pending)
+
+    def _spend(self, gate: Gate) -> None:
+        """Spend the token of an action that appended nothing; a 429 if there is none."""
+        wait = self.app.extensions["intrigue.limiter"].spend(gate)
+        if wait:
+            raise limited(gate.name, wait)

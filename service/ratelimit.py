@@ -18,24 +18,14 @@ from dataclasses import dataclass
 
 import redis
 
+from events.buckets import TOKEN_BUCKET_LUA
 from events.lean import LeanScript
+from events.store import Gate
+from service.errors import Problem
 
 # KEYS: the bucket. ARGV: tokens per second, capacity. Returns "0" (spent one token) or
 # the seconds to wait before one is there (as a string: Lua numbers become integers).
-_TAKE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens, at = tonumber(held[1]), tonumber(held[2])
-if tokens == nil or at == nil then tokens, at = burst, now end
-tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate * 1000) + 1000)
-return tostring(wait)
-"""
+_TAKE = TOKEN_BUCKET_LUA + "return tostring(take_token(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])))\n"
 
 
 @dataclass(frozen=True)
@@ -112,8 +102,22 @@ class RateLimiter:
     def key(self, bucket: Bucket, subject: str) -> str:
         return f"{self.prefix}:limit:{bucket.name}:{subject}"
 
+    def gate(self, bucket: Bucket, subject: str) -> Gate | None:
+        """The append's gate that spends ``subject``'s token of ``bucket`` (None: no limit)."""
+        return Gate(self.key(bucket, subject), bucket.rate, bucket.burst, bucket.name) if bucket.rate > 0 else None
+
     def allow(self, bucket: Bucket, subject: str) -> float:
         """0 if the request may go ahead, else the seconds to wait before retrying."""
         if bucket.rate <= 0:
             return 0.0
         return float(self._take(keys=[self.key(bucket, subject)], args=[bucket.rate, bucket.burst]))
+
+    def spend(self, gate: Gate) -> float:
+        """:meth:`allow` for the bucket of a gate an append did not get to spend."""
+        return float(self._take(keys=[gate.key], args=[gate.rate, gate.burst]))
+
+
+def limited(bucket_name: str, wait: float) -> Problem:
+    """The 429 of a request whose token of ``bucket_name`` is not there yet."""
+    return Problem(429, "rate_limited", f"too many requests ({bucket_name}); retry in {wait:.2f} s",
+                   retry_after=round(wait, 3))

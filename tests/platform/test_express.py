@@ -142,7 +142,7 @@ def test_anything_unusual_goes_to_the_app(app: Flask, body: str, headers: dict[s
     assert response.headers["Content-Type"] == "application/problem+json"
 
 
-def test_the_lane_spends_one_rate_token_per_request_and_a_refused_one_is_the_apps_429(app: Flask) -> None:
+def test_the_lane_spends_one_rate_token_per_refusal_and_its_429_is_the_apps(app: Flask) -> None:
     client = app.test_client()
     game_id, auth = toy_game(client)
     reached_flask(app).clear()
@@ -153,9 +153,48 @@ def test_the_lane_spends_one_rate_token_per_request_and_a_refused_one_is_the_app
     # A burst of 2 x RATE tokens, less the join's, some refilled while the requests ran: one
     # token per request (spending two would be refused after about half as many).
     assert 2 * RATE - 1 <= limited <= 3 * RATE and set(codes[:limited]) == {422}
-    assert answers[limited].headers["Retry-After"] and answers[limited].get_json()["code"] == "rate_limited"
-    assert reached_flask(app)[0] == f"POST /v1/games/{game_id}/actions"  # the 429 is the app's
-    assert len(reached_flask(app)) == codes.count(429)
+    assert reached_flask(app) == []  # the lane answered every one, the 429s too
+    # ...as the app answers a caller out of tokens on any other route.
+    apps = client.get("/v1/me/games", headers=auth[1])
+    lanes = answers[limited]
+    assert apps.status_code == lanes.status_code == 429
+    assert lanes.headers["Content-Type"] == apps.headers["Content-Type"] == "application/problem+json"
+    assert lanes.headers["Retry-After"] and apps.headers["Retry-After"]
+    assert lanes.get_json().keys() == apps.get_json().keys() and lanes.get_json()["code"] == "rate_limited"
+
+
+def bucket_tokens(engine: Engine, token: str) -> float:
+    player = engine.player_for_token(token)
+    assert player is not None
+    return float(engine.redis.hget(f"{engine.keys.prefix}:limit:player:{player.id}", "tokens"))
+
+
+def test_an_action_spends_its_token_inside_the_append_and_a_caller_without_one_appends_nothing(
+        app: Flask, engine: Engine) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    token = auth[0]["Authorization"].split()[1]
+    before = bucket_tokens(engine, token)
+    picked = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 1},
+                         headers={**auth[0], "Idempotency-Key": "first"})
+    assert picked.status_code == 200
+    spent = before - bucket_tokens(engine, token)
+    assert 0.5 < spent <= 1  # one token (less what refilled meanwhile), not two
+    # A replayed answer appends nothing: its token is spent apart, once.
+    before = bucket_tokens(engine, token)
+    again = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 1},
+                        headers={**auth[0], "Idempotency-Key": "first"})
+    assert again.status_code == 200 and again.get_json()["version"] == picked.get_json()["version"]
+    assert 0.5 < before - bucket_tokens(engine, token) <= 1
+    # Seat 1 runs out of tokens on refusals; its legal pick is then refused and appends nothing.
+    version = engine.store.version(game_id)
+    while client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 9},
+                      headers=auth[1]).status_code != 429:
+        pass
+    refused = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 1}, headers=auth[1])
+    assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+    assert refused.headers["Retry-After"]
+    assert engine.store.version(game_id) == version
 
 
 def test_what_a_commit_owes_the_workers_waits_for_the_answer(app: Flask, engine: Engine) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from events.envelope import GENESIS_HASH, Envelope, seal
-from events.store import EventStore, IndexCommands, connect
+from events.store import EventStore, Gate, IndexCommands, connect
 from service.embedded import EmbeddedRedis
 
 
@@ -54,3 +54,32 @@ def test_index_commands_of_an_append_that_loses_the_race_do_not_run(platform_red
     assert result.status == "conflict" and not result.replies
     assert client.exists("inbox") == 0 and client.zscore("lobby", "g1") == 1.0
     assert [e.seq for e in store.read("g1")] == [1]
+
+
+def test_a_gate_spends_a_token_only_when_the_append_goes_ahead_and_refuses_one_without(
+        platform_redis: EmbeddedRedis) -> None:
+    client = connect(platform_redis.url)
+    client.flushall()
+    store = EventStore(client)
+    gate = Gate("bucket", rate=0.001, burst=2)  # two tokens, the next one in 1,000 s
+    first = _event(1)
+    assert store.append("g1", 0, [first], idempotency=("0:k", {"first": 1}), gate=gate).status == "ok"
+    assert 0.99 < float(client.hget("bucket", "tokens")) <= 1
+    # Neither a stale append nor a duplicate key spends the token.
+    assert store.append("g1", 0, [_event(1)], gate=gate).status == "conflict"
+    assert store.append("g1", 1, [_event(2, first.hash)], idempotency=("0:k", {}), gate=gate).status == "duplicate"
+    assert 0.99 < float(client.hget("bucket", "tokens")) <= 1
+    second = _event(2, first.hash)
+    assert store.append("g1", 1, [second], gate=gate).status == "ok"
+    # Out of tokens: refused with the wait, and nothing is written or announced.
+    pubsub = client.pubsub()
+    pubsub.subscribe(store.keys.feed("g1"))
+    assert pubsub.get_message(timeout=1)["type"] == "subscribe"
+    index = IndexCommands()
+    index.set("mark", 1)
+    result = store.append("g1", 2, [_event(3, second.hash)], index=index, gate=gate)
+    assert result.status == "limited" and 990 < result.wait <= 1000
+    assert [e.seq for e in store.read("g1")] == [1, 2] and store.version("g1") == 2
+    assert client.exists("mark") == 0
+    assert pubsub.get_message(timeout=0.2) is None
+    pubsub.close()

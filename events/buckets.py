@@ -1,0 +1,26 @@
+"""The token bucket, in Lua, for every script that spends a rate-limit token.
+
+``service.ratelimit`` spends tokens with a script of its own; the append script spends the
+acting player's token in the same step as the append (see ``events.store.Gate``), so a move
+costs one round trip to Redis, not two. Both take the bucket from here, so the two ways of
+spending a token cannot drift apart.
+"""
+
+#: ``take_token(key, rate, burst)``: refill the bucket at ``key`` (a hash of ``tokens`` and
+#: ``at``) by the server's clock, spend one token if there is one, and return 0, else the
+#: seconds to wait for one. The hash expires once it would be full again.
+TOKEN_BUCKET_LUA = """
+local function take_token(key, rate, burst)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+  local held = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens, at = tonumber(held[1]), tonumber(held[2])
+  if tokens == nil or at == nil then tokens, at = burst, now end
+  tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+  local wait = 0
+  if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+  redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil((burst - tokens) / rate * 1000) + 1000)
+  return wait
+end
+"""
