@@ -7,7 +7,9 @@ Both sides get N tables of 3 seats with one move in flight per table, a random l
 as soon as a seat is awaited, over a window of --seconds. The windows alternate (peer,
 Intrigue, peer, Intrigue...) so that both see the same load from whatever else runs on the
 machine, and the ratio is taken within each round. Before each window the servers are let
-settle (their CPU under 5% of a core), so no window pays for the clean-up of the last.
+settle (their CPU under 5% of a core), so no window pays for the clean-up of the last, and
+before round 1 each server gets a --warm-up window that is not counted, so round 1 is not
+the only one that pays for cold processes.
 Load clients are Node programs (the peer's own ``load.js``; ours, ``bench/intrigue_load.mjs``); each reports the CPU its
 process and the measured server's processes used in the window, so a client that became
 the bottleneck would show.
@@ -238,6 +240,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="tables of 3 seats (default %(default)s)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each window (default %(default)s)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations (default %(default)s)")
+    parser.add_argument("--warm-up", type=float, default=10.0,
+                        help="seconds of load each server gets once, unmeasured, before round 1: every server "
+                             "process starts cold, and only the first window would pay for it (default "
+                             "%(default)s; 0: none)")
     parser.add_argument("--before", type=Path,
                         help="also measure this older checkout of Intrigue (git archive of main, say), "
                              "with --before-worker-class and --before-feed, as an extra column")
@@ -288,39 +294,50 @@ def main() -> None:
             for name, (root, wc, _, python) in sides.items()}
         peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
         names = [*sides, *([watched_side] if args.idle_watchers else [])]
+
+        def window(name: str, storage: str | None, round_: int, seconds: float) -> dict:
+            """One window of ``name``'s load client, after the servers settled."""
+            settle([pid for _, pids in [*servers.values(), *peers.values()] for pid in pids()])
+            load = load_average()
+            if storage is None:
+                side = main_side if name == watched_side else name
+                base, pids = servers[side]
+                server_pids = pids()
+                command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
+                           str(seconds), "--feed", sides[side][2], "--seed", str(round_),
+                           "--server-pids", ",".join(map(str, server_pids))]
+                if args.minimal and side == main_side:
+                    command += ["--minimal", "1"]
+                with ExitStack() as held:
+                    if name == watched_side:
+                        held.enter_context(idle_watchers(base, args.idle_watchers))
+                    figures = run_client(command, ROOT, seconds)
+            else:
+                url, pids = peers[storage]
+                command = ["node", "load.js", "--url", url, "--games", str(args.games), "--seconds",
+                           str(seconds), "--seed", str(round_), "--server-pid", str(pids()[0])]
+                figures = run_client(command, peer_dir, seconds)
+            figures.update(name=name, round=round_, load=load)
+            if storage is None and args.intrigue == "gunicorn":
+                figures.update(by_role(figures, server_pids, args.workers))
+            return figures
+
+        if args.warm_up > 0:  # every server once, unmeasured: round 1 should not be the only cold one
+            for name, storage in [*(("bgio " + s, s) for s in storages), *((name, None) for name in sides)]:
+                figures = window(name, storage, 0, args.warm_up)
+                print(f"warm-up {name:<42} {figures['rate']:7.1f} moves/s  p99 {figures['p99']:6.1f} ms "
+                      "(not counted)", flush=True)
         for round_ in range(1, args.rounds + 1):
             order = [*(("bgio " + s, s) for s in storages), *((name, None) for name in names)]
             if round_ % 2 == 0:
                 order.reverse()
             for name, storage in order:
-                settle([pid for _, pids in [*servers.values(), *peers.values()] for pid in pids()])
-                load = load_average()
-                if storage is None:
-                    side = main_side if name == watched_side else name
-                    base, pids = servers[side]
-                    server_pids = pids()
-                    command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
-                               str(args.seconds), "--feed", sides[side][2], "--seed", str(round_),
-                               "--server-pids", ",".join(map(str, server_pids))]
-                    if args.minimal and side == main_side:
-                        command += ["--minimal", "1"]
-                    with ExitStack() as held:
-                        if name == watched_side:
-                            held.enter_context(idle_watchers(base, args.idle_watchers))
-                        figures = run_client(command, ROOT, args.seconds)
-                else:
-                    url, pids = peers[storage]
-                    command = ["node", "load.js", "--url", url, "--games", str(args.games), "--seconds",
-                               str(args.seconds), "--seed", str(round_), "--server-pid", str(pids()[0])]
-                    figures = run_client(command, peer_dir, args.seconds)
-                figures.update(name=name, round=round_, load=load)
-                if storage is None and args.intrigue == "gunicorn":
-                    figures.update(by_role(figures, server_pids, args.workers))
+                figures = window(name, storage, round_, args.seconds)
                 windows.append(figures)
                 print(f"round {round_} {name:<42} {figures['rate']:7.1f} moves/s  p50 {figures['p50']:6.1f} ms  "
                       f"p99 {figures['p99']:6.1f} ms  server {figures.get('server_ms_per_move', float('nan')):.2f} "
                       f"cpu-ms/move  client {figures.get('client_share', float('nan')) * 100:4.1f}% of machine  "
-                      f"(load {load})", flush=True)
+                      f"(load {figures['load']})", flush=True)
                 if "api_ms_per_move" in figures:
                     print(f"        of which API {figures['api_ms_per_move']:.2f}, workers "
                           f"{figures['workers_ms_per_move']:.2f}, Redis {figures['redis_ms_per_move']:.2f}", flush=True)
