@@ -294,6 +294,7 @@ def main() -> None:
             for name, (root, wc, _, python) in sides.items()}
         peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
         names = [*sides, *([watched_side] if args.idle_watchers else [])]
+        peer_windows = [("bgio " + s, s) for s in storages]
 
         def window(name: str, storage: str | None, round_: int, seconds: float) -> dict:
             """One window of ``name``'s load client, after the servers settled."""
@@ -323,12 +324,12 @@ def main() -> None:
             return figures
 
         if args.warm_up > 0:  # every server once, unmeasured: round 1 should not be the only cold one
-            for name, storage in [*(("bgio " + s, s) for s in storages), *((name, None) for name in sides)]:
+            for name, storage in [*peer_windows, *((name, None) for name in sides)]:
                 figures = window(name, storage, 0, args.warm_up)
                 print(f"warm-up {name:<42} {figures['rate']:7.1f} moves/s  p99 {figures['p99']:6.1f} ms "
                       "(not counted)", flush=True)
         for round_ in range(1, args.rounds + 1):
-            order = [*(("bgio " + s, s) for s in storages), *((name, None) for name in names)]
+            order = [*peer_windows, *((name, None) for name in names)]
             if round_ % 2 == 0:
                 order.reverse()
             for name, storage in order:

@@ -21,7 +21,7 @@ from events.store import connect
 from service.engine import Engine, Player
 from service.errors import Problem
 from service.inputs import json_body  # noqa: F401  (kept importable from here)
-from service.ratelimit import Bucket, Limits, RateLimiter, limited
+from service.ratelimit import Bucket, Limits, limited
 from workers.scheduling import JobScheduler, make_queue, queue_client
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     engine.after_answer = _after_answer
     limits = limits or Limits.from_env(player_rate=rate_limit)
     app.extensions["intrigue.limits"] = limits
-    app.extensions["intrigue.limiter"] = RateLimiter(engine.redis, engine.keys.prefix)
+    app.extensions["intrigue.limiter"] = engine.limiter
     if limits.trusted_proxies:
         # The client is the address the nearest trusted proxy saw, not whatever a client claims.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=limits.trusted_proxies)  # type: ignore[method-assign]

@@ -30,7 +30,7 @@ from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
 from service.chat import Chat
 from service.errors import Problem
-from service.ratelimit import limited
+from service.ratelimit import RateLimiter, limited
 from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from service.webhooks import Webhooks
 from workers.scheduling import JobScheduler, make_queue
@@ -89,6 +89,7 @@ class Engine:
         self.scheduler = scheduler
         self.operator_token = operator_token
         self.chat = Chat(client, self.keys, self.store.read)
+        self.limiter = RateLimiter(client, self.keys.prefix)
         self.hooks = Webhooks(client, self.keys,
                               make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
         self._seeds: dict[str, str] = {}
@@ -201,11 +202,32 @@ class Engine:
 
         It decides on the record this process last saw, without reading the store first:
         the append's version check refuses a stale one (then it re-reads and decides
-        again), and a refusal is only given after a fresh read confirms it. A ``gate``
-        spends the caller's rate-limit token inside the append (``Committed.gated``), or
-        refuses the action with a 429 and appends nothing; whoever passes one spends the
-        token itself on every other outcome.
+        again), and a refusal is only given after a fresh read confirms it.
+
+        A ``gate`` spends the caller's rate-limit token once per request: inside the append
+        when there is one (no round trip of its own), which refuses the action with a 429
+        and appends nothing when the token is not there; apart for an action that appends
+        nothing (a refusal, a replayed answer), whose caller, out of tokens, hears the 429
+        instead.
         """
+        try:
+            done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, gate)
+        except Problem as problem:
+            if gate is not None and problem.status != 429:
+                self._spend_apart(gate)
+            raise
+        if gate is not None and not done.gated:
+            self._spend_apart(gate)
+        return done
+
+    def _spend_apart(self, gate: Gate) -> None:
+        """Spend the token of an action whose append did not (a 429 if there is none)."""
+        wait = self.limiter.spend(gate)
+        if wait:
+            raise limited(gate.name, wait)
+
+    def _act_on_cached(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None,
+                       if_match: int | None, gate: Gate | None) -> Committed:
         record = self.projector.cached(game_id)
         if record is not None:
             try:

@@ -14,11 +14,10 @@ Past those checks the lane answers itself: the engine's own refusals and errors,
 429 of a caller out of tokens, get the same problem answers as the app's error handlers give.
 
 The caller's rate-limit token is spent once per request, as the app's ``before_request``
-does, but without a round trip of its own where it can: the append spends it in the same
-step (``events.store.Gate``), refusing a caller who has none, and only an action that
-appends nothing (a refusal, a replayed answer) spends it separately, before its answer. On
-a Redis Cluster, where the bucket and the game live in different hash slots, the token is
-spent first, as the app does. What a commit asks of the workers runs after the answer is
+does, but without a round trip of its own where it can: the lane hands the engine a gate
+(``events.store.Gate``), and the append spends the token in the same step (see
+``Engine.act``). On a Redis Cluster, where the bucket and the game live in different hash
+slots, the lane spends it first, as the app does. What a commit asks of the workers runs after the answer is
 sent, as it does for the app's routes (see ``Engine._when_answered``).
 """
 
@@ -37,7 +36,6 @@ from events.store import Gate
 from service.app import dump_bytes, problem_response, run_after_answer, unexpected_problem
 from service.errors import Problem
 from service.inputs import DIGITS, parse_json, prefers_minimal
-from service.ratelimit import limited
 from service.routes import ACTION_SCHEMA, MAX_IDEMPOTENCY_KEY, MINIMAL_APPLIED, action_answer
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
@@ -130,7 +128,7 @@ class ExpressLane:
                 return None
             if ACTION_SCHEMA.validate(action):
                 return None
-            limiter = self.app.extensions["intrigue.limiter"]
+            limiter = engine.limiter
             gate = None
             if isinstance(engine.redis, RedisCluster):
                 if limiter.allow(limits.player(), player.id):
@@ -148,18 +146,9 @@ class ExpressLane:
         try:
             done = self.app.extensions["intrigue"].act(player, game_id, action, idempotency_key=key,
                                                        if_match=if_match, gate=gate)
-            if gate is not None and not done.gated:  # a replayed answer: nothing was appended
-                self._spend(gate)
             minimal = prefers_minimal(environ.get("HTTP_PREFER"))
             body = dump_bytes(action_answer(done, player.id, minimal))
         except Exception as err:
-            if gate is not None and isinstance(err, Problem) and err.status != 429:
-                try:  # a refusal spends the token too, and a caller without one hears that first
-                    self._spend(gate)
-                except Problem as refused:
-                    err = refused
-                except Exception:  # the refusal stands; the token is the store's to lose
-                    pass
             problem = err if isinstance(err, Problem) else unexpected_problem(err)
             with self.app.app_context():
                 response = problem_response(problem)
@@ -171,9 +160,3 @@ class ExpressLane:
             headers.extend(MINIMAL_APPLIED.items())
         start_response("200 OK", headers)
         return _Answer([body], pending)
-
-    def _spend(self, gate: Gate) -> None:
-        """Spend the token of an action that appended nothing; a 429 if there is none."""
-        wait = self.app.extensions["intrigue.limiter"].spend(gate)
-        if wait:
-            raise limited(gate.name, wait)

@@ -108,12 +108,11 @@ class RateLimiter:
 
     def allow(self, bucket: Bucket, subject: str) -> float:
         """0 if the request may go ahead, else the seconds to wait before retrying."""
-        if bucket.rate <= 0:
-            return 0.0
-        return float(self._take(keys=[self.key(bucket, subject)], args=[bucket.rate, bucket.burst]))
+        gate = self.gate(bucket, subject)
+        return self.spend(gate) if gate is not None else 0.0
 
     def spend(self, gate: Gate) -> float:
-        """:meth:`allow` for the bucket of a gate an append did not get to spend."""
+        """:meth:`allow` for a gate's bucket (one an append did not get to spend)."""
         return float(self._take(keys=[gate.key], args=[gate.rate, gate.burst]))
 
 

@@ -166,7 +166,7 @@ def test_the_lane_spends_one_rate_token_per_refusal_and_its_429_is_the_apps(app:
 def bucket_tokens(engine: Engine, token: str) -> float:
     player = engine.player_for_token(token)
     assert player is not None
-    return float(engine.redis.hget(f"{engine.keys.prefix}:limit:player:{player.id}", "tokens"))
+    return float(engine.redis.hget(engine.limiter.key(Limits().player(), player.id), "tokens"))
 
 
 def test_an_action_spends_its_token_inside_the_append_and_a_caller_without_one_appends_nothing(
