@@ -4,6 +4,7 @@ COPY pyproject.toml README.md ./
 COPY games games
 COPY events events
 COPY projections projections
+COPY engine engine
 COPY workers workers
 COPY service service
 RUN pip install --no-cache-dir '.[prod]'

@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import redis  # noqa: E402
 
 from bench.common import redis_for_bench  # noqa: E402
+from engine.core import Engine  # noqa: E402
+from engine.scheduling import JobScheduler, make_queue  # noqa: E402
 from games.registry import load  # noqa: E402
 from projections.record import awaiting  # noqa: E402
-from service.engine import Engine  # noqa: E402
 from service.progress import Progress  # noqa: E402
-from workers.scheduling import JobScheduler, make_queue  # noqa: E402
 
 #: The issue's aims, in bytes per finished game.
 AIMS = {3: 16 * 1024, 6: 32 * 1024}

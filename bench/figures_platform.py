@@ -25,14 +25,14 @@ from rq.worker import Worker
 ROOT = Path(__file__).resolve().parents[1]
 
 from bench.common import NO_LIMITS, intrigue_server, percentile  # noqa: E402
+from engine.core import Engine  # noqa: E402
+from engine.scheduling import JobScheduler, make_queue  # noqa: E402
 from games.registry import load  # noqa: E402
 from projections.projector import Projector, fold_all  # noqa: E402
 from projections.record import awaiting  # noqa: E402
 from service.datadir import stop_children  # noqa: E402
-from service.engine import Engine  # noqa: E402
 from service.progress import Progress  # noqa: E402
 from tests.support.faults import deadline_lateness  # noqa: E402
-from workers.scheduling import JobScheduler, make_queue  # noqa: E402
 
 DAY = 86400
 

@@ -22,12 +22,12 @@ from typing import Any
 import redis
 from common import play_coup_in_process, redis_for_bench
 
+from engine.ratelimit import Limits
 from events.envelope import Envelope, seal
 from projections.listing import card
 from projections.record import fold
 from projections.views import feed_item, game_view
 from service.app import create_app
-from service.ratelimit import Limits
 
 
 def per_call(calls: Callable[[], Any], count: int, repeat: int = 5) -> float:

@@ -20,8 +20,8 @@ from typing import Any
 import redis
 from common import play_coup_in_process, redis_for_bench
 
+from engine.ratelimit import Limits
 from service.app import create_app
-from service.ratelimit import Limits
 
 
 def command_counts(client: redis.Redis) -> dict[str, int]:

@@ -1,6 +1,6 @@
 """The token bucket, in Lua, for every script that spends a rate-limit token.
 
-``service.ratelimit`` spends tokens with a script of its own; the append script spends the
+``engine.ratelimit`` spends tokens with a script of its own; the append script spends the
 acting player's token in the same step as the append (see ``events.store.Gate``), so a move
 costs one round trip to Redis, not two. Both take the bucket from here, so the two ways of
 spending a token cannot drift apart.

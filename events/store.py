@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 import redis
@@ -48,6 +49,14 @@ def connect(url: str) -> redis.Redis:
     if cluster_mode():
         return RedisCluster.from_url(url, max_connections=MAX_CONNECTIONS)  # type: ignore[return-value]
     return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
+
+
+def without_password(url: str) -> str:
+    """A Redis URL fit to print: its password, if any, replaced by ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
 
 
 class Keys:

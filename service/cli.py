@@ -129,7 +129,7 @@ def _serve(args: argparse.Namespace) -> int:
         webhook_worker = [["--queues", "webhooks"]] if args.workers > 0 else []
         for extra in [["--queues", "games"]] * args.workers + webhook_worker:
             # Its own process group, so stopping a leftover worker stops the scheduler it forked.
-            workers.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker", *extra], env=env,
+            workers.append(subprocess.Popen(worker_command(tuple(extra[1].split(","))), env=env,
                                             preexec_fn=die_with_parent(), process_group=0))
             children[workers[-1].pid] = command_line(workers[-1].pid)
         if folder is not None:
@@ -184,9 +184,12 @@ class _ApiServer:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    import redis
+    """Check the options, find the Redis, then become the worker process (``python -m workers``).
 
-    from workers.runner import QUEUES, run_worker
+    The worker's code lives in ``workers``, beside this HTTP layer and never imported by it:
+    this process is replaced by the worker's, with the same id, so signals reach it as before.
+    """
+    from engine.scheduling import QUEUES
 
     queues = tuple(name.strip() for name in args.queues.split(",") if name.strip())
     unknown = sorted(set(queues) - set(QUEUES))
@@ -194,12 +197,18 @@ def _worker(args: argparse.Namespace) -> int:
         raise CannotRun(f"unknown queue(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUEUES)}")
     url = _redis_url(args)
     _check_reachable(url)
-    try:
-        run_worker(url, sweep_seconds=args.sweep_seconds, burst=args.burst, queues=queues)
-    except redis.ConnectionError as err:  # Redis went away for good (a serve that stopped, say)
-        print(f"intrigue worker: lost Redis at {_without_password(url)}: {err}", file=sys.stderr)
-        return 1
-    return 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, worker_command(queues, args.sweep_seconds, args.burst),
+              {**os.environ, "REDIS_URL": url})
+    return 0  # not reached: execve replaced this process
+
+
+def worker_command(queues: tuple[str, ...], sweep_seconds: float = 1.0, burst: bool = False) -> list[str]:
+    """The command line of a worker process serving ``queues``."""
+    command = [sys.executable, "-m", "workers", "worker", "--queues", ",".join(queues),
+               "--sweep-seconds", str(sweep_seconds)]
+    return command + ["--burst"] if burst else command
 
 
 def _redis_url(args: argparse.Namespace) -> str:
@@ -224,23 +233,14 @@ def _redis_url(args: argparse.Namespace) -> str:
 def _check_reachable(url: str) -> None:
     import redis
 
-    from events.store import connect
+    from events.store import connect, without_password
 
     try:
         connect(url).ping()
     except ValueError as err:
         raise CannotRun(f"REDIS_URL {url!r} is not a Redis URL: {err}") from None
     except redis.RedisError as err:
-        raise CannotRun(f"cannot reach Redis at {_without_password(url)}: {err}") from None
-
-
-def _without_password(url: str) -> str:
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
+        raise CannotRun(f"cannot reach Redis at {without_password(url)}: {err}") from None
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -273,10 +273,10 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _reindex(args: argparse.Namespace) -> int:
+    from engine.core import Engine
+    from engine.scheduling import JobScheduler, make_queue, queue_client
     from events.store import connect
-    from service.engine import Engine
     from service.progress import Progress
-    from workers.scheduling import JobScheduler, make_queue, queue_client
 
     url = _redis_url(args)
     _check_reachable(url)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from service.errors import Problem
+from service.answers import Problem
 
 #: The codes of the refusals an HTTP server makes on its own, by status.
 SERVER_CODES = {400: "bad_request", 413: "body_too_large", 431: "headers_too_large",

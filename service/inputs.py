@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import request
 
-from service.errors import Problem
+from service.answers import Problem
 
 #: The deepest nesting a body may have; no request of the API needs more than 4.
 MAX_JSON_DEPTH = 32
@@ -54,9 +54,13 @@ def query_bool(name: str) -> bool:
 
 
 def header_int(name: str, code: str, low: int = 0, high: int | None = None) -> int | None:
-    """The header ``name`` as a bounded int, None when absent; an entity tag's quotes and
+    """The header ``name`` of this request as a bounded int (see :func:`parse_header_int`)."""
+    return parse_header_int(request.headers.get(name), name, code, low, high)
+
+
+def parse_header_int(raw: str | None, name: str, code: str, low: int = 0, high: int | None = None) -> int | None:
+    """A header's value as a bounded int, None when absent; an entity tag's quotes and
     ``W/`` are allowed, so ``If-Match: "12"`` works as well as ``If-Match: 12``."""
-    raw = request.headers.get(name)
     if raw is None:
         return None
     value = raw.strip()

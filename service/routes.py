@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, request
 
+from engine.chat import visible
 from events.envelope import parse_time
-from events.watch import Watch
 from games import registry
-from projections.listing import BadCursor, Page, read_page
-from projections.record import Record, rules_of, seat_of
-from projections.views import OPERATOR, feed_item, game_view
-from service import chat
-from service.app import client_address, current_player, dump_bytes, engine, is_operator, limits, take
-from service.engine import Committed
-from service.errors import Problem
-from service.inputs import header_int, object_body, prefers_minimal, query_bool, query_int, whole_number
-from service.schemas import ActionSchema, GameCreateSchema, PlayerCreateSchema
+from projections.listing import BadCursor, Page
+from projections.views import game_view
+from service.actions import MINIMAL_APPLIED, submit_action
+from service.answers import Problem, dump_bytes
+from service.chat import parse_cursor
+from service.context import after_answer, caller_seat, client_address, current_player, engine, is_operator, limits, take
+from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
+from service.schemas import GameCreateSchema, PlayerCreateSchema
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -26,13 +26,10 @@ me_bp = Blueprint("me", __name__, url_prefix="/v1/me")
 
 MAX_WAIT_SECONDS = 30
 MAX_PAGE = 500
-#: Built once: a marshmallow schema costs more to build than to use (10-27 µs, against
-#: 7-18 µs for a load), and a built one is reused safely across requests.
-ACTION_SCHEMA = ActionSchema()
+#: Built once: a marshmallow schema costs more to build than to use, and a built one is
+#: reused safely across requests.
 GAME_CREATE_SCHEMA = GameCreateSchema()
 PLAYER_CREATE_SCHEMA = PlayerCreateSchema()
-#: The longest Idempotency-Key a client may send.
-MAX_IDEMPOTENCY_KEY = 200
 #: An idle event stream sends a comment this often, so proxies and clients see it alive.
 KEEP_ALIVE_SECONDS = 15
 
@@ -73,8 +70,7 @@ def lobby() -> dict[str, Any]:
     wanted = request.args.get("game")
     if wanted is not None and wanted not in registry.GAMES:
         raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
-    eng = engine()
-    page = _page(eng.keys.lobby(wanted), newest_first=False)
+    page = _page(lambda limit, cursor: engine().lobby_page(wanted, limit, cursor))
     games = [_public(c) for c in page.cards if c["status"] == "open"]
     return {"games": games, "next_cursor": page.next_cursor}
 
@@ -82,45 +78,26 @@ def lobby() -> dict[str, Any]:
 @games_bp.post("/<game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
-    seat, record = engine().join(player, game_id)
-    return {"seat": seat, "game": game_view(record, seat)}, 200
+    joined = engine().join(player, game_id, answer_first=True)
+    after_answer(joined.after_answer)
+    return {"seat": joined.seat, "game": game_view(joined.record, joined.seat)}, 200
 
 
 @games_bp.get("/<game_id>")
 def show(game_id: str) -> dict[str, Any]:
     record = engine().load(game_id)
-    return game_view(record, _caller_seat(record))
+    return game_view(record, caller_seat(record))
 
 
 @games_bp.post("/<game_id>/actions")
 def act(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     player = current_player()
-    raw = object_body()
-    ACTION_SCHEMA.load(raw)
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
-        raise Problem(400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
-    done = engine().act(player, game_id, raw, idempotency_key=key, if_match=header_int("If-Match", "bad_if_match"))
+    assert player is not None
     minimal = prefers_minimal(request.headers.get("Prefer"))
-    return action_answer(done, player.id, minimal), 200, MINIMAL_APPLIED if minimal else {}
-
-
-#: The answer's header when ``Prefer: return=minimal`` left the view out (RFC 7240).
-MINIMAL_APPLIED = {"Preference-Applied": "return=minimal"}
-
-
-def action_answer(done: Committed, player_id: str, minimal: bool = False) -> dict[str, Any]:
-    """The answer to an action: the new version, the events as the player sees them, their view.
-
-    ``minimal`` leaves the view out: a client that follows the game's event stream with
-    ``view=true`` gets the same view there, so building and sending it twice is waste.
-    """
-    seat = seat_of(done.record, player_id)
-    events = [item for e in done.events if (item := feed_item(done.record, e, seat)) is not None]
-    version = done.events[-1].seq if done.events else done.record["version"]
-    if minimal:
-        return {"version": version, "events": events}
-    return {"version": version, "events": events, "game": game_view(done.record, seat)}
+    answer, work = submit_action(engine(), player, game_id, object_body(), request.headers.get("Idempotency-Key"),
+                                 request.headers.get("If-Match"), minimal)
+    after_answer(work)
+    return answer, 200, MINIMAL_APPLIED if minimal else {}
 
 
 @games_bp.get("/<game_id>/events")
@@ -133,12 +110,12 @@ def events(game_id: str) -> dict[str, Any]:
     """
     eng = engine()
     record = eng.load(game_id)
-    seat = _caller_seat(record)
+    seat = caller_seat(record)
     after = query_int("after", 0, 0, None)
     wait = query_int("wait", 0, 0, MAX_WAIT_SECONDS)
     limit = query_int("limit", MAX_PAGE, 1, MAX_PAGE)
     with_view = query_bool("view")
-    cursor = chat.parse_cursor(request.args.get("messages_after"))
+    cursor = parse_cursor(request.args.get("messages_after"))
     # Without a chat cursor, the messages posted after a later event than ``after``: a client
     # that knows nothing of chat and polls ``after=<version>`` never gets a message twice.
     base = after + 1
@@ -150,9 +127,9 @@ def events(game_id: str) -> dict[str, Any]:
             body["game"] = game_view(record, seat)
         return body
 
-    with eng.watcher.watch(game_id) as watch:  # registered before the first read: no append slips by
+    with eng.watch(game_id) as watch:  # registered before the first read: no append slips by
         while True:
-            items, after, cursor, full, current = _feed_page(eng, game_id, seat, after, cursor, base, limit, watch)
+            items, after, cursor, full, current = eng.feed_page(game_id, seat, after, cursor, base, limit, watch)
             record = current or record
             if items or full:
                 return answer(items)
@@ -160,39 +137,6 @@ def events(game_id: str) -> dict[str, Any]:
             if remaining <= 0:
                 return answer([])
             watch.wait(remaining)
-
-
-def _feed_page(eng: Any, game_id: str, seat: int | None | str, after: int, cursor: str | None, base: int,
-               limit: int, watch: Watch | None = None
-               ) -> tuple[list[dict[str, Any]], int, str | None, bool, Record | None]:
-    """One page of the caller's feed: events after ``after`` and messages after ``cursor``, merged.
-
-    Returns the items, the new event and message cursors, whether a page limit was hit
-    (more may follow at once), and the record the items were redacted with (None when
-    nothing was read). Hidden events and messages move the cursors all the same. With a
-    ``watch`` that was woken by notifications, only what they announced is read: events
-    (often from memory, see Projector.read) and the chat only if a message was posted.
-    """
-    known = watch.known if watch is not None else None
-    if known is None:  # only the store can say: events and messages in one round trip
-        batch, messages = eng.chat.read_with_events(game_id, after, cursor, base, limit)
-        eng.projector.remember_events(game_id, batch)
-    else:
-        batch = eng.projector.read(game_id, after, known=known, count=limit)
-        messages = eng.chat.read(game_id, cursor, from_version=base, count=limit) if watch.chat else []  # type: ignore[union-attr]
-    full = len(batch) == limit or len(messages) == limit
-    if len(batch) == limit:  # keep the order: no message from beyond the last event read
-        messages = [m for m in messages if m["version"] <= batch[-1].seq]
-    if len(messages) == limit:
-        batch = [e for e in batch if e.seq <= messages[-1]["version"]]
-    if not batch and not messages:
-        return [], after, cursor, full, None
-    record = (eng.projector.load_after(game_id, batch) if batch else None) or eng.load(game_id)
-    event_items = [(e.seq, item) for e in batch if (item := feed_item(record, e, seat)) is not None]
-    shown = [m for m in messages if chat.visible(record, m, seat)]
-    after = batch[-1].seq if batch else after
-    cursor = messages[-1]["id"] if messages else cursor
-    return chat.merge(event_items, shown), after, cursor, full, record
 
 
 @games_bp.get("/<game_id>/events/stream")
@@ -206,14 +150,14 @@ def event_stream(game_id: str) -> Response:
     """
     eng = engine()
     record = eng.load(game_id)
-    seat = _caller_seat(record)
+    seat = caller_seat(record)
     # The query is checked even when Last-Event-ID (a reconnection) takes its place.
-    after, cursor = query_int("after", 0, 0, None), chat.parse_cursor(request.args.get("messages_after"))
+    after, cursor = query_int("after", 0, 0, None), parse_cursor(request.args.get("messages_after"))
     resume = request.headers.get("Last-Event-ID")
     if resume is not None:  # present but empty is malformed, as documented (a browser sends none instead)
         version, _, message = resume.partition("/")
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
-        cursor = chat.parse_cursor(message or None)
+        cursor = parse_cursor(message or None)
     base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
     with_view = query_bool("view")
 
@@ -224,11 +168,11 @@ def event_stream(game_id: str) -> Response:
             opening += b"event: game\ndata: " + dump_bytes(game_view(record, seat)) + b"\n\n"
         yield opening
         current = record
-        with eng.watcher.watch(game_id) as watch:
+        with eng.watch(game_id) as watch:
             while True:
                 before = after
-                items, after, cursor, full, page_record = _feed_page(eng, game_id, seat, after, cursor, base,
-                                                                     MAX_PAGE, watch)
+                items, after, cursor, full, page_record = eng.feed_page(game_id, seat, after, cursor, base,
+                                                                  MAX_PAGE, watch)
                 current = page_record or current
                 # One write per page: its items, then (if events moved it) the caller's view.
                 frames = []
@@ -255,7 +199,7 @@ def event_stream(game_id: str) -> Response:
                 # A finished record is the last (nothing is appended after the end): once the
                 # stream has passed its version, only a record read earlier needs the store.
                 if current["status"] == "finished" and (not items or current["version"] <= after
-                                                        or _caught_up(eng, game_id, after)):
+                                                        or eng.version(game_id) <= after):
                     return
                 if not watch.wait(KEEP_ALIVE_SECONDS):
                     yield b": keep-alive\n\n"
@@ -268,26 +212,21 @@ def event_stream(game_id: str) -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def _caught_up(eng: Any, game_id: str, after: int) -> bool:
-    return eng.store.version(game_id) <= after
-
-
 @games_bp.get("/<game_id>/replay")
 def replay(game_id: str) -> dict[str, Any]:
     """The game as the caller saw it right after event ``version``; after the end, everything."""
     eng = engine()
     current = eng.load(game_id)
-    seat = _caller_seat(current)
+    seat = caller_seat(current)
     version = query_int("version", current["version"], 1, None)
     if version > current["version"]:
         raise Problem(404, "version_not_found", f"the game is at version {current['version']}, not yet {version}",
                       version=current["version"])
-    record = eng.projector.at_version(game_id, version)
-    assert record is not None
+    record = eng.record_at(game_id, version)
     everything = current["status"] == "finished" or is_operator()
     body = game_view(record, seat, clock=parse_time(record["updated_at"]))
     body["legal_actions"] = []
-    said = [m for m in eng.chat.read(game_id, None, upto_version=version) if chat.visible(current, m, seat)]
+    said = [m for m in eng.messages(game_id, None, upto_version=version) if visible(current, m, seat)]
     return {"version": version, "game": body, "state": record["state"] if everything else None,
             "messages": said}
 
@@ -303,7 +242,7 @@ def log(game_id: str) -> Response:
     def lines():
         after = 0
         while True:
-            batch = eng.store.read(game_id, after=after, count=MAX_PAGE)
+            batch = eng.read_events(game_id, after=after, count=MAX_PAGE)
             if not batch:
                 return
             for event in batch:
@@ -329,8 +268,7 @@ def my_games() -> dict[str, Any]:
     if awaiting not in (None, "me"):
         raise Problem(400, "bad_query", "awaiting takes only the value 'me'")
     inbox = awaiting == "me"
-    key = eng.keys.inbox(player.id) if inbox else eng.keys.player_games(player.id)
-    page = _page(key, newest_first=not inbox)
+    page = _page(lambda limit, cursor: eng.games_page(player.id, inbox, limit, cursor))
     games = []
     for found in page.cards:
         seat = next((s for s, p in enumerate(found["players"]) if p is not None and p["id"] == player.id), None)
@@ -343,12 +281,11 @@ def my_games() -> dict[str, Any]:
     return {"games": games, "next_cursor": page.next_cursor}
 
 
-def _page(key: str, newest_first: bool) -> Page:
-    eng = engine()
+def _page(read: Callable[[int, str | None], Page]) -> Page:
+    """One page of an index, ``limit`` and ``cursor`` taken from the query."""
     limit = query_int("limit", 50, 1, 200)
     try:
-        return read_page(eng.redis, eng.keys, key, limit, request.args.get("cursor"), newest_first,
-                         eng.projector.load)
+        return read(limit, request.args.get("cursor"))
     except BadCursor:
         raise Problem(400, "bad_cursor", "cursor must be a next_cursor: <score>_<game id>") from None
 
@@ -358,11 +295,4 @@ def _public(found: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in found.items() if key not in ("awaiting", "deadlines")}
 
 
-def _caller_seat(record: Record) -> int | None | str:
-    if is_operator():
-        return OPERATOR
-    player = current_player(required=False)
-    return seat_of(record, player.id) if player is not None else None
-
-
-__all__ = ["players_bp", "games_bp", "me_bp", "rules_of"]
+__all__ = ["players_bp", "games_bp", "me_bp"]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 
+from engine.core import Engine
+from engine.scheduling import JobScheduler, make_queue, queue_client
 from events.store import connect
-from service.engine import Engine
-from workers.scheduling import JobScheduler, make_queue, queue_client
 
 _engine: Engine | None = None
 

@@ -18,11 +18,10 @@ from datetime import UTC, datetime
 import redis
 from rq.worker import SimpleWorker
 
+from engine.core import Engine
+from engine.scheduling import QUEUES, JobScheduler, fresh_queue_client, make_queue, queue_client
 from events.store import connect
-from service.engine import Engine
-from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from workers.jobs import install_engine
-from workers.scheduling import QUEUE_NAME, JobScheduler, fresh_queue_client, make_queue, queue_client
 
 log = logging.getLogger(__name__)
 
@@ -91,10 +90,6 @@ class Sweeper(threading.Thread):
             return self.sweep_seconds
         elapsed = datetime.now(UTC).timestamp() - swept_at.timestamp()
         return min(self.sweep_seconds, max(0.0, upcoming - elapsed) + DEADLINE_GRACE)
-
-
-#: The queues a worker may serve: game steps and deadlines, and webhook deliveries.
-QUEUES = {"games": QUEUE_NAME, "webhooks": WEBHOOK_QUEUE}
 
 
 def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")) -> tuple[SimpleWorker, Engine]:

@@ -23,8 +23,8 @@ import pytest
 import requests
 from redis.cluster import key_slot
 
+from engine.core import Engine
 from service.embedded import EmbeddedRedis, free_port
-from service.engine import Engine
 from tests.support.faults import UNREACHABLE_LIMITS, Ledger, Player, Proc, check, play_game
 from tests.support.redis_cluster import LocalCluster
 

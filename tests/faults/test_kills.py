@@ -17,7 +17,7 @@ import time
 
 import redis
 
-from service.engine import Engine
+from engine.core import Engine
 from tests.support.faults import Fleet, Killer, Ledger, Player, Verdict, check, play_game
 
 TIME_CONTROL = {"seconds_per_move": 1, "autoplay_after": 2, "autoplay_seconds": 1}

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from engine.core import Engine
+from engine.scheduling import JobScheduler, make_queue
 from games import registry
 from service.embedded import EmbeddedRedis
-from service.engine import Engine
-from workers.scheduling import JobScheduler, make_queue
 
 
 @pytest.fixture(scope="session")

@@ -8,11 +8,11 @@ import zlib
 import pytest
 import redis
 
+from engine.core import Engine
 from events import archive
 from events.envelope import ChainError
 from projections.audit import audit
 from projections.projector import fold_all
-from service.engine import Engine
 from tests.platform.test_engine import started
 
 
@@ -110,7 +110,7 @@ def test_a_retried_post_after_the_end_is_answered_from_the_archive(engine: Engin
     again = engine.act(players[seat], game_id, last_player_batch.cause["action"], idempotency_key=key)
     batch = [e for e in events if e.cause.get("batch") == last_player_batch.cause["batch"]]
     assert again.events == batch
-    from service.errors import Problem
+    from engine.errors import DomainError as Problem
 
     with pytest.raises(Problem) as reused:
         engine.act(players[seat], game_id, {"type": "pick", "number": 2}, idempotency_key=key)

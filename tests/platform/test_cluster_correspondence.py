@@ -14,10 +14,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import redis
 
+from engine.core import Engine
+from engine.scheduling import JobScheduler, make_queue
 from service.embedded import EmbeddedRedis
-from service.engine import Engine
 from tests.support.redis_cluster import LocalCluster
-from workers.scheduling import JobScheduler, make_queue
 
 
 @pytest.fixture(scope="module")

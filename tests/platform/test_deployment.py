@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from engine.core import Engine
 from service.app import create_app
-from service.engine import Engine
 from tests.platform.test_engine import started
 
 ROOT = Path(__file__).resolve().parents[2]

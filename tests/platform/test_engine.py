@@ -6,13 +6,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engine.core import Engine
+from engine.errors import DomainError as Problem
 from events.envelope import check_chain, seal, seed_commitment
 from games.registry import load
 from projections.audit import AuditError, audit
 from projections.projector import fold_all
 from projections.views import feed_item, game_view
-from service.engine import Engine
-from service.errors import Problem
+from service.answers import status_of
 
 
 def started(engine: Engine, seats: int = 2, seconds: int = 60):
@@ -89,11 +90,11 @@ def test_rejected_actions_change_nothing(engine: Engine) -> None:
     before = engine.store.version(game_id)
     with pytest.raises(Problem) as err:
         engine.act(players[0], game_id, {"type": "pick", "number": 9})
-    assert err.value.status == 422 and err.value.code == "bad_number"
+    assert status_of(err.value) == 422 and err.value.code == "bad_number"
     assert err.value.extra["legal_actions"][0] == {"type": "pick", "number": 1}
     with pytest.raises(Problem) as err:
         engine.act(players[0], game_id, {"type": "pick", "number": 1}, if_match=before - 1)
-    assert err.value.status == 409
+    assert status_of(err.value) == 409
     assert engine.store.version(game_id) == before
 
 

@@ -13,10 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import EnvironBuilder
 
+from engine.core import Engine
+from engine.ratelimit import Limits
 from service.app import create_app
-from service.engine import Engine
 from service.inputs import prefers_minimal
-from service.ratelimit import Limits
 
 RATE = 5  # a player's requests per second; bursts of twice that
 

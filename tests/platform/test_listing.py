@@ -5,10 +5,10 @@ from __future__ import annotations
 import redis
 from flask.testing import FlaskClient
 
+from engine.core import Engine
+from engine.ratelimit import Limits
 from projections.listing import index_page
 from service.app import create_app
-from service.engine import Engine
-from service.ratelimit import Limits
 
 TIME_CONTROL = {"seconds_per_move": 60}
 

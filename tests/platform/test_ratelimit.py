@@ -5,9 +5,9 @@ from __future__ import annotations
 import redis
 from flask.testing import FlaskClient
 
+from engine.core import Engine
+from engine.ratelimit import Bucket, Limits, RateLimiter
 from service.app import create_app
-from service.engine import Engine
-from service.ratelimit import Bucket, Limits, RateLimiter
 
 #: Everything off but what a test turns on.
 NONE = Limits.off()

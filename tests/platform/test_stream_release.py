@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engine.core import Engine
+from engine.ratelimit import Limits
 from service.app import create_app
-from service.engine import Engine
-from service.ratelimit import Limits
 from tests.platform.test_express import toy_game
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core import Engine
 from projections.transcript import transcript
-from service.engine import Engine
 
 
 def test_a_game_without_a_describer_still_gets_a_transcript_with_the_chat_in_place(engine: Engine) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import Engine
 from events.envelope import Envelope, seal
 from service.cli import main
-from service.engine import Engine
 from tests.platform.test_engine import play_to_end, started
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 
+from engine.core import Engine
 from events import watch as watch_module
 from events.watch import Watch
-from service.engine import Engine
 from tests.platform.test_engine import started
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import Engine
+from engine.errors import DomainError as Problem
+from engine.webhooks import RetryPolicy, Webhooks, address_allowed, resolve_destination, sign
 from events.envelope import parse_time
-from service.engine import Engine
-from service.errors import Problem
-from service.webhooks import RetryPolicy, Webhooks, address_allowed, resolve_destination, sign
+from service.answers import status_of
 from workers import webhooks as webhook_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,7 +149,7 @@ def test_registration_refuses_private_destinations_without_the_switch(engine: En
     monkeypatch.delenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", raising=False)
     with pytest.raises(Problem) as refused:
         engine.hooks.create("p3", "http://127.0.0.1:8130/hook", ["your_turn"])
-    assert refused.value.status == 422 and refused.value.code == "webhook_destination_refused"
+    assert status_of(refused.value) == 422 and refused.value.code == "webhook_destination_refused"
     assert engine.hooks.listing("p3") == []
 
 
@@ -213,7 +214,7 @@ def test_a_receiver_slower_than_the_timeout_is_a_failure(hooks: Webhooks, monkey
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setattr("service.webhooks.TIMEOUT_SECONDS", 0.5)  # 5 s in production
+    monkeypatch.setattr("engine.webhooks.TIMEOUT_SECONDS", 0.5)  # 5 s in production
     try:
         created = hooks.create("p5", f"http://127.0.0.1:{server.server_address[1]}/slow", ["game_over"])
         hooks.dispatch("p5", "game_over", "g5", 12, 0, None, "12")

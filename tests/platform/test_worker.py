@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from rq.worker import SimpleWorker
 
+from engine.core import STALE_DUE_SECONDS, Engine
 from service.embedded import EmbeddedRedis
-from service.engine import STALE_DUE_SECONDS, Engine
 from tests.platform.test_engine import started
 from workers.jobs import install_engine
 from workers.runner import DEADLINE_GRACE, Sweeper, build_worker
@@ -215,16 +215,16 @@ def test_index_updates_of_a_commit_that_lost_the_race_never_run(engine: Engine) 
 
 
 def test_a_commit_asks_for_its_workers_step_only_after_its_answer(engine: Engine) -> None:
-    """With the web app's hook, the drain job is queued once the caller has its answer.
+    """Asked to answer first (as the web app does), the engine returns the drain job to queue
+    once the caller has its answer.
 
     The step itself was recorded in the commit's own round trip (the due set), so the
     request to the worker can wait; until it runs, nothing is queued.
     """
-    owed: list = []
-    engine.after_answer = lambda work: owed.append(work) or True
     game_id, players = started(engine)
-    engine.act(players[0], game_id, {"type": "pick", "number": 3})
-    done = engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    engine.act(players[0], game_id, {"type": "pick", "number": 3}, answer_first=True)
+    done = engine.act(players[1], game_id, {"type": "pick", "number": 2}, answer_first=True)
+    owed = done.after_answer
     queue = engine.scheduler.queue
     assert done.record["awaiting"] == [None, None]
     assert engine.redis.zscore(engine.keys.due(), game_id) is not None and queue.count == 0
@@ -235,10 +235,9 @@ def test_a_commit_asks_for_its_workers_step_only_after_its_answer(engine: Engine
 
 def test_the_sweep_queues_a_drain_for_steps_left_in_the_due_set(engine: Engine) -> None:
     """The process that owed the drain job died after its commit: the next sweep asks for it."""
-    engine.after_answer = lambda work: True  # taken, never run: the process died
     game_id, players = started(engine)
-    engine.act(players[0], game_id, {"type": "pick", "number": 3})
-    engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    engine.act(players[0], game_id, {"type": "pick", "number": 3}, answer_first=True)
+    engine.act(players[1], game_id, {"type": "pick", "number": 2}, answer_first=True)  # owed, never run: it died
     queue = engine.scheduler.queue
     engine.redis.zrem(engine.keys.deadlines(), game_id)  # only the due set remembers it (as for archiving)
     assert queue.count == 0

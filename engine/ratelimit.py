@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import redis
 
+from engine.errors import Limited
 from events.buckets import TOKEN_BUCKET_LUA
 from events.lean import LeanScript
 from events.store import Gate
-from service.errors import Problem
 
 # KEYS: the bucket. ARGV: tokens per second, capacity. Returns "0" (spent one token) or
 # the seconds to wait before one is there (as a string: Lua numbers become integers).
@@ -116,7 +116,7 @@ class RateLimiter:
         return float(self._take(keys=[gate.key], args=[gate.rate, gate.burst]))
 
 
-def limited(bucket_name: str, wait: float) -> Problem:
-    """The 429 of a request whose token of ``bucket_name`` is not there yet."""
-    return Problem(429, "rate_limited", f"too many requests ({bucket_name}); retry in {wait:.2f} s",
+def limited(bucket_name: str, wait: float) -> Limited:
+    """The refusal of a request whose token of ``bucket_name`` is not there yet."""
+    return Limited("rate_limited", f"too many requests ({bucket_name}); retry in {wait:.2f} s",
                    retry_after=round(wait, 3))

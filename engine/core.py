@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -20,20 +21,22 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from engine.chat import Chat, merge, visible
+from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn
+from engine.ratelimit import Bucket, RateLimiter, limited
+from engine.scheduling import JobScheduler, make_queue
+from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
+from engine.webhooks import Webhooks
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
 from events.store import EventStore, Gate, IndexCommands, Keys
-from events.watch import FeedWatcher
+from events.watch import FeedWatcher, Watch
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
-from projections.listing import card
+from projections.listing import Page, card, read_page
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
-from service.chat import Chat
-from service.errors import Problem
-from service.ratelimit import RateLimiter, limited
-from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
-from service.webhooks import Webhooks
-from workers.scheduling import JobScheduler, make_queue
+from projections.transcript import transcript
+from projections.views import feed_item
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +79,18 @@ class Committed:
     #: Whether the append spent the caller's rate-limit token (its gate ran): not for a
     #: replayed answer, nor for a commit made without a gate.
     gated: bool = False
+    #: What the caller runs once its answer is sent (asked for with ``answer_first``): only
+    #: requests to workers for a step the commit already recorded (see :meth:`Engine._owe`).
+    after_answer: tuple[Callable[[], None], ...] = ()
+
+
+@dataclass(frozen=True)
+class Joined:
+    """The outcome of a join: the seat taken, the record after it, and the work owed after the answer."""
+
+    seat: int
+    record: Record
+    after_answer: tuple[Callable[[], None], ...] = ()
 
 
 class Engine:
@@ -96,9 +111,9 @@ class Engine:
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
                                    on_events=self.projector.announced)
-        #: Given work that only asks a worker for a step, takes it to run once the caller
-        #: has its answer (True), or declines (False: it runs at once). Set by the web app.
-        self.after_answer: Callable[[Callable[[], None]], bool] | None = None
+        #: On a cluster a rate-limit bucket and a game live in different hash slots: a gate's
+        #: token is spent apart, before the command, instead of inside its append.
+        self.cluster = isinstance(client, RedisCluster)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
@@ -136,26 +151,37 @@ class Engine:
         return bool(self.operator_token) and secrets.compare_digest(
             token.encode("utf-8", "surrogateescape"), (self.operator_token or "").encode("utf-8", "surrogateescape"))
 
+    # ------------------------------------------------------------------ limits
+    def gate(self, bucket: Bucket, subject: str) -> Gate | None:
+        """The gate that spends ``subject``'s token of ``bucket`` in an action's append (see :meth:`act`)."""
+        return self.limiter.gate(bucket, subject)
+
+    def take(self, bucket: Bucket, subject: str) -> None:
+        """Spend one token of ``bucket`` for ``subject`` now, or refuse with when to retry."""
+        wait = self.limiter.allow(bucket, subject)
+        if wait:
+            raise limited(bucket.name, wait)
+
     # ------------------------------------------------------------------- games
     def load(self, game_id: str) -> Record:
         record = self.projector.load(game_id) if len(game_id) <= MAX_GAME_ID else None
         if record is None:
             shown = game_id if len(game_id) <= MAX_GAME_ID else game_id[:MAX_GAME_ID] + "..."
-            raise _problem(404, "game_not_found", f"there is no game {shown!r}")
+            raise NotFound("game_not_found", f"there is no game {shown!r}")
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
                     time_control: Mapping[str, Any]) -> Record:
         if game not in registry.GAMES:
-            raise _problem(422, "unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
+            raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
         if not rules.MIN_SEATS <= seats <= rules.MAX_SEATS:
-            raise _problem(422, "bad_seat_count",
+            raise Invalid("bad_seat_count",
                            f"{game} is played by {rules.MIN_SEATS} to {rules.MAX_SEATS} seats, not {seats}")
         try:
             full_options = rules.validate_options(dict(options), seats)
         except InvalidOptions as err:
-            raise _problem(422, err.code, err.message) from None
+            raise Invalid(err.code, err.message) from None
         game_id = secrets.token_hex(6)
         seed = secrets.token_hex(32)
         # Written before the append, in one round trip: the seed, and the game's place
@@ -171,8 +197,13 @@ class Engine:
         })
         return self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}).record
 
-    def join(self, player: Player, game_id: str) -> tuple[int, Record]:
-        """Take the first free seat; the last seat filled starts the game (setup runs here)."""
+    def join(self, player: Player, game_id: str, answer_first: bool = False) -> Joined:
+        """Take the first free seat; the last seat filled starts the game (setup runs here).
+
+        With ``answer_first`` what the commit owes the workers is returned to run after the
+        answer (see :meth:`_owe`); without it, it runs before this returns.
+        """
+        later: list[Callable[[], None]] | None = [] if answer_first else None
         for attempt in range(MAX_RETRIES):
             # The first try decides on the record this process last saw, as act does: a stale
             # one only loses the append's version check (seats and status only ever move on),
@@ -181,9 +212,9 @@ class Engine:
             record = cached or self.load(game_id)
             seat = seat_of(record, player.id)
             if seat is not None:  # joining twice is harmless: you keep your seat (and see the game as it is)
-                return seat, self.load(game_id) if cached else record
+                return Joined(seat, self.load(game_id) if cached else record)
             if record["status"] != "open":
-                raise _problem(409, "game_not_open", "this game is not open for joining")
+                raise Conflict("game_not_open", "this game is not open for joining")
             seat = record["players"].index(None)
             drafts = [GameEvent("PlayerJoined", {"seat": seat, "player": {"id": player.id, "name": player.name}},
                                 actor=seat)]
@@ -191,13 +222,13 @@ class Engine:
                 rules = rules_of(record)
                 drafts.append(GameEvent("GameStarted", {}))
                 drafts += rules.setup(record["options"], record["seats"], self._rng(game_id, record["version"] + 1))
-            done = self._commit(game_id, record, drafts, {"kind": "join", "player": player.id})
+            done = self._commit(game_id, record, drafts, {"kind": "join", "player": player.id}, later=later)
             if done is not None:
-                return seat, done.record
-        raise _problem(409, "busy", "the game changed too often while joining; try again")
+                return Joined(seat, done.record, done.after_answer)
+        raise Conflict("busy", "the game changed too often while joining; try again")
 
     def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
-            if_match: int | None = None, gate: Gate | None = None) -> Committed:
+            if_match: int | None = None, gate: Gate | None = None, answer_first: bool = False) -> Committed:
         """A seat's action: decide, append, follow up. Rejected actions change nothing.
 
         It decides on the record this process last saw, without reading the store first:
@@ -208,12 +239,19 @@ class Engine:
         when there is one (no round trip of its own), which refuses the action with a 429
         and appends nothing when the token is not there; apart for an action that appends
         nothing (a refusal, a replayed answer), whose caller, out of tokens, hears the 429
-        instead.
+        instead. On a cluster the token is spent first, apart.
+
+        With ``answer_first`` what the commit owes the workers comes back in the result
+        (``after_answer``), for the caller to run once its answer is sent.
         """
+        if gate is not None and self.cluster:
+            self._spend_apart(gate)
+            gate = None
+        later: list[Callable[[], None]] | None = [] if answer_first else None
         try:
-            done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, gate)
-        except Problem as problem:
-            if gate is not None and problem.status != 429:
+            done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, gate, later)
+        except DomainError as refused:
+            if gate is not None and not isinstance(refused, Limited):
                 self._spend_apart(gate)
             raise
         if gate is not None and not done.gated:
@@ -227,24 +265,25 @@ class Engine:
             raise limited(gate.name, wait)
 
     def _act_on_cached(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None,
-                       if_match: int | None, gate: Gate | None) -> Committed:
+                       if_match: int | None, gate: Gate | None, later: list[Callable[[], None]] | None) -> Committed:
         record = self.projector.cached(game_id)
         if record is not None:
             try:
-                return self._act(player, game_id, record, action, idempotency_key, if_match, gate)
-            except Problem as problem:
-                if problem.status == 429:
+                return self._act(player, game_id, record, action, idempotency_key, if_match, gate, later)
+            except DomainError as refused:
+                if isinstance(refused, Limited):
                     raise
                 fresh = self.load(game_id)
                 if fresh["version"] == record["version"]:
                     raise
-        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match, gate)
+        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match, gate, later)
 
     def _act(self, player: Player, game_id: str, record: Record, action: Mapping[str, Any],
-             idempotency_key: str | None, if_match: int | None, gate: Gate | None = None) -> Committed:
+             idempotency_key: str | None, if_match: int | None, gate: Gate | None = None,
+             later: list[Callable[[], None]] | None = None) -> Committed:
         seat = seat_of(record, player.id)
         if seat is None:
-            raise _problem(403, "not_seated", "you do not hold a seat in this game")
+            raise Forbidden("not_seated", "you do not hold a seat in this game")
         idem = None
         if idempotency_key is not None:
             field = f"{seat}:{idempotency_key}"
@@ -265,7 +304,7 @@ class Engine:
             cause = {"kind": "player", "action": dict(action)}
             if idempotency_key is not None:
                 cause["key"] = idempotency_key
-            done = self._commit(game_id, record, drafts, cause, idem, gate)
+            done = self._commit(game_id, record, drafts, cause, idem, gate, later)
             if isinstance(done, Committed):
                 return done
             if isinstance(done, dict):  # duplicate: the same key won a race
@@ -273,26 +312,26 @@ class Engine:
                 assert replay is not None
                 return replay
             if if_match is not None:
-                raise _problem(409, "version_conflict", "the game moved on before your action landed",
+                raise Conflict("version_conflict", "the game moved on before your action landed",
                                version=self.store.version(game_id))
             record = self.load(game_id)
-        raise _problem(409, "busy", "the game changed too often; try again")
+        raise Conflict("busy", "the game changed too often; try again")
 
     def _decide(self, record: Record, seat: int, action: Mapping[str, Any], if_match: int | None) -> list[GameEvent]:
         if record["status"] == "open":
-            raise _problem(409, "game_not_started", "the game has not started: seats are still open")
+            raise Conflict("game_not_started", "the game has not started: seats are still open")
         if record["status"] == "finished":
-            raise _problem(409, "game_over", "the game is over")
+            raise Conflict("game_over", "the game is over")
         if if_match is not None and if_match != record["version"]:
-            raise _problem(409, "version_conflict", f"the game is at version {record['version']}, not {if_match}",
+            raise Conflict("version_conflict", f"the game is at version {record['version']}, not {if_match}",
                            version=record["version"])
         rules = rules_of(record)
         if not rules.may_act(record["state"], seat):
-            raise _problem(409, "not_your_turn", "you have no decision to make now", version=record["version"])
+            raise NotYourTurn("not_your_turn", "you have no decision to make now", version=record["version"])
         try:
             return rules.decide(record["state"], seat, dict(action), self._rng(record["id"], record["version"] + 1))
         except RuleViolation as err:
-            raise _problem(422, err.code, err.message, version=record["version"],
+            raise Invalid(err.code, err.message, version=record["version"],
                            legal_actions=rules.legal_actions(record["state"], seat)) from None
 
     def _replay_idempotent(self, game_id: str, record: Record, seat: int,
@@ -303,7 +342,7 @@ class Engine:
         if stored is None:
             return None
         if stored["fingerprint"] != idem[1]:
-            raise _problem(409, "idempotency_key_reused",
+            raise Conflict("idempotency_key_reused",
                            "this Idempotency-Key was already used for a different action")
         events = self.store.read(game_id, after=stored["first"] - 1, upto=stored["last"])
         if record["version"] < stored["last"]:
@@ -330,6 +369,106 @@ class Engine:
                 fingerprint = hashlib.sha256(canonical_json(cause.get("action")).encode()).hexdigest()
                 found = {"fingerprint": fingerprint, "first": event.seq, "last": event.seq}
         return found
+
+    # ---------------------------------------------------------------- reading
+    def version(self, game_id: str) -> int:
+        """The game's version in the store (0: no such game)."""
+        return self.store.version(game_id)
+
+    def record_at(self, game_id: str, version: int) -> Record:
+        """The game's record right after event ``version`` (one it has reached)."""
+        record = self.projector.at_version(game_id, version)
+        if record is None:
+            raise NotFound("version_not_found", f"the game has no version {version}")
+        return record
+
+    def read_events(self, game_id: str, after: int = 0, count: int | None = None) -> list[Envelope]:
+        """The game's events after ``after``, at most ``count`` (its full, unredacted log)."""
+        return self.store.read(game_id, after=after, count=count)
+
+    def watch(self, game_id: str) -> AbstractContextManager[Watch]:
+        """Wake on the game's next events or messages (register it before the first read)."""
+        return self.watcher.watch(game_id)
+
+    def lobby_page(self, game: str | None, limit: int, cursor: str | None) -> Page:
+        """Open games (of ``game``, or all), oldest first; raises ``BadCursor``."""
+        return read_page(self.redis, self.keys, self.keys.lobby(game), limit, cursor, False, self.projector.load)
+
+    def games_page(self, player_id: str, inbox: bool, limit: int, cursor: str | None) -> Page:
+        """A player's games, newest first, or the games awaiting them, soonest deadline first."""
+        key = self.keys.inbox(player_id) if inbox else self.keys.player_games(player_id)
+        return read_page(self.redis, self.keys, key, limit, cursor, not inbox, self.projector.load)
+
+    def feed_page(self, game_id: str, seat: int | None | str, after: int, cursor: str | None, base: int,
+                  limit: int, watch: Watch | None = None
+                  ) -> tuple[list[dict[str, Any]], int, str | None, bool, Record | None]:
+        """One page of a caller's feed: events after ``after`` and messages after ``cursor``, merged.
+
+        Returns the items, the new event and message cursors, whether a page limit was hit
+        (more may follow at once), and the record the items were redacted with (None when
+        nothing was read). Hidden events and messages move the cursors all the same. With a
+        ``watch`` that was woken by notifications, only what they announced is read: events
+        (often from memory, see Projector.read) and the chat only if a message was posted.
+        """
+        known = watch.known if watch is not None else None
+        if known is None:  # only the store can say: events and messages in one round trip
+            batch, messages = self.chat.read_with_events(game_id, after, cursor, base, limit)
+            self.projector.remember_events(game_id, batch)
+        else:
+            batch = self.projector.read(game_id, after, known=known, count=limit)
+            messages = self.chat.read(game_id, cursor, from_version=base, count=limit) if watch.chat else []  # type: ignore[union-attr]
+        full = len(batch) == limit or len(messages) == limit
+        if len(batch) == limit:  # keep the order: no message from beyond the last event read
+            messages = [m for m in messages if m["version"] <= batch[-1].seq]
+        if len(messages) == limit:
+            batch = [e for e in batch if e.seq <= messages[-1]["version"]]
+        if not batch and not messages:
+            return [], after, cursor, full, None
+        record = (self.projector.load_after(game_id, batch) if batch else None) or self.load(game_id)
+        event_items = [(e.seq, item) for e in batch if (item := feed_item(record, e, seat)) is not None]
+        shown = [m for m in messages if visible(record, m, seat)]
+        after = batch[-1].seq if batch else after
+        cursor = messages[-1]["id"] if messages else cursor
+        return merge(event_items, shown), after, cursor, full, record
+
+    # ------------------------------------------------------------------- chat
+    def post_message(self, player: Player, game_id: str, to: int | None, text: str) -> dict[str, Any]:
+        """A seated player's message to the table (``to`` None) or to one other seat."""
+        record = self.load(game_id)
+        seat = seat_of(record, player.id)
+        if seat is None:
+            raise Forbidden("not_seated", "only seated players may talk at this table")
+        if record["status"] == "finished":
+            raise Conflict("game_over", "the game is over; its table talk is published with the log")
+        if to is not None:
+            if not 0 <= to < record["seats"] or record["players"][to] is None:
+                raise Invalid("bad_recipient", f"seat {to} is not a seated player of this game")
+            if to == seat:
+                raise Invalid("bad_recipient", "a private message goes to another seat, not your own")
+        self.chat.check_rate(player.id)
+        return self.chat.post(game_id, seat, to, text)
+
+    def messages(self, game_id: str, cursor: str | None, upto_version: int | None = None,
+                 count: int | None = None) -> list[dict[str, Any]]:
+        """The game's messages after ``cursor`` (all of them: filter with ``engine.chat.visible``)."""
+        return self.chat.read(game_id, cursor, upto_version=upto_version, count=count)
+
+    def transcript(self, game_id: str) -> str:
+        """The game as readable text, one line per decision, its table talk in place."""
+        return transcript(self.store.read(game_id), self.chat.all(game_id))
+
+    # --------------------------------------------------------------- webhooks
+    def create_webhook(self, player_id: str, url: str, events: Sequence[str]) -> dict[str, Any]:
+        return self.hooks.create(player_id, url, events)
+
+    def webhooks_of(self, player_id: str) -> list[dict[str, Any]]:
+        return self.hooks.listing(player_id)
+
+    def delete_webhook(self, player_id: str, webhook_id: str) -> None:
+        self.hooks.delete(player_id, webhook_id)
+
+    def webhook_deliveries(self, player_id: str, webhook_id: str) -> list[dict[str, Any]]:
+        return self.hooks.deliveries(player_id, webhook_id)
 
     # ---------------------------------------------------------------- workers
     def advance(self, game_id: str, version: int = 0, now: datetime | None = None,
@@ -515,9 +654,11 @@ class Engine:
         return derive_rng(seed, seq, purpose)
 
     def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
-                idem: tuple[str, str] | None = None, gate: Gate | None = None) -> Committed | dict[str, Any] | None:
-        """Seal, fold and append; then index and schedule. None on a version conflict; a 429
-        when the ``gate`` had no token (see :meth:`act`)."""
+                idem: tuple[str, str] | None = None, gate: Gate | None = None,
+                later: list[Callable[[], None]] | None = None) -> Committed | dict[str, Any] | None:
+        """Seal, fold and append; then index and schedule. None on a version conflict; ``Limited``
+        when the ``gate`` had no token (see :meth:`act`). Work owed after the answer goes to
+        ``later`` when given (see :meth:`_owe`)."""
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
         at = utc_now()
@@ -564,9 +705,9 @@ class Engine:
             return result.record if result.status == "duplicate" else None
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)
-        self._finish_follow_up(plan, replies, offset=1)
+        self._finish_follow_up(plan, replies, offset=1, later=later)
         self.projector.maybe_snapshot(game_id, version, new)
-        return Committed(new, envelopes, gated=gate is not None)
+        return Committed(new, envelopes, gated=gate is not None, after_answer=tuple(later) if later else ())
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)
@@ -656,7 +797,8 @@ class Engine:
             plan.hooks_at = len(pipe) - 1 - start
         return plan
 
-    def _finish_follow_up(self, plan: _FollowUp, replies: Sequence[Any], offset: int) -> None:
+    def _finish_follow_up(self, plan: _FollowUp, replies: Sequence[Any], offset: int,
+                          later: list[Callable[[], None]] | None = None) -> None:
         """What follows the index updates' round trip: the drain job if one is owed, then webhooks.
 
         ``replies`` are the pipe's; the follow-up's own start at ``offset``. A game that
@@ -664,7 +806,7 @@ class Engine:
         """
         if plan.mark_at is not None:
             if replies[offset + plan.mark_at]:
-                self._when_answered(self.scheduler.enqueue_drain)  # type: ignore[union-attr]
+                self._owe(self.scheduler.enqueue_drain, later)  # type: ignore[union-attr]
         elif plan.due_now:
             self.scheduler.advance(plan.record["id"])  # type: ignore[union-attr]
         if plan.notes:
@@ -687,16 +829,19 @@ class Engine:
         self.store.archive(game_id)
         self._seeds.pop(game_id, None)
 
-    def _when_answered(self, work: Callable[[], None]) -> None:
-        """Run ``work`` once the caller has its answer if the web app can, else now.
+    @staticmethod
+    def _owe(work: Callable[[], None], later: list[Callable[[], None]] | None) -> None:
+        """Leave ``work`` to the caller, to run once its answer is sent (``later``), or run it now.
 
         Only for asking workers for a step that is already recorded in the commit's own
         round trip (the due set, the deadlines index): if this process dies before the
         work runs, the worker's sweep asks for the step instead. Each such request is one
         or more round trips of RQ's, which the player no longer waits for.
         """
-        if self.after_answer is None or not self.after_answer(work):
+        if later is None:
             work()
+        else:
+            later.append(work)
 
     def rebuild_indexes(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Drop and rebuild every index from the streams (they are projections).
@@ -740,6 +885,3 @@ def _sweep_score(record: Record, due: str) -> float:
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
-
-def _problem(status: int, code: str, detail: str, **extra: Any) -> Problem:
-    return Problem(status, code, detail, **extra)

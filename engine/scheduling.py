@@ -15,11 +15,15 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from events.store import MAX_CONNECTIONS, IndexCommands, Keys, cluster_mode
 
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "intrigue"
+#: The queues a worker may serve, by the name an operator gives: game steps and deadlines,
+#: and webhook deliveries.
+QUEUES = {"games": QUEUE_NAME, "webhooks": WEBHOOK_QUEUE}
 DRAIN = "workers.jobs.drain"
 #: How long a "drain job queued" mark lives: a job lost with its mark set delays due
 #: steps by at most this (and the sweep asks for a drain regardless of the mark).
