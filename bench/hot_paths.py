@@ -22,7 +22,7 @@ from typing import Any
 import redis
 from common import play_coup_in_process, redis_for_bench
 
-from engine.ratelimit import Limits
+from engine.settings import Limits
 from events.envelope import Envelope, seal
 from projections.listing import card
 from projections.record import fold

@@ -20,7 +20,7 @@ from typing import Any
 import redis
 from common import play_coup_in_process, redis_for_bench
 
-from engine.ratelimit import Limits
+from engine.settings import Limits
 from service.app import create_app
 
 

@@ -14,7 +14,6 @@ message is public, like the log. The server never enforces a deal made in chat.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -29,7 +28,7 @@ from projections.record import Record
 from projections.views import OPERATOR
 
 MAX_TEXT = 500
-#: Messages per player per minute, over all games (``INTRIGUE_CHAT_RATE``).
+#: Messages per player per minute, over all games, unless the operator says otherwise (``INTRIGUE_CHAT_RATE``).
 DEFAULT_CHAT_RATE = 20
 FEED_TYPE = "ChatMessage"
 
@@ -60,11 +59,13 @@ class Chat:
     """Posting, reading and filtering one game's messages."""
 
     def __init__(self, client: redis.Redis, keys: Keys,
-                 read_events: Callable[..., list[Envelope]] | None = None) -> None:
+                 read_events: Callable[..., list[Envelope]] | None = None, rate: int = DEFAULT_CHAT_RATE) -> None:
         self.redis = client
         self.keys = keys
         #: The store's reader, for games whose stream has been archived (see events.archive).
         self.read_events = read_events
+        #: Messages per minute per player (0: no limit).
+        self.rate = rate
         self._post = LeanScript(client, _POST)
 
     def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
@@ -105,7 +106,7 @@ class Chat:
 
     def check_rate(self, player_id: str) -> None:
         """A fixed window per minute and player: beyond it, 429 with the seconds left in the window."""
-        rate = int(os.environ.get("INTRIGUE_CHAT_RATE", DEFAULT_CHAT_RATE))
+        rate = self.rate
         if rate <= 0:
             return
         now = time.time()

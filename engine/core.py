@@ -23,8 +23,9 @@ from redis.cluster import RedisCluster
 
 from engine.chat import Chat, merge, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn
-from engine.ratelimit import Bucket, RateLimiter, limited
+from engine.ratelimit import RateLimiter, limited
 from engine.scheduling import JobScheduler, make_queue
+from engine.settings import Bucket, Settings
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
@@ -32,6 +33,7 @@ from events.store import EventStore, Gate, IndexCommands, Keys
 from events.watch import FeedWatcher, Watch
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
+from games.pax import cards as pax_cards
 from projections.listing import Page, card, read_page
 from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
@@ -96,17 +98,24 @@ class Joined:
 class Engine:
     def __init__(self, client: redis.Redis, scheduler: JobScheduler | None = None, *,
                  keys: Keys | None = None, snapshot_every: int = 50,
-                 operator_token: str | None = None) -> None:
+                 operator_token: str | None = None, settings: Settings | None = None) -> None:
+        """``settings`` (the defaults when None) configure chat, webhooks and the games;
+        ``operator_token``, when given, stands for the settings' one."""
+        settings = settings or Settings()
+        self.settings = settings
         self.redis = client
         self.keys = keys or Keys()
         self.store = EventStore(client, self.keys)
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
-        self.operator_token = operator_token
-        self.chat = Chat(client, self.keys, self.store.read)
+        self.operator_token = operator_token or settings.operator_token
+        self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate)
         self.limiter = RateLimiter(client, self.keys.prefix)
         self.hooks = Webhooks(client, self.keys,
-                              make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None)
+                              make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None,
+                              policy=settings.webhook_retry, private_ok=settings.webhooks_allow_private)
+        if settings.pax_card_sets is not None:
+            pax_cards.use_operator_folder(settings.pax_card_sets)
         self._seeds: dict[str, str] = {}
         self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,

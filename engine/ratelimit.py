@@ -13,12 +13,10 @@ which a Redis Cluster serves from one shard.
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-
 import redis
 
 from engine.errors import Limited
+from engine.settings import Bucket
 from events.buckets import TOKEN_BUCKET_LUA
 from events.lean import LeanScript
 from events.store import Gate
@@ -26,69 +24,6 @@ from events.store import Gate
 # KEYS: the bucket. ARGV: tokens per second, capacity. Returns "0" (spent one token) or
 # the seconds to wait before one is there (as a string: Lua numbers become integers).
 _TAKE = TOKEN_BUCKET_LUA + "return tostring(take_token(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])))\n"
-
-
-@dataclass(frozen=True)
-class Bucket:
-    """``rate`` tokens a second up to ``burst``; a rate of 0 means no limit."""
-
-    name: str
-    rate: float
-    burst: float
-
-    @classmethod
-    def per_hour(cls, name: str, count: float) -> Bucket:
-        """``count`` an hour, all of which may be spent at once."""
-        return cls(name, count / 3600, count)
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What an operator sets (see the README's configuration table); 0 turns a limit off."""
-
-    #: Requests per second per player (``INTRIGUE_RATE_LIMIT``); bursts of twice that.
-    player_rate: float = 50
-    #: Requests per second per client address for calls without a known token.
-    anonymous_rate: float = 20
-    #: Registrations (``POST /v1/players``) per client address per hour.
-    registrations_per_hour: float = 30
-    #: Games one player may create per hour.
-    games_per_hour: float = 120
-    #: Games one player has created that still wait for players.
-    open_games: int = 10
-    #: Proxies in front of the API that append the client to ``X-Forwarded-For``.
-    trusted_proxies: int = 0
-
-    @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None, **overrides: float | None) -> Limits:
-        env = os.environ if environ is None else environ
-        values = {
-            "player_rate": float(env.get("INTRIGUE_RATE_LIMIT", cls.player_rate)),
-            "anonymous_rate": float(env.get("INTRIGUE_ANONYMOUS_RATE_LIMIT", cls.anonymous_rate)),
-            "registrations_per_hour": float(env.get("INTRIGUE_REGISTRATIONS_PER_HOUR", cls.registrations_per_hour)),
-            "games_per_hour": float(env.get("INTRIGUE_GAMES_PER_HOUR", cls.games_per_hour)),
-            "open_games": int(env.get("INTRIGUE_OPEN_GAMES_PER_PLAYER", cls.open_games)),
-            "trusted_proxies": int(env.get("INTRIGUE_TRUSTED_PROXIES", cls.trusted_proxies)),
-        }
-        values.update({key: value for key, value in overrides.items() if value is not None})
-        return cls(**values)  # type: ignore[arg-type]
-
-    @classmethod
-    def off(cls) -> Limits:
-        """No limits at all (benchmarks measure clients rather than police them)."""
-        return cls(player_rate=0, anonymous_rate=0, registrations_per_hour=0, games_per_hour=0, open_games=0)
-
-    def player(self) -> Bucket:
-        return Bucket("player", self.player_rate, 2 * self.player_rate)
-
-    def anonymous(self) -> Bucket:
-        return Bucket("anonymous", self.anonymous_rate, 2 * self.anonymous_rate)
-
-    def registrations(self) -> Bucket:
-        return Bucket.per_hour("register", self.registrations_per_hour)
-
-    def game_creations(self) -> Bucket:
-        return Bucket.per_hour("create", self.games_per_hour)
 
 
 class RateLimiter:

@@ -8,7 +8,6 @@ step) is the workers' timer, and the sweep of each worker wakes at its earliest 
 from __future__ import annotations
 
 import logging
-import os
 import time
 
 import redis
@@ -16,7 +15,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
-from events.store import MAX_CONNECTIONS, IndexCommands, Keys, cluster_mode
+from events.store import MAX_CONNECTIONS, IndexCommands, Keys
 
 log = logging.getLogger(__name__)
 
@@ -30,26 +29,24 @@ DRAIN = "workers.jobs.drain"
 QUEUED_MARK_MS = 5_000
 
 
-def queue_client(store: redis.Redis, store_url: str) -> redis.Redis:
-    """The Redis that holds RQ's queues: ``INTRIGUE_QUEUE_URL`` if set, else the store's.
+def queue_client(store: redis.Redis, queue_url: str | None = None, cluster: bool = False) -> redis.Redis:
+    """The Redis that holds RQ's queues: ``queue_url`` (``INTRIGUE_QUEUE_URL``) if set, else the store's.
 
     RQ needs a plain Redis (its keys and transactions span hash slots), so beside a
     Redis Cluster the queues live in a small Redis of their own.
     """
-    url = os.environ.get("INTRIGUE_QUEUE_URL")
-    if url:
-        return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
-    if cluster_mode():
+    if queue_url:
+        return redis.Redis.from_url(queue_url, max_connections=MAX_CONNECTIONS)
+    if cluster:
         raise RuntimeError("with INTRIGUE_REDIS_CLUSTER set, INTRIGUE_QUEUE_URL must name a plain Redis for the queues")
     return store
 
 
-def fresh_queue_client(store_url: str) -> redis.Redis:
+def fresh_queue_client(store_url: str, queue_url: str | None = None, cluster: bool = False) -> redis.Redis:
     """A client of its own for RQ's worker loop (see ``workers.runner.build_worker``)."""
-    url = os.environ.get("INTRIGUE_QUEUE_URL") or store_url
-    if not os.environ.get("INTRIGUE_QUEUE_URL") and cluster_mode():
+    if not queue_url and cluster:
         raise RuntimeError("with INTRIGUE_REDIS_CLUSTER set, INTRIGUE_QUEUE_URL must name a plain Redis for the queues")
-    return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
+    return redis.Redis.from_url(queue_url or store_url, max_connections=MAX_CONNECTIONS)
 
 
 def make_queue(connection: redis.Redis, name: str = QUEUE_NAME) -> Queue:

@@ -26,7 +26,6 @@ import hmac
 import ipaddress
 import json
 import logging
-import os
 import secrets
 import socket
 import time
@@ -42,6 +41,7 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError
 
 from engine.errors import Invalid, NotFound
+from engine.settings import RetryPolicy
 from events.envelope import canonical_json, parse_time
 from events.lean import LeanScript
 from events.store import Keys
@@ -64,32 +64,6 @@ ATTEMPT_LEASE = 60.0
 MAX_RESPONSE_BYTES = 64 * 1024
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Exponential backoff: ``base`` seconds, doubling, at most ``cap``; retried while the
-    delivery is younger than ``retry_for``; a webhook failing for ``disable_after`` is disabled.
-
-    The environment may shorten them (tests do); the defaults keep retrying for a day.
-    """
-
-    base: float = 30.0
-    cap: float = 6 * 3600.0
-    retry_for: float = 24 * 3600.0
-    disable_after: float = 3 * 86400.0
-
-    @classmethod
-    def from_env(cls) -> RetryPolicy:
-        env = os.environ
-        return cls(base=float(env.get("INTRIGUE_WEBHOOK_RETRY_BASE", cls.base)),
-                   cap=float(env.get("INTRIGUE_WEBHOOK_RETRY_MAX", cls.cap)),
-                   retry_for=float(env.get("INTRIGUE_WEBHOOK_RETRY_FOR", cls.retry_for)),
-                   disable_after=float(env.get("INTRIGUE_WEBHOOK_DISABLE_AFTER", cls.disable_after)))
-
-    def delay(self, attempts: int) -> float:
-        """Seconds to wait after the ``attempts``-th failed attempt."""
-        return min(self.cap, self.base * 2 ** max(0, attempts - 1))
-
-
 # ------------------------------------------------------------------ destinations
 class DestinationRefused(Exception):
     def __init__(self, code: str, message: str) -> None:
@@ -98,13 +72,9 @@ class DestinationRefused(Exception):
         self.message = message
 
 
-def allow_private() -> bool:
-    return os.environ.get("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE") == "1"
-
-
-def address_allowed(address: str, private_ok: bool | None = None) -> bool:
+def address_allowed(address: str, private_ok: bool = False) -> bool:
     """True for a globally routable unicast address (or any address when the operator allows it)."""
-    if private_ok if private_ok is not None else allow_private():
+    if private_ok:
         return True
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
@@ -121,7 +91,7 @@ class Destination:
     address: str  # the checked address to connect to
 
 
-def resolve_destination(url: str, private_ok: bool | None = None) -> Destination:
+def resolve_destination(url: str, private_ok: bool = False) -> Destination:
     """Parse, resolve once and check every address; the first one is the one to connect to."""
     try:
         parts = urlsplit(url)
@@ -198,18 +168,21 @@ class Webhooks:
     """Registration (API), notification (the engine's follow-up) and delivery (jobs)."""
 
     def __init__(self, client: redis.Redis, keys: Keys, queue: Queue | None = None,
-                 policy: RetryPolicy | None = None, clock: Callable[[], float] = time.time) -> None:
+                 policy: RetryPolicy | None = None, clock: Callable[[], float] = time.time,
+                 private_ok: bool = False) -> None:
         self.redis = client
         self.keys = keys
         self.queue = queue
-        self.policy = policy or RetryPolicy.from_env()
+        self.policy = policy or RetryPolicy()
+        #: Whether destinations may be loopback, private or link-local (``INTRIGUE_WEBHOOKS_ALLOW_PRIVATE``).
+        self.private_ok = private_ok
         self.clock = clock
         self._claim = LeanScript(client, _CLAIM)
 
     # ------------------------------------------------------------ registration
     def create(self, player_id: str, url: str, events: Sequence[str]) -> dict[str, Any]:
         try:
-            resolve_destination(url)
+            resolve_destination(url, self.private_ok)
         except DestinationRefused as err:
             raise Invalid(err.code, err.message) from None
         if self.redis.scard(self.keys.player_webhooks(player_id)) >= MAX_WEBHOOKS_PER_PLAYER:
@@ -376,7 +349,8 @@ class Webhooks:
                    "Intrigue-Event": delivery["type"], "Intrigue-Delivery": delivery_id,
                    "Intrigue-Signature": sign(hook["secret"], sent_at, body)}
         try:
-            status: int | None = post_pinned(resolve_destination(hook["url"]), body, headers, TIMEOUT_SECONDS)
+            destination = resolve_destination(hook["url"], self.private_ok)
+            status: int | None = post_pinned(destination, body, headers, TIMEOUT_SECONDS)
             outcome = str(status)
         except DestinationRefused as err:
             status, outcome = None, err.code

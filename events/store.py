@@ -11,7 +11,6 @@ Stream entry ids are ``0-<seq>``: reading "after version N" is one XRANGE from
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -34,19 +33,14 @@ from events.lean import LeanScript
 MAX_CONNECTIONS = 10_000
 
 
-def cluster_mode() -> bool:
-    """Whether ``REDIS_URL`` names a node of a Redis Cluster (``INTRIGUE_REDIS_CLUSTER=1``)."""
-    return os.environ.get("INTRIGUE_REDIS_CLUSTER", "").lower() in ("1", "true", "yes")
-
-
-def connect(url: str) -> redis.Redis:
+def connect(url: str, cluster: bool = False) -> redis.Redis:
     """A client for ``url`` sized for an API process serving many requests at once.
 
-    In cluster mode it is a cluster client that finds the other nodes from this one and
-    follows failovers; every key of one game carries the hash tag ``{g:<id>}``, so a
-    game's scripts and pipelines stay on one shard.
+    With ``cluster`` (``url`` names a node of a Redis Cluster) it is a cluster client that
+    finds the other nodes from this one and follows failovers; every key of one game
+    carries the hash tag ``{g:<id>}``, so a game's scripts and pipelines stay on one shard.
     """
-    if cluster_mode():
+    if cluster:
         return RedisCluster.from_url(url, max_connections=MAX_CONNECTIONS)  # type: ignore[return-value]
     return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from dataclasses import replace
 from functools import partial
 
 import redis
@@ -13,8 +13,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine.core import Engine
 from engine.errors import DomainError
-from engine.ratelimit import Limits
 from engine.scheduling import JobScheduler, make_queue, queue_client
+from engine.settings import DEFAULT_REDIS_URL, Limits, Settings
 from events.store import connect
 from service.answers import OrjsonProvider, Problem, as_problem, problem_response, run_after_answer, unexpected_problem
 from service.chat import chat_bp
@@ -25,24 +25,29 @@ from service.routes import games_bp, me_bp, players_bp
 from service.webhooks import webhooks_bp
 
 
-def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
+def create_app(engine: Engine | None = None, *, settings: Settings | None = None, redis_url: str | None = None,
                operator_token: str | None = None, rate_limit: float | None = None,
                limits: Limits | None = None) -> Flask:
-    """Build the API. Without an engine, connect to ``redis_url`` (or ``REDIS_URL``).
+    """Build the API. Without an engine, connect to ``redis_url`` (or the settings' ``REDIS_URL``).
 
-    ``limits`` default to the environment (:meth:`Limits.from_env`); ``rate_limit``
-    overrides only the requests per second per player (0 turns it off).
+    ``settings`` are read from the environment when not given (a process's start).
+    ``limits`` default to the settings'; ``rate_limit`` overrides only the requests per
+    second per player (0 turns it off).
     """
+    settings = settings or Settings.from_env()
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     if engine is None:
-        url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-        client = connect(url)
-        engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))),
-                        operator_token=operator_token or os.environ.get("INTRIGUE_OPERATOR_TOKEN"))
+        url = redis_url or settings.redis_url or DEFAULT_REDIS_URL
+        client = connect(url, settings.redis_cluster)
+        engine = Engine(client, JobScheduler(make_queue(queue_client(client, settings.queue_url,
+                                                                      settings.redis_cluster))),
+                        operator_token=operator_token, settings=settings)
     app.extensions["intrigue"] = engine
-    limits = limits or Limits.from_env(player_rate=rate_limit)
+    limits = limits or settings.limits
+    if rate_limit is not None:
+        limits = replace(limits, player_rate=rate_limit)
     app.extensions["intrigue.limits"] = limits
     if limits.trusted_proxies:
         # The client is the address the nearest trusted proxy saw, not whatever a client claims.

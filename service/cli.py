@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from engine.settings import Settings, SettingsError, environment_with
+
 log = logging.getLogger("intrigue")
 
 DEFAULT_DATA = "intrigue-data"
@@ -57,12 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     reindex.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
 
     args = parser.parse_args(argv)
-    logging.basicConfig(level=os.environ.get("INTRIGUE_LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     command = {"serve": _serve, "worker": _worker, "verify": _verify, "reindex": _reindex}[args.command]
     try:
+        # Read once, here: an unusable value is one line now, not a traceback at the first request.
+        args.settings = Settings.from_env()
+        logging.basicConfig(level=args.settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return command(args)
-    except CannotRun as err:
+    except (CannotRun, SettingsError) as err:
         print(f"intrigue {args.command}: {err}", file=sys.stderr)
         return CANNOT_RUN
 
@@ -90,7 +93,8 @@ def _serve(args: argparse.Namespace) -> int:
     from service.embedded import EmbeddedRedis
 
     folder = embedded = None
-    redis_url = os.environ.get("REDIS_URL")
+    settings: Settings = args.settings
+    redis_url = settings.redis_url
     if not redis_url:
         folder = DataFolder(args.data)
         # Started below, once all is ours. Outside the terminal's process group, as the workers
@@ -123,7 +127,7 @@ def _serve(args: argparse.Namespace) -> int:
             children[embedded.process.pid] = command_line(embedded.process.pid)
             folder.record(redis_url=redis_url, children=children)
             log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
-        env = {**os.environ, "REDIS_URL": redis_url}
+        env = environment_with(REDIS_URL=redis_url)
         # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
         # With --workers 0 the operator runs workers apart (``intrigue worker`` serves both queues).
         webhook_worker = [["--queues", "webhooks"]] if args.workers > 0 else []
@@ -137,7 +141,7 @@ def _serve(args: argparse.Namespace) -> int:
         log.info("Intrigue serving on http://%s:%s/ (API docs at /docs)", args.host, port)
         print(f"Intrigue serving on http://{args.host}:{port}/", flush=True)
         try:  # gunicorn handles SIGTERM and SIGINT: it stops its workers, then exits here
-            _ApiServer(redis_url, bind=f"fd://{listener.fileno()}", workers=args.processes).run()
+            _ApiServer(redis_url, settings, bind=f"fd://{listener.fileno()}", workers=args.processes).run()
         except (KeyboardInterrupt, SystemExit):
             pass
     finally:
@@ -156,7 +160,7 @@ class _ApiServer:
     sockets or locks is imported here before the patch.
     """
 
-    def __init__(self, redis_url: str, **settings: object) -> None:
+    def __init__(self, redis_url: str, app_settings: Settings, **settings: object) -> None:
         from gunicorn.app.base import BaseApplication
 
         from service import gunicorn_conf
@@ -175,7 +179,7 @@ class _ApiServer:
             def load(self):
                 from service.app import create_app
 
-                return create_app(redis_url=redis_url)
+                return create_app(redis_url=redis_url, settings=app_settings)
 
         self.application = Application()
 
@@ -196,11 +200,11 @@ def _worker(args: argparse.Namespace) -> int:
     if unknown or not queues:
         raise CannotRun(f"unknown queue(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUEUES)}")
     url = _redis_url(args)
-    _check_reachable(url)
+    _check_reachable(url, args.settings.redis_cluster)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, worker_command(queues, args.sweep_seconds, args.burst),
-              {**os.environ, "REDIS_URL": url})
+              environment_with(REDIS_URL=url))
     return 0  # not reached: execve replaced this process
 
 
@@ -223,20 +227,20 @@ def _redis_url(args: argparse.Namespace) -> str:
             return DataFolder(args.data).running_redis_url()
         except NotServing as err:
             raise CannotRun(str(err)) from None
-    url = os.environ.get("REDIS_URL")
+    url = args.settings.redis_url
     if not url:
         raise CannotRun(f"which Redis? Pass --data DIR to attach to the intrigue serve running on DIR "
                         f"(it is {DEFAULT_DATA} by default), or set REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
     return url
 
 
-def _check_reachable(url: str) -> None:
+def _check_reachable(url: str, cluster: bool = False) -> None:
     import redis
 
     from events.store import connect, without_password
 
     try:
-        connect(url).ping()
+        connect(url, cluster).ping()
     except ValueError as err:
         raise CannotRun(f"REDIS_URL {url!r} is not a Redis URL: {err}") from None
     except redis.RedisError as err:
@@ -279,10 +283,12 @@ def _reindex(args: argparse.Namespace) -> int:
     from service.progress import Progress
 
     url = _redis_url(args)
-    _check_reachable(url)
-    client = connect(url)
+    _check_reachable(url, args.settings.redis_cluster)
+    client = connect(url, args.settings.redis_cluster)
     progress = Progress("reindex", unit="games")
-    engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))))
+    settings: Settings = args.settings
+    engine = Engine(client, JobScheduler(make_queue(queue_client(client, settings.queue_url, settings.redis_cluster))),
+                    settings=settings)
     count = engine.rebuild_indexes(progress=progress.update)
     print(f"rebuilt the indexes of {count} game(s)")
     return 0

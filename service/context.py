@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from flask import current_app, g, request
 
 from engine.core import Engine, Player
-from engine.ratelimit import Bucket, Limits
+from engine.settings import Bucket, Limits
 from projections.record import Record, seat_of
 from projections.views import OPERATOR
 from service.answers import Problem

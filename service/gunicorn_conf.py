@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from engine.settings import Settings
+
 CGROUP_CPU_MAX = "/sys/fs/cgroup/cpu.max"
 
 
@@ -43,8 +45,9 @@ def default_api_processes(cores: int) -> int:
     return max(1, cores - 1)
 
 
-bind = os.environ.get("INTRIGUE_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY") or default_api_processes(usable_cpus()))
+settings = Settings.at_start("intrigue")
+bind = settings.bind
+workers = settings.web_concurrency or default_api_processes(usable_cpus())
 #: gevent, with ``select`` left unpatched (see service/gevent_worker.py for why).
 worker_class = "service.gevent_worker.Worker"
 #: Open connections per API process: watchers plus players.

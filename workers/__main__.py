@@ -2,19 +2,19 @@
 
 The ``intrigue`` command (``service.cli``) checks the options and finds the Redis, then
 replaces itself with this program (the HTTP layer never imports the workers); ``serve``
-starts it directly. The Redis is the environment's ``REDIS_URL``.
+starts it directly. The Redis is the settings' ``REDIS_URL``.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 
 import redis
 
 from engine.scheduling import QUEUES
+from engine.settings import DEFAULT_REDIS_URL, Settings
 from events.store import without_password
 from workers.runner import run_worker
 
@@ -27,17 +27,17 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--sweep-seconds", type=float, default=1.0, help="longest pause of the deadline sweep")
     worker.add_argument("--queues", default="games,webhooks", help="queues to serve, in order: games, webhooks")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=os.environ.get("INTRIGUE_LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = Settings.at_start("intrigue worker")
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     queues = tuple(name.strip() for name in args.queues.split(",") if name.strip())
     unknown = sorted(set(queues) - set(QUEUES))
     if unknown or not queues:
         print(f"intrigue worker: unknown queue(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUEUES)}",
               file=sys.stderr)
         return 2
-    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    url = settings.redis_url or DEFAULT_REDIS_URL
     try:
-        run_worker(url, sweep_seconds=args.sweep_seconds, burst=args.burst, queues=queues)
+        run_worker(url, settings, sweep_seconds=args.sweep_seconds, burst=args.burst, queues=queues)
     except redis.ConnectionError as err:  # Redis went away for good (a serve that stopped, say)
         print(f"intrigue worker: lost Redis at {without_password(url)}: {err}", file=sys.stderr)
         return 1

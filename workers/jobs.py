@@ -6,10 +6,9 @@ uses it; a job does what is due when it runs, so a late or repeated one is harml
 
 from __future__ import annotations
 
-import os
-
 from engine.core import Engine
 from engine.scheduling import JobScheduler, make_queue, queue_client
+from engine.settings import DEFAULT_REDIS_URL, Settings
 from events.store import connect
 
 _engine: Engine | None = None
@@ -23,9 +22,12 @@ def install_engine(engine: Engine) -> None:
 def current_engine() -> Engine:
     global _engine
     if _engine is None:
-        url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-        client = connect(url)
-        _engine = Engine(client, JobScheduler(make_queue(queue_client(client, url))))
+        # A job run by a process that did not install its engine (RQ's own worker command):
+        # its settings are read now, the first time a job needs them.
+        settings = Settings.from_env()
+        client = connect(settings.redis_url or DEFAULT_REDIS_URL, settings.redis_cluster)
+        queues = queue_client(client, settings.queue_url, settings.redis_cluster)
+        _engine = Engine(client, JobScheduler(make_queue(queues)), settings=settings)
     return _engine
 
 

@@ -20,6 +20,7 @@ from rq.worker import SimpleWorker
 
 from engine.core import Engine
 from engine.scheduling import QUEUES, JobScheduler, fresh_queue_client, make_queue, queue_client
+from engine.settings import Settings
 from events.store import connect
 from workers.jobs import install_engine
 
@@ -92,7 +93,8 @@ class Sweeper(threading.Thread):
         return min(self.sweep_seconds, max(0.0, upcoming - elapsed) + DEADLINE_GRACE)
 
 
-def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")) -> tuple[SimpleWorker, Engine]:
+def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks"),
+                 settings: Settings | None = None) -> tuple[SimpleWorker, Engine]:
     """The RQ worker and the engine its jobs use, each with its own Redis client.
 
     RQ raises the socket timeout of its client's pool above its blocking dequeue (400 s
@@ -103,9 +105,12 @@ def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")
 
     ``queues`` are served in the order given: a worker of both takes game jobs first.
     """
-    engine_client = connect(redis_url)
-    engine = Engine(engine_client, JobScheduler(make_queue(queue_client(engine_client, redis_url))))
-    rq_client = fresh_queue_client(redis_url)
+    settings = settings or Settings()
+    engine_client = connect(redis_url, settings.redis_cluster)
+    engine = Engine(engine_client, JobScheduler(make_queue(queue_client(engine_client, settings.queue_url,
+                                                                        settings.redis_cluster))),
+                    settings=settings)
+    rq_client = fresh_queue_client(redis_url, settings.queue_url, settings.redis_cluster)
     served = [make_queue(rq_client, QUEUES[name]) for name in queues]
     worker = SimpleWorker(served, connection=rq_client, serializer=served[0].serializer,
                           maintenance_interval=MAINTENANCE_SECONDS)
@@ -115,9 +120,9 @@ def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")
     return worker, engine
 
 
-def run_worker(redis_url: str, *, sweep_seconds: float = 1.0, burst: bool = False,
+def run_worker(redis_url: str, settings: Settings, *, sweep_seconds: float = 1.0, burst: bool = False,
                queues: tuple[str, ...] = ("games", "webhooks")) -> None:
-    worker, engine = build_worker(redis_url, queues)
+    worker, engine = build_worker(redis_url, queues, settings)
     install_engine(engine)
     sweeper = Sweeper(engine, sweep_seconds=sweep_seconds)
     sweeper.start()

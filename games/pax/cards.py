@@ -13,7 +13,6 @@ operator gives the server in ``INTRIGUE_PAX_CARD_SETS``; options name a set, nev
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -340,6 +339,16 @@ def check_set_fits(card_set: Mapping[str, Any], seats: int) -> None:
         raise CardSetError(f"field 'cards': {seats} seats need {seats} hacendado cards; this set has {hacendados}")
 
 
+#: The operator's folder of card sets (``INTRIGUE_PAX_CARD_SETS``), handed in at start.
+_operator_folder: str | None = None
+
+
+def use_operator_folder(folder: str | None) -> None:
+    """Read sets the package lacks from ``<folder>/<name>.json`` (the process's settings say which folder)."""
+    global _operator_folder
+    _operator_folder = folder
+
+
 @lru_cache(maxsize=8)
 def _package_set(name: str) -> dict[str, Any]:
     text = resources.files(__package__).joinpath("data", f"{name}.json").read_text(encoding="utf-8")
@@ -362,7 +371,7 @@ def load_named_set(name: Any) -> dict[str, Any]:
         raise CardSetError("field 'card_set': a set name is lower-case letters, digits, '_' and '-'")
     if name in package_sets():
         return _package_set(name)
-    folder = os.environ.get(ENV_FOLDER)
+    folder = _operator_folder
     if folder:
         path = Path(folder) / f"{name}.json"
         if path.is_file():

@@ -33,7 +33,7 @@ def cluster_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]
 
 def test_chat_and_webhooks_work_on_a_cluster(cluster_engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     engine = cluster_engine
-    monkeypatch.setenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "1")
+    monkeypatch.setattr(engine.hooks, "private_ok", True)  # INTRIGUE_WEBHOOKS_ALLOW_PRIVATE=1
     received: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import EnvironBuilder
 
 from engine.core import Engine
-from engine.ratelimit import Limits
+from engine.settings import Limits
 from service.app import create_app
 from service.inputs import prefers_minimal
 

@@ -6,7 +6,7 @@ import redis
 from flask.testing import FlaskClient
 
 from engine.core import Engine
-from engine.ratelimit import Limits
+from engine.settings import Limits
 from projections.listing import index_page
 from service.app import create_app
 

@@ -6,7 +6,8 @@ import redis
 from flask.testing import FlaskClient
 
 from engine.core import Engine
-from engine.ratelimit import Bucket, Limits, RateLimiter
+from engine.ratelimit import RateLimiter
+from engine.settings import Bucket, Limits, Settings
 from service.app import create_app
 
 #: Everything off but what a test turns on.
@@ -136,9 +137,9 @@ def test_api_answers_429_with_retry_after_when_a_player_floods(engine: Engine) -
 
 
 def test_limits_come_from_the_environment_and_keep_the_old_name() -> None:
-    limits = Limits.from_env({"INTRIGUE_RATE_LIMIT": "7", "INTRIGUE_ANONYMOUS_RATE_LIMIT": "3",
+    limits = Settings.from_env({"INTRIGUE_RATE_LIMIT": "7", "INTRIGUE_ANONYMOUS_RATE_LIMIT": "3",
                               "INTRIGUE_REGISTRATIONS_PER_HOUR": "5", "INTRIGUE_GAMES_PER_HOUR": "6",
-                              "INTRIGUE_OPEN_GAMES_PER_PLAYER": "4", "INTRIGUE_TRUSTED_PROXIES": "2"})
+                                "INTRIGUE_OPEN_GAMES_PER_PLAYER": "4", "INTRIGUE_TRUSTED_PROXIES": "2"}).limits
     assert limits == Limits(player_rate=7, anonymous_rate=3, registrations_per_hour=5, games_per_hour=6,
                             open_games=4, trusted_proxies=2)
-    assert Limits.from_env({}, player_rate=0).player_rate == 0
+    assert Settings.from_env({}).with_limits(player_rate=0).limits.player_rate == 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Engine
-from engine.ratelimit import Limits
+from engine.settings import Limits
 from service.app import create_app
 from tests.platform.test_express import toy_game
 

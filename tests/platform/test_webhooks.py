@@ -70,8 +70,8 @@ def failing() -> Iterator[Answering]:
 
 @pytest.fixture()
 def hooks(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> Webhooks:
-    monkeypatch.setenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "1")
     hooks = engine.hooks
+    monkeypatch.setattr(hooks, "private_ok", True)  # INTRIGUE_WEBHOOKS_ALLOW_PRIVATE=1
     hooks.policy = RetryPolicy()  # the defaults, whatever the environment says
     hooks.clock = Clock(1_800_000_000.0)
     return hooks
@@ -146,7 +146,7 @@ def test_a_redirect_is_a_failure_and_is_not_followed(hooks: Webhooks) -> None:
 
 def test_registration_refuses_private_destinations_without_the_switch(engine: Engine,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", raising=False)
+    assert not engine.hooks.private_ok  # INTRIGUE_WEBHOOKS_ALLOW_PRIVATE unset
     with pytest.raises(Problem) as refused:
         engine.hooks.create("p3", "http://127.0.0.1:8130/hook", ["your_turn"])
     assert status_of(refused.value) == 422 and refused.value.code == "webhook_destination_refused"
@@ -182,7 +182,7 @@ def test_the_check_applies_to_the_address_connected_to(hooks: Webhooks, monkeypa
         return real(host, *args, **kwargs)
 
     monkeypatch.setattr(socket, "getaddrinfo", fake_getaddrinfo)
-    monkeypatch.delenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE")
+    monkeypatch.setattr(hooks, "private_ok", False)
     try:
         created = hooks.create("p4", f"http://hooks.example:{port}/rebound", ["your_turn"])
         answers["hooks.example"] = "127.0.0.1"  # the name now points at the server's own loopback
@@ -191,7 +191,7 @@ def test_the_check_applies_to_the_address_connected_to(hooks: Webhooks, monkeypa
         assert delivery["attempts"] == 1 and delivery["last_status"] == "webhook_destination_refused"
         assert receiver.paths == []  # nothing was sent there
 
-        monkeypatch.setenv("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "1")
+        monkeypatch.setattr(hooks, "private_ok", True)
         hooks.clock.now += 60
         assert hooks.deliver(delivery["id"]) == "delivered"
         assert receiver.paths == ["/rebound"] and receiver.hosts == [f"hooks.example:{port}"]

@@ -84,7 +84,7 @@ def test_a_set_is_named_never_a_path(tmp_path, monkeypatch) -> None:  # noqa: AN
 
 
 def test_the_operator_folder_adds_sets_and_bad_files_are_refused(tmp_path, monkeypatch) -> None:  # noqa: ANN001
-    monkeypatch.setenv(cards.ENV_FOLDER, str(tmp_path))
+    monkeypatch.setattr(cards, "_operator_folder", str(tmp_path))  # INTRIGUE_PAX_CARD_SETS, handed in at start
     house = starter_cards()
     next(c for c in house if c["id"] == "wobblies")["steal"] = 5
     (tmp_path / "house.json").write_text(json.dumps({"name": "house", "cards": house}), encoding="utf-8")
