@@ -34,7 +34,7 @@ class Bucket:
 
 @dataclass(frozen=True)
 class Limits:
-    """What an operator sets (``engine.settings``, the README's configuration table); 0 turns a limit off."""
+    """The request limits an operator sets (the README's configuration table); 0 turns a limit off."""
 
     #: Requests per second per player (``INTRIGUE_RATE_LIMIT``); bursts of twice that.
     player_rate: float = 50
