@@ -11,7 +11,6 @@ from engine.webhooks import EVENT_TYPES
 from service.context import current_player, engine
 from service.inputs import object_body
 
-# ---------------------------------------------------------------------------- HTTP
 webhooks_bp = Blueprint("webhooks", __name__, url_prefix="/v1/me/webhooks")
 
 

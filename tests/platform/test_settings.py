@@ -70,6 +70,7 @@ def test_a_cluster_without_a_queue_redis_is_refused_at_start() -> None:
     [sys.executable, "-m", "service.cli", "worker"],
     [sys.executable, "-m", "workers", "worker", "--burst"],
     [sys.executable, "-c", "import service.wsgi"],
+    [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"],
 ])
 def test_a_process_with_an_unusable_value_stops_at_start_with_one_line(command: list[str], tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "INTRIGUE_RATE_LIMIT": "fast", "HOME": str(tmp_path)}
