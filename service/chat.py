@@ -17,7 +17,6 @@ import json
 import os
 import re
 import time
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,6 +31,7 @@ from projections.record import Record, seat_of
 from projections.transcript import transcript
 from projections.views import OPERATOR
 from service.errors import Problem
+from service.plain_text import PATTERN, OneLine
 
 MAX_TEXT = 500
 #: Messages per player per minute, over all games (``INTRIGUE_CHAT_RATE``).
@@ -65,17 +65,13 @@ class MessageSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
-                         metadata={"description": "1 to 500 characters, no control characters",
-                                   "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"})
+    text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT), OneLine()],
+                         metadata={"description": "1 to 500 characters, no control characters, line breaks "
+                                                  "or bidirectional overrides",
+                                   "pattern": PATTERN})
     to = fields.Integer(load_default=None, allow_none=True, strict=True,
                         metadata={"description": "A seat for a private message; null for the whole table",
                                   "minimum": 0})
-
-    @validates("text")
-    def _no_controls(self, value: str, **_: Any) -> None:
-        if any(unicodedata.category(char) == "Cc" for char in value):
-            raise ValidationError("control characters (line breaks, tabs, escapes) are not allowed")
 
     @validates("to")
     def _seat_number(self, value: Any, **_: Any) -> None:

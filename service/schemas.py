@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
 
+from service.plain_text import PATTERN, OneLine
+
 DAY = 86400
 
 
@@ -11,8 +13,10 @@ class PlayerCreateSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40),
-                         metadata={"description": "Display name shown to the other seats"})
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), OneLine()],
+                         metadata={"description": "Display name shown to the other seats: 1 to 40 characters, "
+                                                  "no control characters, line breaks or bidirectional overrides",
+                                   "pattern": PATTERN})
 
 
 class PlayerSchema(Schema):

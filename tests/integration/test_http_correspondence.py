@@ -400,6 +400,8 @@ def test_private_chat_never_reaches_a_third_seat_and_everything_is_published_at_
     for body, status, code in (({"text": ""}, 400, "invalid_body"), ({"text": "x" * 501}, 400, "invalid_body"),
                                ({"text": "bell\x07"}, 400, "invalid_body"), ({"text": "two\nlines"}, 400,
                                                                                "invalid_body"),
+                               ({"text": "evil \u202etxt.exe"}, 400, "invalid_body"),
+                               ({"text": "two\u2028lines"}, 400, "invalid_body"),
                                ({"text": "hi", "to": 7}, 422, "bad_recipient"),
                                ({"text": "hi", "to": 0}, 422, "bad_recipient"),
                                ({"text": "hi", "to": True}, 400, "invalid_body"),
