@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import os
@@ -47,6 +46,7 @@ from events.envelope import canonical_json, parse_time
 from events.lean import LeanScript
 from events.store import Keys
 from service.errors import Problem
+from service.webhook_addresses import public_address, url_fault
 
 log = logging.getLogger(__name__)
 
@@ -108,10 +108,7 @@ def address_allowed(address: str, private_ok: bool | None = None) -> bool:
     """True for a globally routable unicast address (or any address when the operator allows it)."""
     if private_ok if private_ok is not None else allow_private():
         return True
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    return public_address(address)
 
 
 @dataclass(frozen=True)
@@ -125,6 +122,9 @@ class Destination:
 
 def resolve_destination(url: str, private_ok: bool | None = None) -> Destination:
     """Parse, resolve once and check every address; the first one is the one to connect to."""
+    fault = url_fault(url)
+    if fault is not None:
+        raise DestinationRefused("bad_webhook_url", fault)
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -465,7 +465,7 @@ class WebhookCreateSchema(Schema):
 
     url = fields.String(required=True, validate=validate.Length(min=1, max=2000),
                         metadata={"example": "https://example.org/intrigue-hook",
-                                  "pattern": "^https?://"})
+                                  "pattern": "^https?://[^\\u0000-\\u0020\\u007f-\\u009f]+$"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENT_TYPES)), required=True,
                          validate=validate.Length(min=1, max=len(EVENT_TYPES)),
                          metadata={"description": "Any of your_turn, deadline_soon, game_over"})
