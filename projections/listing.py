@@ -67,7 +67,7 @@ class Page:
 def index_page(client: redis.Redis, key: str, limit: int, cursor: str | None = None,
                newest_first: bool = False) -> tuple[list[tuple[str, float]], str | None]:
     """Members after ``cursor`` in index order, at most ``limit``, and the cursor of the next page."""
-    after = decode_cursor(cursor) if cursor else None
+    after = decode_cursor(cursor) if cursor is not None else None  # "" is no cursor: refused
     found: list[tuple[str, float]] = []
     offset = 0
     while len(found) <= limit:

@@ -30,6 +30,7 @@ from projections.projector import Projector
 from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
 from service.chat import Chat
 from service.errors import Problem
+from service.problem_status import rule_status
 from service.ratelimit import RateLimiter, limited
 from service.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from service.webhooks import Webhooks
@@ -292,7 +293,7 @@ class Engine:
         try:
             return rules.decide(record["state"], seat, dict(action), self._rng(record["id"], record["version"] + 1))
         except RuleViolation as err:
-            raise _problem(422, err.code, err.message, version=record["version"],
+            raise _problem(rule_status(err.code), err.code, err.message, version=record["version"],
                            legal_actions=rules.legal_actions(record["state"], seat)) from None
 
     def _replay_idempotent(self, game_id: str, record: Record, seat: int,

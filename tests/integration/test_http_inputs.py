@@ -163,3 +163,13 @@ def test_a_name_that_would_not_print_as_one_line_is_refused(server: str, name: s
 def test_a_name_in_any_script_with_spaces_is_accepted(server: str) -> None:
     player = Client.register(server, "Наташа d'Arc 李")
     assert player.get("/v1/me/games")["games"] == []
+
+
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/me/games", "/v1/me/games?awaiting=me"])
+@pytest.mark.parametrize("cursor", ["cursor=", "cursor"])
+def test_an_empty_cursor_is_400_as_its_pattern_says(server: str, path: str, cursor: str) -> None:
+    """The document's cursor pattern needs a score and an id: an empty one is not "the first page"."""
+    player = Client.register(server, "pager")
+    joiner = "&" if "?" in path else "?"
+    response = requests.get(f"{server}{path}{joiner}{cursor}", headers=player.headers(), timeout=10)
+    assert_problem(response, 400, "bad_cursor")
