@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from events.store import connect
+from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.engine import Engine, Player
 from service.errors import Problem
 from service.inputs import json_body  # noqa: F401  (kept importable from here)
@@ -39,7 +40,7 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     """
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
-    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     if engine is None:
         url = redis_url or os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
         client = connect(url)
@@ -114,6 +115,8 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
 
     from service.express import ExpressLane
 
+    # The lane leaves every chunked body to the app, whose first step reads and checks it whole.
+    app.wsgi_app = ChunkedBodies(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
 
