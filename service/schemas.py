@@ -67,7 +67,12 @@ class GameSummarySchema(Schema):
     time_control = fields.Nested(TimeControlSchema)
     created_at = fields.String()
     updated_at = fields.String()
-    seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end"})
+    seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end. It proves "
+                                                       "the shuffles only when `scenario` is false"})
+    scenario = fields.Boolean(metadata={"description": "True when the creator fixed hidden information (a deck's "
+                                                       "order, a region pile) with an option: the creator may know "
+                                                       "every hand, and nothing is shuffled from the seed, so "
+                                                       "`seed_hash` says nothing of fairness. Shown from creation on"})
 
 
 class GameViewSchema(GameSummarySchema):
