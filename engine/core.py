@@ -22,7 +22,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from engine.chat import Chat, merge, visible
-from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn
+from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.scheduling import JobScheduler, make_queue
 from engine.settings import Bucket, Settings
@@ -340,7 +340,7 @@ class Engine:
         try:
             return rules.decide(record["state"], seat, dict(action), self._rng(record["id"], record["version"] + 1))
         except RuleViolation as err:
-            raise Invalid(err.code, err.message, version=record["version"],
+            raise rule_refusal(err.code, err.message, version=record["version"],
                            legal_actions=rules.legal_actions(record["state"], seat)) from None
 
     def _replay_idempotent(self, game_id: str, record: Record, seat: int,

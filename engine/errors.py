@@ -47,3 +47,17 @@ class Limited(DomainError):
     def __init__(self, code: str, detail: str, retry_after: float, **extra: Any) -> None:
         super().__init__(code, detail, retry_after=retry_after, **extra)
         self.retry_after = retry_after
+
+
+#: Rule codes that fault the game's moment, not the action: a conflict whichever layer raises them,
+#: so every problem code answers with one status.
+CONFLICT_RULE_CODES = frozenset({"not_your_turn", "game_over"})
+
+
+def rule_refusal(code: str, detail: str, **extra: Any) -> DomainError:
+    """The domain error for a game's rule refusal: a conflict for the codes above, else invalid."""
+    if code == "not_your_turn":
+        return NotYourTurn(code, detail, **extra)
+    if code in CONFLICT_RULE_CODES:
+        return Conflict(code, detail, **extra)
+    return Invalid(code, detail, **extra)

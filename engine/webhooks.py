@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import secrets
@@ -42,6 +41,7 @@ from rq.exceptions import DuplicateJobError
 
 from engine.errors import Invalid, NotFound
 from engine.settings import RetryPolicy
+from engine.webhook_addresses import public_address, url_fault
 from events.envelope import canonical_json, parse_time
 from events.lean import LeanScript
 from events.store import Keys
@@ -76,10 +76,7 @@ def address_allowed(address: str, private_ok: bool = False) -> bool:
     """True for a globally routable unicast address (or any address when the operator allows it)."""
     if private_ok:
         return True
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    return public_address(address)
 
 
 @dataclass(frozen=True)
@@ -93,6 +90,9 @@ class Destination:
 
 def resolve_destination(url: str, private_ok: bool = False) -> Destination:
     """Parse, resolve once and check every address; the first one is the one to connect to."""
+    fault = url_fault(url)
+    if fault is not None:
+        raise DestinationRefused("bad_webhook_url", fault)
     try:
         parts = urlsplit(url)
         port = parts.port

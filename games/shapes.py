@@ -18,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from games.base import GameRules
+from games.base import GameRules, InvalidOptions
 from games.table import Table
 
 #: Random playouts per seat count that the inference reads, and the steps they may take in
@@ -79,9 +79,19 @@ def options_schema(rules: GameRules) -> dict[str, Any]:
     for key, value in defaults.items():
         if value is None:  # a default that means "none given": its type is the game README's to say
             properties[key] = {"description": "null: the game's default; see the game's README"}
-        else:  # null asks for the default too
-            properties[key] = {"type": _json_type(value), "nullable": True, "default": value}
+        else:  # null is allowed only where the rules take it (for the default)
+            properties[key] = {"type": _json_type(value), "default": value,
+                               **({"nullable": True} if accepts_null(rules, key) else {})}
     return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def accepts_null(rules: GameRules, key: str) -> bool:
+    """Whether the game's rules take ``null`` for option ``key``: the document says no more than they do."""
+    try:
+        rules.validate_options({key: None}, rules.MIN_SEATS)
+    except InvalidOptions:
+        return False
+    return True
 
 
 _RULE_CODE = re.compile(r"""(?:RuleViolation|InvalidOptions)\(\s*["']([a-z_]+)["']""")

@@ -67,7 +67,7 @@ class Page:
 def index_page(client: redis.Redis, key: str, limit: int, cursor: str | None = None,
                newest_first: bool = False) -> tuple[list[tuple[str, float]], str | None]:
     """Members after ``cursor`` in index order, at most ``limit``, and the cursor of the next page."""
-    after = decode_cursor(cursor) if cursor else None
+    after = decode_cursor(cursor) if cursor is not None else None  # "" is no cursor: refused
     found: list[tuple[str, float]] = []
     offset = 0
     while len(found) <= limit:
@@ -102,10 +102,11 @@ def read_page(client: redis.Redis, keys: Keys, key: str, limit: int, cursor: str
         pipe.hget(keys.meta(game_id), "card")
     cards = []
     for (game_id, _), raw in zip(members, pipe.execute() if members else [], strict=True):
-        if raw is not None:
-            cards.append(json.loads(raw))
+        found = json.loads(raw) if raw is not None else None
+        if found is not None and "scenario" in found:
+            cards.append(found)
             continue
-        record = load(game_id)  # indexed before cards existed
+        record = load(game_id)  # indexed before cards existed, or before they said whether it is a scenario
         if record is not None:
             cards.append(json.loads(card(record)))
     return Page(cards, next_cursor)

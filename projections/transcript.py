@@ -14,6 +14,7 @@ from typing import Any
 
 from events.envelope import Envelope
 from projections.record import Record, fold, rules_of
+from projections.views import is_scenario
 
 
 def transcript(events: Iterable[Envelope], messages: Sequence[Mapping[str, Any]] = ()) -> str:
@@ -49,7 +50,8 @@ def _chat_line(record: Record | None, message: Mapping[str, Any]) -> str:
 def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
     data = event.data
     if event.type == "GameCreated":
-        return f"{data['game']} for {data['seats']} seats (game {data['id']})"
+        scenario = "; a scenario: its creator fixed the hidden cards" if is_scenario(after) else ""
+        return f"{data['game']} for {data['seats']} seats (game {data['id']}){scenario}"
     if event.type == "PlayerJoined":
         return None
     if event.type == "GameStarted":

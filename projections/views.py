@@ -31,7 +31,18 @@ def summary(record: Record) -> dict[str, Any]:
         "created_at": record["created_at"],
         "updated_at": record["updated_at"],
         "seed_hash": record["seed_hash"],
+        "scenario": is_scenario(record),
     }
+
+
+def is_scenario(record: Record) -> bool:
+    """Whether an option fixed hidden information (a deck's order, a region pile).
+
+    Its creator may then know every hand, and nothing was shuffled from the seed that
+    ``seed_hash`` commits to: every caller is told so, from the game's creation on.
+    """
+    secret = getattr(rules_of(record), "SECRET_OPTIONS", ())
+    return any(record["options"].get(key) is not None for key in secret)
 
 
 def public_options(record: Record) -> dict[str, Any]:
@@ -95,7 +106,7 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
     data = event.data
     if event.type == "GameCreated":
         keep = ("id", "game", "seats", "time_control", "created_by", "seed_hash")
-        return {**{k: data[k] for k in keep}, "options": public_options(record)}
+        return {**{k: data[k] for k in keep}, "options": public_options(record), "scenario": is_scenario(record)}
     if event.type == "PlayerJoined":
         return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
     if event.type == "DeadlineMissed":

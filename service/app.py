@@ -18,6 +18,7 @@ from engine.settings import DEFAULT_REDIS_URL, Limits, Settings
 from events.store import connect
 from service.answers import OrjsonProvider, Problem, as_problem, problem_response, run_after_answer, unexpected_problem
 from service.chat import chat_bp
+from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
 from service.express import ExpressLane
 from service.openapi import docs_bp
@@ -37,7 +38,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     settings = settings or Settings.from_env()
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
-    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     if engine is None:
         url = redis_url or settings.redis_url or DEFAULT_REDIS_URL
         client = connect(url, settings.redis_cluster)
@@ -110,5 +111,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     def _unexpected(err: Exception) -> Response:
         return problem_response(unexpected_problem(err))
 
+    # The lane leaves every chunked body to the app, whose first step reads and checks it whole.
+    app.wsgi_app = ChunkedBodies(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from flask import Blueprint, Response, request
@@ -13,23 +12,20 @@ from engine.chat import MAX_TEXT, visible
 from service.answers import Problem
 from service.context import caller_seat, current_player, engine, is_operator
 from service.inputs import object_body
+from service.plain_text import PATTERN, OneLine
 
 
 class MessageSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
-                         metadata={"description": "1 to 500 characters, no control characters",
-                                   "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"})
+    text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_TEXT), OneLine()],
+                         metadata={"description": "1 to 500 characters, no control characters, line breaks "
+                                                  "or bidirectional overrides",
+                                   "pattern": PATTERN})
     to = fields.Integer(load_default=None, allow_none=True, strict=True,
                         metadata={"description": "A seat for a private message; null for the whole table",
                                   "minimum": 0})
-
-    @validates("text")
-    def _no_controls(self, value: str, **_: Any) -> None:
-        if any(unicodedata.category(char) == "Cc" for char in value):
-            raise ValidationError("control characters (line breaks, tabs, escapes) are not allowed")
 
     @validates("to")
     def _seat_number(self, value: Any, **_: Any) -> None:

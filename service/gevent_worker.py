@@ -178,6 +178,7 @@ def share_base_environ(cfg: Any) -> None:
         return dict(template) if config is cfg else original(config)
 
     base_environ.shared = True  # type: ignore[attr-defined]
+    base_environ.__wrapped__ = original  # type: ignore[attr-defined]
     wsgi.base_environ = base_environ
 
 

@@ -61,9 +61,11 @@ timeout = 60
 
 
 def post_worker_init(worker: Any) -> None:
+    from service.chunked_bodies import refuse_oversized_chunks
     from service.http_errors import answer_gunicorn_errors_as_problems
 
     answer_gunicorn_errors_as_problems()
+    refuse_oversized_chunks()
 
 
 def post_fork(server: Any, worker: Any) -> None:

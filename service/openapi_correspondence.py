@@ -42,7 +42,8 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
                  "security": _AUTH, "parameters": [_GAME_ID],
                  "requestBody": {"content": {"application/json": {"schema": "MessageCreate"}}},
                  "responses": {**_ok("ChatMessage", "The message as stored", 201),
-                               **_problem(400, "Text empty, over 500 characters or with control characters"),
+                               **_problem(400, "Text empty, over 500 characters, or with control characters, "
+                                               "line breaks or bidirectional overrides"),
                                **_UNAUTHORISED, **_problem(403, "Not seated in this game (`not_seated`)"),
                                **_problem(404, "No such game"), **_problem(409, "The game is over (`game_over`)"),
                                **_problem(422, "`to` is not another seated player (`bad_recipient`)"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
 
+from service.plain_text import PATTERN, OneLine
+
 DAY = 86400
 
 
@@ -11,8 +13,10 @@ class PlayerCreateSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40),
-                         metadata={"description": "Display name shown to the other seats"})
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), OneLine()],
+                         metadata={"description": "Display name shown to the other seats: 1 to 40 characters, "
+                                                  "no control characters, line breaks or bidirectional overrides",
+                                   "pattern": PATTERN})
 
 
 class PlayerSchema(Schema):
@@ -63,7 +67,12 @@ class GameSummarySchema(Schema):
     time_control = fields.Nested(TimeControlSchema)
     created_at = fields.String()
     updated_at = fields.String()
-    seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end"})
+    seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end. It proves "
+                                                       "the shuffles only when `scenario` is false"})
+    scenario = fields.Boolean(metadata={"description": "True when the creator fixed hidden information (a deck's "
+                                                       "order, a region pile) with an option: the creator may know "
+                                                       "every hand, and nothing is shuffled from the seed, so "
+                                                       "`seed_hash` says nothing of fairness. Shown from creation on"})
 
 
 class GameViewSchema(GameSummarySchema):

@@ -20,7 +20,7 @@ class WebhookCreateSchema(Schema):
 
     url = fields.String(required=True, validate=validate.Length(min=1, max=2000),
                         metadata={"example": "https://example.org/intrigue-hook",
-                                  "pattern": "^https?://"})
+                                  "pattern": "^https?://[^\\u0000-\\u0020\\u007f-\\u009f]+$"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENT_TYPES)), required=True,
                          validate=validate.Length(min=1, max=len(EVENT_TYPES)),
                          metadata={"description": "Any of your_turn, deadline_soon, game_over"})

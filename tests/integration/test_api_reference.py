@@ -24,6 +24,7 @@ import pytest
 import requests
 
 from games import registry
+from games.base import InvalidOptions
 from games.table import Table
 from service.app import create_app
 from service.embedded import EmbeddedRedis
@@ -261,3 +262,25 @@ def test_schemathesis_with_every_check_finds_nothing(server: str) -> None:
            "INTRIGUE_BASE_URL": server, "INTRIGUE_FINISHED_GAME": finished}
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=280)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+def test_the_document_allows_null_for_an_option_exactly_where_the_rules_take_it(document: dict[str, Any],
+                                                                                server: str) -> None:
+    """A client generated from the document must not send a null the rules refuse (Revolution!'s options)."""
+    schemas = document["components"]["schemas"]
+    for name in registry.available():
+        rules = registry.load(name)
+        for key, schema in schemas[f"{name.capitalize()}Create"]["properties"]["options"]["properties"].items():
+            if "type" not in schema:
+                continue  # a default of null: its type is the game's README's to say
+            try:
+                rules.validate_options({key: None}, rules.MIN_SEATS)
+                taken = True
+            except InvalidOptions:
+                taken = False
+            assert schema.get("nullable", False) == taken, (name, key)
+    revolution = schemas["RevolutionCreate"]["properties"]["options"]["properties"]
+    assert not any(field.get("nullable") for field in revolution.values())
+    host = Client.register(server, "nulls")
+    response = host.request("POST", "/v1/games", {"game": "revolution", "seats": 3, "options": {"max_rounds": None}})
+    assert response.status_code == 422 and response.json()["code"] == "bad_option", response.text

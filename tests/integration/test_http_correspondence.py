@@ -185,6 +185,27 @@ def test_a_webhook_to_loopback_or_private_addresses_is_refused_without_the_opera
     assert player.get("/v1/me/webhooks")["webhooks"] == []
 
 
+@pytest.mark.parametrize("url", ["http://[::127.0.0.1]/hook", "http://[::ffff:127.0.0.1]/hook",
+                                 "http://[64:ff9b::7f00:1]/hook", "http://[64:ff9b::a00:1]:8080/",
+                                 "http://[2002:7f00:1::1]/hook", "http://[2002:a9fe:a9fe::1]/latest",
+                                 "http://[::ffff:0:7f00:1]/", "http://[64:ff9b:1::808:808]/"])
+def test_a_webhook_to_an_ipv6_form_carrying_a_private_ipv4_address_is_refused(server: str, url: str) -> None:
+    player = Client.register(server, "disguised")
+    response = player.request("POST", "/v1/me/webhooks", {"url": url, "events": ["your_turn"]})
+    assert response.status_code == 422 and response.json()["code"] == "webhook_destination_refused", response.text
+    assert player.get("/v1/me/webhooks")["webhooks"] == []
+
+
+@pytest.mark.parametrize("url", ["http://example.org/a hook", "http://exam\tple.org/", "http://example.org/\nx",
+                                 "http://example.org/\x00", "http://example.org/\u200bx", " http://example.org/",
+                                 "http://example.org:0/hook", "https://[2606:4700:4700::1111]:0/"])
+def test_a_webhook_url_with_spaces_control_characters_or_port_0_is_refused(server: str, url: str) -> None:
+    player = Client.register(server, "sloppy")
+    response = player.request("POST", "/v1/me/webhooks", {"url": url, "events": ["your_turn"]})
+    assert response.status_code == 422 and response.json()["code"] == "bad_webhook_url", response.text
+    assert player.get("/v1/me/webhooks")["webhooks"] == []
+
+
 # ------------------------------------------------------------------ webhooks
 def test_every_your_turn_arrives_signed_and_a_failing_receiver_gets_it_on_the_third_try(
         hook_server: str, receiver: Receiver) -> None:
@@ -400,6 +421,8 @@ def test_private_chat_never_reaches_a_third_seat_and_everything_is_published_at_
     for body, status, code in (({"text": ""}, 400, "invalid_body"), ({"text": "x" * 501}, 400, "invalid_body"),
                                ({"text": "bell\x07"}, 400, "invalid_body"), ({"text": "two\nlines"}, 400,
                                                                                "invalid_body"),
+                               ({"text": "evil \u202etxt.exe"}, 400, "invalid_body"),
+                               ({"text": "two\u2028lines"}, 400, "invalid_body"),
                                ({"text": "hi", "to": 7}, 422, "bad_recipient"),
                                ({"text": "hi", "to": 0}, 422, "bad_recipient"),
                                ({"text": "hi", "to": True}, 400, "invalid_body"),

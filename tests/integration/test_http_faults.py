@@ -64,6 +64,17 @@ def test_move_out_of_turn_is_409(server, game) -> None:
     assert stream_length(server, game_id) == before
 
 
+def test_a_turn_action_in_a_reaction_window_is_409_not_your_turn_as_well(server) -> None:
+    """The rules raise not_your_turn here (the seat owes a reaction): the same 409 as the platform's."""
+    game_id, players = start_coup(server)
+    players[0].act(game_id, {"type": "tax"})
+    before = stream_length(server, game_id)
+    problem = assert_problem(players[1].request("POST", f"/v1/games/{game_id}/actions", {"type": "income"}),
+                             409, "not_your_turn")
+    assert {"type": "pass"} in problem["legal_actions"]
+    assert stream_length(server, game_id) == before
+
+
 def test_too_few_coins_is_422(server, game) -> None:
     game_id, players = game
     before = stream_length(server, game_id)

@@ -147,3 +147,29 @@ def test_an_idempotency_key_beyond_the_header_limit_is_a_problem_not_the_servers
                     players[0].headers({"Idempotency-Key": "k" * 201}))
     assert_problem(response, 400, "bad_idempotency_key")
     assert stream_length(server, game_id) == before
+
+
+@pytest.mark.parametrize("name", ["mallory\nThe game ends: seat 1 wins", "carriage\rreturn", "tab\there",
+                                  "escape\x1b[2J", "nul\x00", "c1\x85", "line\u2028separator",
+                                  "paragraph\u2029separator", "override\u202eevil", "embedding\u202bx",
+                                  "isolate\u2066x\u2069", "mark\u200f"])
+def test_a_name_that_would_not_print_as_one_line_is_refused(server: str, name: str) -> None:
+    """A name prints in every seat's view and in the transcript: it must not forge a line there."""
+    problem = assert_problem(requests.post(server + "/v1/players", json={"name": name}, timeout=10),
+                             400, "invalid_body")
+    assert "name" in problem["errors"]
+
+
+def test_a_name_in_any_script_with_spaces_is_accepted(server: str) -> None:
+    player = Client.register(server, "Наташа d'Arc 李")
+    assert player.get("/v1/me/games")["games"] == []
+
+
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/me/games", "/v1/me/games?awaiting=me"])
+@pytest.mark.parametrize("cursor", ["cursor=", "cursor"])
+def test_an_empty_cursor_is_400_as_its_pattern_says(server: str, path: str, cursor: str) -> None:
+    """The document's cursor pattern needs a score and an id: an empty one is not "the first page"."""
+    player = Client.register(server, "pager")
+    joiner = "&" if "?" in path else "?"
+    response = requests.get(f"{server}{path}{joiner}{cursor}", headers=player.headers(), timeout=10)
+    assert_problem(response, 400, "bad_cursor")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import redis
 from flask.testing import FlaskClient
 
 from engine.core import Engine
 from engine.settings import Limits
+from games.coup.rules import FULL_DECK
 from projections.listing import index_page
 from service.app import create_app
 
@@ -115,3 +118,15 @@ def test_games_indexed_before_cards_existed_still_list(engine: Engine) -> None:
     client = create_app(Engine(redis.Redis(connection_pool=engine.redis.connection_pool)),
                         limits=Limits.off()).test_client()
     assert [g["id"] for g in client.get("/v1/me/games", headers=headers).get_json()["games"]] == [game_id]
+
+
+def test_a_card_written_before_cards_said_scenario_is_rebuilt_from_the_game(engine: Engine) -> None:
+    """A scenario created before the field existed is still marked in the lobby, not silently unmarked."""
+    player, _ = auth(engine, "scripted")
+    game_id = engine.create_game(player, "coup", 3, {"deck": list(FULL_DECK)}, TIME_CONTROL)["id"]
+    meta = engine.keys.meta(game_id)
+    old = json.loads(engine.redis.hget(meta, "card"))
+    del old["scenario"]
+    engine.redis.hset(meta, "card", json.dumps(old))
+    lobby = api(engine).get("/v1/games", query_string={"game": "coup"}).get_json()["games"]
+    assert [g["scenario"] for g in lobby if g["id"] == game_id] == [True]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Engine
+from games.coup import rules as coup
 from projections.transcript import transcript
 
 
@@ -28,3 +29,12 @@ def test_a_game_without_a_describer_still_gets_a_transcript_with_the_chat_in_pla
                           "seat 1 (bo): Picked", "seat 0 (ada): Picked"]
     assert lines[-1] == "The game ends (two_points): seat 0 (ada) wins"
     assert sum(line.endswith("Picked") for line in lines) == 4
+
+
+def test_a_scenarios_first_line_says_that_its_creator_fixed_the_hidden_cards(engine: Engine) -> None:
+    creator = engine.create_player("ada")[0]
+    fixed = engine.create_game(creator, "coup", 3, {"deck": list(coup.FULL_DECK)}, {"seconds_per_move": 60})["id"]
+    shuffled = engine.create_game(creator, "coup", 3, {}, {"seconds_per_move": 60})["id"]
+    assert transcript(engine.store.read(fixed), []).splitlines()[0] == (
+        f"coup for 3 seats (game {fixed}); a scenario: its creator fixed the hidden cards")
+    assert transcript(engine.store.read(shuffled), []).splitlines()[0] == f"coup for 3 seats (game {shuffled})"

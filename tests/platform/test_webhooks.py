@@ -94,11 +94,18 @@ def test_only_global_addresses_pass_unless_the_operator_allows_private_ones() ->
                     "0.0.0.0", "::1", "fe80::1", "fc00::5", "::ffff:127.0.0.1", "224.0.0.1"):
         assert not address_allowed(address, private_ok=False), address
         assert address_allowed(address, private_ok=True), address
-    for address in ("93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"):
+    for address in ("93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808",
+                    "2002:808:808::1"):
         assert address_allowed(address, private_ok=False), address
+    for address in ("::7f00:1", "64:ff9b::7f00:1", "64:ff9b::c0a8:101", "2002:7f00:1::1", "2002:a00:1::",
+                    "::ffff:0:7f00:1", "64:ff9b:1::808:808", "2001:0:4136:e378:8000:63bf:3fff:fdd2"):
+        assert not address_allowed(address, private_ok=False), address
     with pytest.raises(Exception) as refused:
         resolve_destination("http://localhost:8130/x", private_ok=False)
     assert refused.value.code == "webhook_destination_refused"
+    with pytest.raises(Exception) as portless:
+        resolve_destination("http://localhost:0/x", private_ok=True)
+    assert portless.value.code == "bad_webhook_url"
     pinned = resolve_destination("http://localhost:8130/x?y=1", private_ok=True)
     assert pinned.address in ("127.0.0.1", "::1") and pinned.target == "/x?y=1" and pinned.port == 8130
 
