@@ -75,6 +75,11 @@ def test_the_readme_bot_plays_a_whole_game_of_coup(server: str, tmp_path: Path) 
     log = host.log(game_id)
     actors = {event["actor"] for event in log if event["type"] not in ("GameCreated", "PlayerJoined")}
     assert {0, 1, 2} <= actors
+    # The finished game's stream gives every event once and then ends, with or without the view.
+    feed = [event["seq"] for event in host.events(game_id, after=0)["events"]]
+    assert [event.data["seq"] for event in host.stream(game_id, view=False)] == feed
+    replayed = list(host.stream(game_id))
+    assert replayed[-1].is_view and replayed[-1].data["status"] == "finished"
     transcript = host.transcript(game_id)
     assert "readme-c" in transcript or "seat 2" in transcript.lower()
     ndjson = tmp_path / "game.ndjson"

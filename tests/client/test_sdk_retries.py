@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from intrigue_client import Client, StoreUnavailable
+from intrigue_client import Client, ConnectionFailed, StoreUnavailable
 
+from service.embedded import free_port
 from tests.client.conftest import STRICT_RATE
 from tests.client.proxy import FaultProxy
 from tests.client.test_sdk_calls import coins, start_coup
@@ -132,3 +133,11 @@ def test_the_stream_resumes_after_a_drop_with_last_event_id(server: str, proxy: 
     assert "Last-Event-ID" not in connections[0].headers
     resumed_at = [int(c.headers["Last-Event-ID"]) for c in connections[1:]]
     assert len(connections) == 3 and resumed_at == sorted(resumed_at) and resumed_at[0] >= 1
+
+
+def test_no_server_at_all_fails_after_the_bounded_retries() -> None:
+    pauses = Pauses()
+    nobody = Client(f"http://127.0.0.1:{free_port()}", token="t", retries=2, backoff=0.01, sleep=pauses)
+    with pytest.raises(ConnectionFailed) as failed:
+        nobody.game("any")
+    assert failed.value.status is None and failed.value.code == "connection_failed" and len(pauses) == 2

@@ -86,7 +86,7 @@ class Client:
     # ------------------------------------------------------------------ plumbing
     def backoff_delay(self, attempt: int) -> float:
         """The pause before retry number ``attempt`` (from 1): exponential, capped, jittered."""
-        ceiling = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
+        ceiling = min(self.max_backoff, self.backoff * 2.0 ** (attempt - 1))
         return ceiling / 2 + random.random() * ceiling / 2
 
     def request(self, method: str, path: str, *, body: Any = None, params: Mapping[str, Any] | None = None,

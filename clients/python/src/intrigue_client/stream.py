@@ -9,7 +9,7 @@ comes twice. It stops once the game is over and the server has sent everything.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -95,7 +95,7 @@ class EventStream(Iterator[StreamEvent]):
         return self.client.request("GET", f"/v1/games/{self.game_id}/events/stream", params=params, headers=headers,
                                    retry=True, stream=True, timeout=(10.0, self.read_timeout))
 
-    def _run(self) -> Iterator[StreamEvent]:
+    def _run(self) -> Generator[StreamEvent, None, None]:
         failures = 0
         ended = False
         while not self._closed:
