@@ -98,7 +98,7 @@ def test_refusals_raise_the_exception_named_after_their_code(server: str) -> Non
     with pytest.raises(RuleViolation) as broke:
         alice.act(game_id, {"type": "assassinate", "target": 1})
     assert broke.value.code == "not_enough_coins" and {"type": "income"} in broke.value.legal_actions
-    assert broke.value.idempotency_key  # type: ignore[attr-defined]
+    assert broke.value.idempotency_key
     with pytest.raises(WebhookDestinationRefused) as loopback:
         alice.create_webhook("http://127.0.0.1:9/hook", ["your_turn"])
     assert loopback.value.status == 422
@@ -128,3 +128,24 @@ def test_a_409_carries_the_fresh_view(server: str) -> None:
     assert early.value.game is not None and early.value.game["legal_actions"] == []
     assert early.value.game["awaiting"] == [1] and early.value.game["seat"] == 0
     assert coins(bob, game_id, 1) == 2 and coins(bob, game_id, 0) == 3  # the refused actions changed nothing
+
+
+def test_every_code_the_api_document_lists_raises_its_own_class(server: str) -> None:
+    """The OpenAPI document enumerates, per operation and status, the problem codes: each has its class."""
+    document = Client(server).openapi()
+    listed: dict[str, int] = {}
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for status, answer in operation.get("responses", {}).items():
+                for media in answer.get("content", {}).values():
+                    for part in media.get("schema", {}).get("allOf", []):
+                        for code in part.get("properties", {}).get("code", {}).get("enum", []):
+                            listed[code] = int(status)
+    assert {"version_conflict", "not_your_turn", "rate_limited", "store_unavailable"} <= set(listed)
+    for code, status in listed.items():
+        error = error_from_problem(status, {"code": code, "detail": "d"})
+        assert error.code == code and error.status == status
+        if status == 422:  # a game's own rule codes are RuleViolations, with the code kept
+            assert isinstance(error, RuleViolation)
+        else:
+            assert code in ERRORS_BY_CODE and type(error) is ERRORS_BY_CODE[code], code

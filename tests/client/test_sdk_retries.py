@@ -60,7 +60,7 @@ def test_retries_are_bounded_and_the_key_outlives_them(server: str, proxy: Fault
     with pytest.raises(StoreUnavailable) as gave_up:
         alice.act(game_id, {"type": "income"}, if_match=alice.game(game_id)["version"])
     attempts = proxy.requests_to("POST", path)
-    key = gave_up.value.idempotency_key  # type: ignore[attr-defined]
+    key = gave_up.value.idempotency_key
     assert len(attempts) == 3 and {a.headers["Idempotency-Key"] for a in attempts} == {key}
     assert len(pauses) == 2 and pauses[1] >= 0.05  # 503's Retry-After: the body's exact 0.05 s at least
     # The first attempt had landed: posting the same decision again later learns so, and applies nothing more.

@@ -200,7 +200,7 @@ class Client:
             return cast(ActionResult, self._json("POST", f"/v1/games/{game_id}/actions", body=action,
                                                  headers=headers, retry=True))
         except IntrigueError as err:
-            err.idempotency_key = key  # type: ignore[attr-defined]
+            err.idempotency_key = key
             if isinstance(err, StaleView):
                 try:
                     err.game = self.game(game_id)
@@ -216,15 +216,15 @@ class Client:
         return cast(EventPage, self._json("GET", f"/v1/games/{game_id}/events", params=params, retry=True,
                                           timeout=self.timeout + wait))
 
-    def stream(self, game_id: str, *, view: bool = True, after: int = 0, last_event_id: str | None = None,
-               read_timeout: float = 45.0) -> EventStream:
+    def stream(self, game_id: str, *, view: bool = True, after: int = 0, messages_after: str | None = None,
+               last_event_id: str | None = None, read_timeout: float = 45.0) -> EventStream:
         """``GET /v1/games/<id>/events/stream``: an iterator of events that reconnects by itself.
 
         With ``view`` (the default) the stream opens with this player's game view and
         sends it again after each page of events (frames of type ``game``).
         """
-        return EventStream(self, game_id, view=view, after=after, last_event_id=last_event_id,
-                           read_timeout=read_timeout)
+        return EventStream(self, game_id, view=view, after=after, messages_after=messages_after,
+                           last_event_id=last_event_id, read_timeout=read_timeout)
 
     def replay(self, game_id: str, version: int | None = None) -> Replay:
         """``GET /v1/games/<id>/replay``: the game as this player saw it at ``version`` (default: now)."""

@@ -29,6 +29,8 @@ class IntrigueError(Exception):
         self.status = status
         self.detail = detail
         self.problem: dict[str, Any] = problem or {}
+        #: For an action: the Idempotency-Key it was sent with, to post the same decision again.
+        self.idempotency_key: str | None = None
 
 
 class ConnectionFailed(IntrigueError):
@@ -154,37 +156,33 @@ class NotImplementedByServer(ServerError): ...
 class StoreUnavailable(ServerError): ...
 
 
-#: The code each class stands for, where the class name alone would mislead.
-_ODD_NAMES: dict[str, type[IntrigueError]] = {"not_found": PathNotFound, "not_implemented": NotImplementedByServer,
-                                              "method_not_allowed": MethodNotAllowed, "bad_request": BadRequest}
+#: ``code`` -> exception class, for every code the API documents.
+ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
+    "empty_body": EmptyBody, "malformed_json": MalformedJson, "bad_encoding": BadEncoding, "too_deep": TooDeep,
+    "malformed_body": MalformedBody, "invalid_body": InvalidBody, "bad_query": BadQuery, "bad_cursor": BadCursor,
+    "bad_if_match": BadIfMatch, "bad_idempotency_key": BadIdempotencyKey, "bad_last_event_id": BadLastEventId,
+    "bad_request": BadRequest,
+    "auth_required": AuthRequired, "bad_authorization": BadAuthorization, "bad_token": BadToken,
+    "not_seated": NotSeated, "game_in_progress": GameInProgress,
+    "game_not_found": GameNotFound, "version_not_found": VersionNotFound, "webhook_not_found": WebhookNotFound,
+    "not_found": PathNotFound,
+    "method_not_allowed": MethodNotAllowed,
+    "version_conflict": VersionConflict, "not_your_turn": NotYourTurn, "game_not_started": GameNotStarted,
+    "game_over": GameOver, "game_not_open": GameNotOpen, "idempotency_key_reused": IdempotencyKeyReused,
+    "too_many_open_games": TooManyOpenGames, "busy": Busy,
+    "body_too_large": BodyTooLarge, "unsupported_media_type": UnsupportedMediaType,
+    "headers_too_large": HeadersTooLarge,
+    "unknown_game": UnknownGame, "bad_seat_count": BadSeatCount, "bad_recipient": BadRecipient,
+    "too_many_webhooks": TooManyWebhooks, "bad_webhook_url": BadWebhookUrl,
+    "webhook_host_unresolvable": WebhookHostUnresolvable, "webhook_destination_refused": WebhookDestinationRefused,
+    "rate_limited": RateLimited, "chat_rate_limited": ChatRateLimited,
+    "internal_error": InternalError, "not_implemented": NotImplementedByServer, "store_unavailable": StoreUnavailable,
+}
 
 _BY_STATUS: dict[int, type[IntrigueError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
                                               405: MethodNotAllowed, 409: Conflict, 413: RequestRejected,
                                               415: RequestRejected, 422: RuleViolation, 429: TooManyRequests,
                                               431: RequestRejected}
-
-
-def _snake(name: str) -> str:
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
-
-
-def _codes() -> dict[str, type[IntrigueError]]:
-    found: dict[str, type[IntrigueError]] = {}
-    pending = [IntrigueError]
-    while pending:
-        for sub in pending.pop().__subclasses__():
-            pending.append(sub)
-            if sub not in _BY_STATUS.values() and sub not in (StaleView, ConnectionFailed, ServerError,
-                                                              TooManyRequests):
-                found[_snake(sub.__name__)] = sub
-    found.update(_ODD_NAMES)
-    found.pop("path_not_found", None)
-    found.pop("not_implemented_by_server", None)
-    return found
-
-
-#: ``code`` -> exception class, for every code the API documents.
-ERRORS_BY_CODE: dict[str, type[IntrigueError]] = _codes()
 
 
 def error_from_problem(status: int, problem: dict[str, Any], fallback_detail: str = "") -> IntrigueError:

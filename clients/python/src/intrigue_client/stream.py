@@ -52,11 +52,13 @@ class EventStream(Iterator[StreamEvent]):
     """
 
     def __init__(self, client: Client, game_id: str, *, view: bool = True, after: int = 0,
-                 last_event_id: str | None = None, read_timeout: float = 45.0) -> None:
+                 messages_after: str | None = None, last_event_id: str | None = None,
+                 read_timeout: float = 45.0) -> None:
         self.client = client
         self.game_id = game_id
         self.view = view
         self.after = after
+        self.messages_after = messages_after
         self.last_event_id = last_event_id
         self.read_timeout = read_timeout
         self.reconnects = 0
@@ -92,6 +94,8 @@ class EventStream(Iterator[StreamEvent]):
         params: dict[str, Any] = {"view": "true"} if self.view else {}
         if self.after:
             params["after"] = self.after
+        if self.messages_after is not None:
+            params["messages_after"] = self.messages_after
         return self.client.request("GET", f"/v1/games/{self.game_id}/events/stream", params=params, headers=headers,
                                    retry=True, stream=True, timeout=(10.0, self.read_timeout))
 
