@@ -29,16 +29,23 @@ class Bot:
     def play(self, game_id: str) -> GameView:
         """Play the seat this player holds in ``game_id`` until the game ends; return the final view.
 
-        Each decision is posted once with ``If-Match`` (the version it was made on) and
+        The bot sees the game's history (``on_event``) before its first decision. Each
+        decision is posted once with ``If-Match`` (the version it was made on) and
         its own ``Idempotency-Key``, retried with that key while its outcome is unknown. If
         someone moved first, the bot decides again on the fresh view the error carries.
         """
         latest: GameView | None = None
         decided_on: int | None = None
+        history_seen = False
         with self.client.stream(game_id, view=True) as stream:
             for event in stream:
                 if not event.is_view:
+                    history_seen = True
                     self.on_event(event)
+                    continue
+                if not history_seen:
+                    # The stream's opening view: the game's history follows, then the same view
+                    # again. Deciding after the history lets on_event see it all first.
                     continue
                 view: GameView = event.data  # type: ignore[assignment]
                 if latest is not None and view["version"] < latest["version"]:
