@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from intrigue_client import Bot, StreamEvent
 
-from tests.client.test_sdk_calls import start_coup
+from tests.integration.sdk.test_sdk_calls import start_coup
 
 
 class Stop(Exception):

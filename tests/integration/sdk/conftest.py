@@ -1,4 +1,4 @@
-"""The SDK's tests run against the integration suite's real server and Redis.
+"""The SDK's tests run against the integration suite's real server and Redis (its conftest's fixtures).
 
 ``server`` is the shared ``intrigue serve`` of the integration tests (limits out of
 reach); ``strict_server`` is a second one on its own Redis database, with a per-player
@@ -17,11 +17,9 @@ import pytest
 
 from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis, free_port
-from tests.client.proxy import FaultProxy
-from tests.integration.conftest import ROOT, UNREACHABLE_LIMITS, redis_server, server, wait_for_server
+from tests.integration.conftest import ROOT, UNREACHABLE_LIMITS, wait_for_server
+from tests.integration.sdk.proxy import FaultProxy
 from tests.integration.test_http_correspondence import wait_for_workers
-
-__all__ = ["redis_server", "server"]
 
 #: The strict server's per-player rate: requests a second, with bursts of twice that.
 STRICT_RATE = 3

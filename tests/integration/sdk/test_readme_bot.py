@@ -18,7 +18,7 @@ from typing import Any
 
 from intrigue_client import Client
 
-README = Path(__file__).resolve().parents[2] / "clients" / "python" / "README.md"
+README = Path(__file__).resolve().parents[3] / "clients" / "python" / "README.md"
 
 
 def readme_bot_code() -> str:

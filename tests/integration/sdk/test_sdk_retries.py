@@ -1,4 +1,4 @@
-"""Retries against a live server, through a proxy that fails on demand (tests/client/proxy.py).
+"""Retries against a live server, through a proxy that fails on demand (tests/integration/sdk/proxy.py).
 
 An action whose answer is lost (a 503, a 500, a dropped connection after the server
 acted) is posted again with the same Idempotency-Key, and the server applies it once; a
@@ -14,9 +14,9 @@ import pytest
 from intrigue_client import Client, ConnectionFailed, StoreUnavailable
 
 from service.embedded import free_port
-from tests.client.conftest import STRICT_RATE
-from tests.client.proxy import FaultProxy
-from tests.client.test_sdk_calls import coins, start_coup
+from tests.integration.sdk.conftest import STRICT_RATE
+from tests.integration.sdk.proxy import FaultProxy
+from tests.integration.sdk.test_sdk_calls import coins, start_coup
 
 
 class Pauses(list[float]):
