@@ -149,3 +149,13 @@ def test_every_code_the_api_document_lists_raises_its_own_class(server: str) -> 
             assert isinstance(error, RuleViolation)
         else:
             assert code in ERRORS_BY_CODE and type(error) is ERRORS_BY_CODE[code], code
+
+
+def test_every_exception_is_exported_by_name() -> None:
+    import intrigue_client
+    from intrigue_client import errors
+
+    classes = {name for name, value in vars(errors).items()
+               if isinstance(value, type) and issubclass(value, IntrigueError)}
+    assert classes <= set(errors.__all__) <= set(intrigue_client.__all__)
+    assert all(hasattr(intrigue_client, name) for name in intrigue_client.__all__)

@@ -193,6 +193,15 @@ def error_from_problem(status: int, problem: dict[str, Any], fallback_detail: st
     return cls(code, status, detail, problem)
 
 
-__all__ = ["ERRORS_BY_CODE", "error_from_problem",
-           *(name for name, value in dict(globals()).items()
-             if isinstance(value, type) and issubclass(value, IntrigueError))]
+__all__ = [
+    "ERRORS_BY_CODE", "error_from_problem", "IntrigueError", "ConnectionFailed", "BadRequest", "Unauthorized",
+    "Forbidden", "NotFound", "MethodNotAllowed", "Conflict", "RequestRejected", "RuleViolation", "TooManyRequests",
+    "ServerError", "StaleView", "VersionConflict", "NotYourTurn", "EmptyBody", "MalformedJson", "BadEncoding",
+    "TooDeep", "MalformedBody", "InvalidBody", "BadQuery", "BadCursor", "BadIfMatch", "BadIdempotencyKey",
+    "BadLastEventId", "AuthRequired", "BadAuthorization", "BadToken", "NotSeated", "GameInProgress", "GameNotFound",
+    "VersionNotFound", "WebhookNotFound", "PathNotFound", "GameNotStarted", "GameOver", "GameNotOpen",
+    "IdempotencyKeyReused", "TooManyOpenGames", "Busy", "BodyTooLarge", "UnsupportedMediaType", "HeadersTooLarge",
+    "UnknownGame", "BadSeatCount", "BadRecipient", "TooManyWebhooks", "BadWebhookUrl", "WebhookHostUnresolvable",
+    "WebhookDestinationRefused", "RateLimited", "ChatRateLimited", "InternalError", "NotImplementedByServer",
+    "StoreUnavailable",
+]
