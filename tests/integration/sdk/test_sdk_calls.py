@@ -85,6 +85,9 @@ def test_every_call_of_a_game_in_play(server: str) -> None:
     with pytest.raises(GameInProgress):
         alice.transcript(game_id)
     assert "/v1/games/{game_id}/events/stream" in alice.openapi()["paths"]
+    with Client(server, token=alice.token) as again:
+        assert again.game(game_id)["seat"] == 0 and repr(again) == f"<Client {server} as a token>"
+    assert repr(alice) == f"<Client {server} as alice>"
 
 
 def test_refusals_raise_the_exception_named_after_their_code(server: str) -> None:

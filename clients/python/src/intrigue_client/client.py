@@ -83,6 +83,20 @@ class Client:
         #: The registered player, when this client came from :meth:`register`.
         self.player: Player | None = None
 
+    def close(self) -> None:
+        """Close the session's pooled connections (the client may not be used afterwards)."""
+        self.session.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        who = self.player["name"] if self.player else ("a token" if self.token else "anonymous")
+        return f"<Client {self.base_url} as {who}>"
+
     # ------------------------------------------------------------------ plumbing
     def backoff_delay(self, attempt: int) -> float:
         """The pause before retry number ``attempt`` (from 1): exponential, capped, jittered."""
