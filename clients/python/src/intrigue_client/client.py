@@ -1,0 +1,331 @@
+"""The HTTP client: one player's session, a typed method per API call, retries done right.
+
+Which requests are retried, and how:
+
+- A ``429`` changed nothing on the server: any request waits its ``Retry-After`` (the
+  body's exact ``retry_after`` when there is one) and goes again.
+- A ``500``, ``502``, ``503``, ``504``, a ``409 busy`` or a dropped connection leaves the
+  outcome of a write unknown. Reads, ``join`` (joining twice keeps the seat) and actions
+  are retried, with exponential backoff and a bounded number of attempts; an action keeps
+  its ``Idempotency-Key`` on every attempt, so the server answers a retry of an action it
+  already recorded with that first answer instead of applying it twice. Other writes
+  (registering, creating a game or a webhook, posting a message) are not retried on an
+  unknown outcome: the error says so and the caller decides.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, cast
+
+import requests
+
+from intrigue_client.errors import ConnectionFailed, IntrigueError, StaleView, TooManyRequests, error_from_problem
+from intrigue_client.stream import EventStream
+from intrigue_client.types import (
+    Action,
+    ActionResult,
+    Delivery,
+    EventPage,
+    GamePage,
+    GameSummary,
+    GameView,
+    JoinResult,
+    Message,
+    MessagePage,
+    MyGame,
+    MyGamesPage,
+    Player,
+    Replay,
+    TimeControl,
+    Webhook,
+    WebhookCreated,
+    WebhookEvent,
+)
+
+#: Statuses after which a retry-safe request goes again (with backoff).
+RETRY_STATUSES = frozenset({500, 502, 503, 504})
+
+USER_AGENT = "intrigue-client/0.1 (python-requests)"
+
+
+def new_idempotency_key() -> str:
+    """A fresh key for one decision: random, so two clients never collide."""
+    return uuid.uuid4().hex
+
+
+class Client:
+    """One player's session against an Intrigue server.
+
+    ``retries`` bounds the attempts after the first for a retry-safe request (and the
+    waits on ``429``); ``backoff`` is the first pause, doubled each time up to
+    ``max_backoff``, with jitter so a crowd of clients does not retry in step.
+    ``timeout`` is the read timeout of a plain request; long polls add their ``wait``.
+    """
+
+    def __init__(self, base_url: str, token: str | None = None, *, session: requests.Session | None = None,
+                 timeout: float = 40.0, retries: int = 6, backoff: float = 0.2, max_backoff: float = 8.0,
+                 max_retry_after: float = 120.0, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.session = session or requests.Session()
+        self.session.headers.setdefault("User-Agent", USER_AGENT)
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.max_retry_after = max_retry_after
+        self.sleep = sleep
+        #: The registered player, when this client came from :meth:`register`.
+        self.player: Player | None = None
+
+    def close(self) -> None:
+        """Close the session's pooled connections (the client may not be used afterwards)."""
+        self.session.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        who = self.player["name"] if self.player else ("a token" if self.token else "anonymous")
+        return f"<Client {self.base_url} as {who}>"
+
+    # ------------------------------------------------------------------ plumbing
+    def backoff_delay(self, attempt: int) -> float:
+        """The pause before retry number ``attempt`` (from 1): exponential, capped, jittered."""
+        ceiling = min(self.max_backoff, self.backoff * 2.0 ** (attempt - 1))
+        return ceiling / 2 + random.random() * ceiling / 2
+
+    def request(self, method: str, path: str, *, body: Any = None, params: Mapping[str, Any] | None = None,
+                headers: Mapping[str, str] | None = None, retry: bool = False, stream: bool = False,
+                timeout: float | tuple[float, float] | None = None) -> requests.Response:
+        """Send one API request and return its successful answer, or raise the problem as an exception.
+
+        ``retry`` says the request may be sent again when its outcome is unknown (see the
+        module's docstring); a ``429`` is waited out whatever ``retry`` says.
+        """
+        all_headers = {"Accept": "application/json"}
+        if self.token is not None:
+            all_headers["Authorization"] = f"Bearer {self.token}"
+        all_headers.update(headers or {})
+        url = self.base_url + path
+        unknown_outcomes = rate_waits = 0
+        while True:
+            try:
+                response = self.session.request(method, url, json=body, params=params, headers=all_headers,
+                                                stream=stream, timeout=timeout or self.timeout)
+            except requests.RequestException as err:
+                if not retry or unknown_outcomes >= self.retries:
+                    raise ConnectionFailed(f"{method} {path}: {err}") from err
+                unknown_outcomes += 1
+                self.sleep(self.backoff_delay(unknown_outcomes))
+                continue
+            if response.status_code < 400:
+                return response
+            problem = _problem_of(response)
+            response.close()
+            error = error_from_problem(response.status_code, problem, response.reason or "")
+            wait = _retry_after(response, problem)
+            if isinstance(error, TooManyRequests) and rate_waits < self.retries and wait <= self.max_retry_after:
+                rate_waits += 1
+                self.sleep(wait)
+                continue
+            retriable = response.status_code in RETRY_STATUSES or error.code == "busy"
+            if retry and retriable and unknown_outcomes < self.retries:
+                unknown_outcomes += 1
+                self.sleep(max(self.backoff_delay(unknown_outcomes), min(wait, self.max_retry_after)))
+                continue
+            raise error
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self.request(method, path, **kwargs).json()
+
+    # ------------------------------------------------------------------ players
+    @classmethod
+    def register(cls, base_url: str, name: str, **options: Any) -> Client:
+        """Register a player called ``name`` and return a client holding its token (shown only once)."""
+        client = cls(base_url, **options)
+        player = client.create_player(name)
+        client.token, client.player = player["token"], player
+        return client
+
+    def create_player(self, name: str) -> Player:
+        """``POST /v1/players``: a new player and its bearer token."""
+        return cast(Player, self._json("POST", "/v1/players", body={"name": name}))
+
+    # ------------------------------------------------------------------ games
+    def create_game(self, game: str, seats: int, options: Mapping[str, Any] | None = None,
+                    time_control: TimeControl | None = None) -> GameView:
+        """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``."""
+        body: dict[str, Any] = {"game": game, "seats": seats, "options": dict(options or {})}
+        if time_control is not None:
+            body["time_control"] = dict(time_control)
+        return cast(GameView, self._json("POST", "/v1/games", body=body))
+
+    def lobby(self, game: str | None = None, *, limit: int | None = None, cursor: str | None = None) -> GamePage:
+        """``GET /v1/games``: one page of open games, oldest first."""
+        params = _params(game=game, limit=limit, cursor=cursor)
+        return cast(GamePage, self._json("GET", "/v1/games", params=params, retry=True))
+
+    def iter_lobby(self, game: str | None = None, *, page_size: int | None = None) -> Iterator[GameSummary]:
+        """Every open game, page after page."""
+        cursor: str | None = None
+        while True:
+            page = self.lobby(game, limit=page_size, cursor=cursor)
+            yield from page["games"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
+
+    def join(self, game_id: str) -> JoinResult:
+        """``POST /v1/games/<id>/join``: the first free seat (joining twice keeps the seat, so it is retried)."""
+        return cast(JoinResult, self._json("POST", f"/v1/games/{game_id}/join", retry=True))
+
+    def game(self, game_id: str) -> GameView:
+        """``GET /v1/games/<id>``: the game as this player sees it, legal actions included."""
+        return cast(GameView, self._json("GET", f"/v1/games/{game_id}", retry=True))
+
+    def act(self, game_id: str, action: Action, *, if_match: int | None = None, idempotency_key: str | None = None,
+            minimal: bool = False) -> ActionResult:
+        """``POST /v1/games/<id>/actions``: one decision, sent until its outcome is known.
+
+        ``if_match`` is the version the decision was made on (``If-Match``): if the game
+        has moved on, nothing changes and :class:`~intrigue_client.errors.VersionConflict`
+        is raised with the fresh view in ``game`` (as is
+        :class:`~intrigue_client.errors.NotYourTurn`). One ``Idempotency-Key`` (new unless
+        given) is sent on every attempt; any error raised here carries it as
+        ``idempotency_key``, so a caller may send the same decision again later.
+        ``minimal`` asks for ``Prefer: return=minimal`` (the answer then has no ``game``).
+        """
+        key = idempotency_key or new_idempotency_key()
+        headers = {"Idempotency-Key": key}
+        if if_match is not None:
+            headers["If-Match"] = str(if_match)
+        if minimal:
+            headers["Prefer"] = "return=minimal"
+        try:
+            return cast(ActionResult, self._json("POST", f"/v1/games/{game_id}/actions", body=action,
+                                                 headers=headers, retry=True))
+        except IntrigueError as err:
+            err.idempotency_key = key
+            if isinstance(err, StaleView):
+                try:
+                    err.game = self.game(game_id)
+                except IntrigueError:
+                    err.game = None
+            raise
+
+    def events(self, game_id: str, *, after: int = 0, wait: int = 0, view: bool = False, limit: int | None = None,
+               messages_after: str | None = None) -> EventPage:
+        """``GET /v1/games/<id>/events``: the feed after ``after``, long-polling up to ``wait`` seconds."""
+        params = _params(after=after, wait=wait, view="true" if view else None, limit=limit,
+                         messages_after=messages_after)
+        return cast(EventPage, self._json("GET", f"/v1/games/{game_id}/events", params=params, retry=True,
+                                          timeout=self.timeout + wait))
+
+    def stream(self, game_id: str, *, view: bool = True, after: int = 0, messages_after: str | None = None,
+               last_event_id: str | None = None, read_timeout: float = 45.0) -> EventStream:
+        """``GET /v1/games/<id>/events/stream``: an iterator of events that reconnects by itself.
+
+        With ``view`` (the default) the stream opens with this player's game view and
+        sends it again after each page of events (frames of type ``game``).
+        """
+        return EventStream(self, game_id, view=view, after=after, messages_after=messages_after,
+                           last_event_id=last_event_id, read_timeout=read_timeout)
+
+    def replay(self, game_id: str, version: int | None = None) -> Replay:
+        """``GET /v1/games/<id>/replay``: the game as this player saw it at ``version`` (default: now)."""
+        return cast(Replay, self._json("GET", f"/v1/games/{game_id}/replay", params=_params(version=version),
+                                       retry=True))
+
+    def log_ndjson(self, game_id: str) -> bytes:
+        """``GET /v1/games/<id>/log``: the hash-chained log as NDJSON bytes, as ``intrigue verify`` reads it."""
+        return self.request("GET", f"/v1/games/{game_id}/log", headers={"Accept": "application/x-ndjson"},
+                            retry=True).content
+
+    def log(self, game_id: str) -> list[dict[str, Any]]:
+        """The finished game's log, one envelope per event."""
+        return [json.loads(line) for line in self.log_ndjson(game_id).splitlines() if line.strip()]
+
+    def transcript(self, game_id: str) -> str:
+        """``GET /v1/games/<id>/transcript``: a finished game as text, the table talk in place."""
+        return self.request("GET", f"/v1/games/{game_id}/transcript", headers={"Accept": "text/plain"},
+                            retry=True).text
+
+    # ------------------------------------------------------------------ table talk
+    def send_message(self, game_id: str, text: str, to: int | None = None) -> Message:
+        """``POST /v1/games/<id>/messages``: to the whole table, or privately to seat ``to``."""
+        return cast(Message, self._json("POST", f"/v1/games/{game_id}/messages", body={"text": text, "to": to}))
+
+    def messages(self, game_id: str, *, after: str | None = None) -> MessagePage:
+        """``GET /v1/games/<id>/messages``: the messages this player may read, after the id ``after``."""
+        return cast(MessagePage, self._json("GET", f"/v1/games/{game_id}/messages", params=_params(after=after),
+                                            retry=True))
+
+    # ------------------------------------------------------------------ me
+    def my_games(self, *, awaiting_me: bool = False, limit: int | None = None,
+                 cursor: str | None = None) -> MyGamesPage:
+        """``GET /v1/me/games``: newest first; ``awaiting_me`` gives the inbox, soonest deadline first."""
+        params = _params(awaiting="me" if awaiting_me else None, limit=limit, cursor=cursor)
+        return cast(MyGamesPage, self._json("GET", "/v1/me/games", params=params, retry=True))
+
+    def iter_my_games(self, *, awaiting_me: bool = False, page_size: int | None = None) -> Iterator[MyGame]:
+        """Every game of this player's (or every one awaiting it), page after page."""
+        cursor: str | None = None
+        while True:
+            page = self.my_games(awaiting_me=awaiting_me, limit=page_size, cursor=cursor)
+            yield from page["games"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
+
+    def create_webhook(self, url: str, events: list[WebhookEvent]) -> WebhookCreated:
+        """``POST /v1/me/webhooks``: the answer holds the signing ``secret``, shown only this once."""
+        return cast(WebhookCreated, self._json("POST", "/v1/me/webhooks", body={"url": url, "events": events}))
+
+    def webhooks(self) -> list[Webhook]:
+        """``GET /v1/me/webhooks``: this player's webhooks (never their secrets)."""
+        return cast(list[Webhook], self._json("GET", "/v1/me/webhooks", retry=True)["webhooks"])
+
+    def delete_webhook(self, webhook_id: str) -> None:
+        """``DELETE /v1/me/webhooks/<id>``."""
+        self.request("DELETE", f"/v1/me/webhooks/{webhook_id}", retry=True).close()
+
+    def deliveries(self, webhook_id: str) -> list[Delivery]:
+        """``GET /v1/me/webhooks/<id>/deliveries``: the recent deliveries, their status and next retry."""
+        return cast(list[Delivery], self._json("GET", f"/v1/me/webhooks/{webhook_id}/deliveries",
+                                               retry=True)["deliveries"])
+
+    def openapi(self) -> dict[str, Any]:
+        """``GET /v1/openapi.json``: the API's own description."""
+        return cast(dict[str, Any], self._json("GET", "/v1/openapi.json", retry=True))
+
+
+def _params(**values: Any) -> dict[str, Any]:
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def _problem_of(response: requests.Response) -> dict[str, Any]:
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _retry_after(response: requests.Response, problem: Mapping[str, Any]) -> float:
+    """Seconds to wait: the body's exact ``retry_after``, else the ``Retry-After`` header, else 0."""
+    exact = problem.get("retry_after")
+    if isinstance(exact, int | float) and exact >= 0:
+        return float(exact)
+    try:
+        return max(0.0, float(response.headers.get("Retry-After", "0")))
+    except ValueError:  # an HTTP date: rare from this server; back off normally instead
+        return 0.0

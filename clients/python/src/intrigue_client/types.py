@@ -1,0 +1,181 @@
+"""The API's JSON shapes as typed dictionaries (the OpenAPI document's schemas, by name).
+
+Answers stay the plain dictionaries the server sent, so nothing is lost when the
+server adds a field; these types tell an editor and a type checker what is there.
+``total=False`` marks shapes whose fields depend on the call (a view with or without
+the operator's ``state``, an action answer with or without ``game``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+#: An action object: ``{"type": ...}`` plus that action's own fields, as ``legal_actions`` lists it.
+Action = dict[str, Any]
+
+GameStatus = Literal["open", "active", "finished"]
+
+
+class Player(TypedDict):
+    id: str
+    name: str
+    token: NotRequired[str]
+
+
+class PlayerRef(TypedDict):
+    id: str
+    name: str
+
+
+class TimeControl(TypedDict, total=False):
+    seconds_per_move: int
+    autoplay_after: int
+    autoplay_seconds: int
+    reserve_seconds: int
+
+
+class GameSummary(TypedDict):
+    """A lobby card: the public facts of one game."""
+
+    id: str
+    game: str
+    status: GameStatus
+    version: int
+    seats: int
+    players: list[PlayerRef | None]
+    options: dict[str, Any]
+    time_control: TimeControl
+    created_at: str
+    updated_at: str
+    seed_hash: str
+
+
+class GameView(GameSummary):
+    """``GET /v1/games/<id>``: the game as one caller sees it, with that seat's legal actions."""
+
+    awaiting: list[int]
+    awaiting_kinds: dict[str, str]
+    phase: str | None
+    deadline: str | None
+    deadlines: dict[str, str]
+    autoplay: list[int]
+    reserve: list[float]
+    move_deadlines: dict[str, str]
+    seat: int | None
+    view: dict[str, Any] | None
+    legal_actions: list[Action]
+    winners: list[int] | None
+    reason: str | None
+    seed: str | None
+    state: NotRequired[dict[str, Any]]
+
+
+class MyGame(GameSummary):
+    """An entry of ``GET /v1/me/games``: a game of yours, your seat and whether it awaits you."""
+
+    seat: int
+    awaiting_me: bool
+    deadline: str | None
+
+
+class GamePage(TypedDict):
+    games: list[GameSummary]
+    next_cursor: str | None
+
+
+class MyGamesPage(TypedDict):
+    games: list[MyGame]
+    next_cursor: str | None
+
+
+class JoinResult(TypedDict):
+    seat: int
+    game: GameView
+
+
+class FeedEvent(TypedDict):
+    """One item of a feed: an event as the caller may see it, or a ``ChatMessage`` (``seq`` null)."""
+
+    seq: int | None
+    type: str
+    at: str
+    actor: int | None
+    data: dict[str, Any]
+    id: NotRequired[str]
+    version: NotRequired[int]
+
+
+class ActionResult(TypedDict):
+    version: int
+    events: list[FeedEvent]
+    game: NotRequired[GameView]
+
+
+class EventPage(TypedDict):
+    events: list[FeedEvent]
+    version: int
+    messages_after: str | None
+    status: GameStatus
+    game: NotRequired[GameView]
+
+
+#: A table-talk message (``from`` is a keyword in Python, hence the functional form).
+Message = TypedDict("Message", {"id": str, "version": int, "at": str, "from": int, "to": int | None, "text": str})
+
+
+class Replay(TypedDict):
+    version: int
+    game: GameView
+    state: dict[str, Any] | None
+    messages: list[Message]
+
+
+class MessagePage(TypedDict):
+    messages: list[Message]
+    messages_after: str | None
+
+
+WebhookEvent = Literal["your_turn", "deadline_soon", "game_over"]
+
+
+class WebhookCreated(TypedDict):
+    id: str
+    url: str
+    events: list[WebhookEvent]
+    secret: str
+
+
+class Webhook(TypedDict):
+    id: str
+    url: str
+    events: list[WebhookEvent]
+    created_at: str
+    disabled: bool
+    disabled_at: str | None
+    disabled_reason: str | None
+    failing_since: str | None
+
+
+class Delivery(TypedDict):
+    id: str
+    type: WebhookEvent
+    game: str
+    version: int
+    status: Literal["pending", "delivered", "failed", "cancelled"]
+    attempts: int
+    created_at: str
+    last_attempt_at: str | None
+    last_status: str | None
+    next_retry: str | None
+    delivered_at: str | None
+
+
+class WebhookPayload(TypedDict):
+    """The JSON body of a webhook delivery: a game and a version, never a card."""
+
+    id: str
+    type: WebhookEvent
+    game: str
+    version: int
+    deadline: str | None
+    created_at: str
