@@ -36,7 +36,7 @@ from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from games.pax import cards as pax_cards
 from projections.listing import Page, card, read_page
 from projections.projector import Projector
-from projections.record import Record, awaiting, earliest_deadline, fold, rules_of, seat_of
+from projections.record import Record, awaiting, earliest_deadline, fold, platform_outcome, resigned, rules_of, seat_of
 from projections.transcript import transcript
 from projections.views import feed_item
 
@@ -236,6 +236,79 @@ class Engine:
                 return Joined(seat, done.record, done.after_answer)
         raise Conflict("busy", "the game changed too often while joining; try again")
 
+    # ------------------------------------------------------ the table's etiquette
+    def leave(self, player: Player, game_id: str) -> Record:
+        """Free the caller's seat in a game still open; refused once it has started."""
+
+        def decide(record: Record) -> list[GameEvent]:
+            seat = seat_of(record, player.id)
+            if seat is None:
+                raise Forbidden("not_seated", "you do not hold a seat in this game")
+            self._still_open(record, "leave")
+            return [GameEvent("PlayerLeft", {"seat": seat, "player": player.id}, actor=seat)]
+
+        return self._table_command(game_id, decide, {"kind": "leave", "player": player.id}).record
+
+    def cancel(self, player: Player, game_id: str) -> Record:
+        """The creator calls off a game nobody has started: kept in the log, gone from the lobby.
+
+        Cancelling a cancelled game again changes nothing and answers as the first time.
+        """
+
+        def decide(record: Record) -> list[GameEvent]:
+            if record["created_by"] != player.id:
+                raise Forbidden("not_creator", "only the player who created this game may cancel it")
+            if record["status"] == "cancelled":
+                return []
+            self._still_open(record, "cancel")
+            return [GameEvent("GameCancelled", {"by": player.id})]
+
+        return self._table_command(game_id, decide, {"kind": "cancel", "player": player.id}).record
+
+    def resign(self, player: Player, game_id: str, answer_first: bool = False) -> Committed:
+        """The caller's seat gives up: ranked last among those still in, played by the takeover bot.
+
+        The game goes on for the others; with at most one seat still in, it ends.
+        """
+
+        def decide(record: Record) -> list[GameEvent]:
+            seat = seat_of(record, player.id)
+            if seat is None:
+                raise Forbidden("not_seated", "you do not hold a seat in this game")
+            if record["status"] == "open":
+                raise Conflict("game_not_started", "the game has not started: leave it instead")
+            if record["status"] == "cancelled":
+                raise Conflict("game_cancelled", "this game was cancelled before it started")
+            if record["status"] == "finished":
+                raise Conflict("game_over", "the game is over")
+            if seat in resigned(record):
+                raise Conflict("already_resigned", "you have already resigned this game")
+            return [GameEvent("SeatResigned", {"seat": seat}, actor=seat)]
+
+        later: list[Callable[[], None]] | None = [] if answer_first else None
+        return self._table_command(game_id, decide, {"kind": "resign", "player": player.id}, later)
+
+    @staticmethod
+    def _still_open(record: Record, what: str) -> None:
+        if record["status"] == "cancelled":
+            raise Conflict("game_cancelled", "this game was cancelled before it started")
+        if record["status"] != "open":
+            raise Conflict("game_started", f"the game has started: too late to {what}; resign instead")
+
+    def _table_command(self, game_id: str, decide: Callable[[Record], list[GameEvent]], cause: Mapping[str, Any],
+                       later: list[Callable[[], None]] | None = None) -> Committed:
+        """Decide on the game's current record and append with its version: of racing commands
+        (joins, leaves, cancels, resigns, moves) the store lets one win, and the others decide again."""
+        for _ in range(MAX_RETRIES):
+            record = self.load(game_id)
+            drafts = decide(record)
+            if not drafts:
+                return Committed(record, [])
+            done = self._commit(game_id, record, drafts, cause, later=later)
+            if isinstance(done, Committed):
+                return done
+        raise Conflict("busy", "the game changed too often; try again")
+
     def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
             if_match: int | None = None, gate: Gate | None = None, answer_first: bool = False) -> Committed:
         """A seat's action: decide, append, follow up. Rejected actions change nothing.
@@ -331,9 +404,13 @@ class Engine:
             raise Conflict("game_not_started", "the game has not started: seats are still open")
         if record["status"] == "finished":
             raise Conflict("game_over", "the game is over")
+        if record["status"] == "cancelled":
+            raise Conflict("game_cancelled", "this game was cancelled before it started")
         if if_match is not None and if_match != record["version"]:
             raise Conflict("version_conflict", f"the game is at version {record['version']}, not {if_match}",
                            version=record["version"])
+        if seat in resigned(record):
+            raise Conflict("seat_resigned", "you resigned this game: the takeover bot plays your seat")
         rules = rules_of(record)
         if not rules.may_act(record["state"], seat):
             raise NotYourTurn("not_your_turn", "you have no decision to make now", version=record["version"])
@@ -541,6 +618,11 @@ class Engine:
         # The bot picks with its own stream: the rules' draws must not depend on its pick,
         # or an audit replaying the decision would draw different cards.
         bot_rng = self._rng(game_id, version + 1, "bot")
+        if seat in resigned(record):  # no deadline was missed: the bot holds the seat for good
+            action = bot_rng.choice(rules.legal_actions(record["state"], seat))
+            drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
+            done = self._commit(game_id, record, drafts, {"kind": "bot", "action": action})
+            return "bot_played" if done else "raced"
         if was_autoplay:
             action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
         else:
@@ -682,7 +764,7 @@ class Engine:
             envelopes.append(envelope)
             prev = envelope.hash
             if not pending and new["status"] == "active":
-                outcome = rules_of(new).outcome(new["state"])
+                outcome = platform_outcome(new)
                 if outcome is not None:
                     pending.append(GameEvent("GameEnded", {"winners": list(outcome.winners), "reason": outcome.reason,
                                                            "seed": self._seed(game_id)}))
@@ -756,6 +838,9 @@ class Engine:
                 pipe.srem(self.keys.active(), game_id)
         for seat, player in enumerate(record["players"]):
             if player is None:
+                gone = None if full else before["players"][seat]  # type: ignore[index]
+                if gone is not None:  # the seat was left: the game is no longer the player's
+                    pipe.zrem(self.keys.player_games(gone["id"]), game_id)
                 continue
             if full or before["players"][seat] is None:  # type: ignore[index]
                 pipe.zadd(self.keys.player_games(player["id"]),

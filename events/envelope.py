@@ -19,7 +19,8 @@ import orjson
 GENESIS_HASH = "0" * 64
 
 #: Event types written by the platform rather than by a game's rules.
-PLATFORM_EVENTS = frozenset({"GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "GameEnded"})
+PLATFORM_EVENTS = frozenset({"GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "PlayerLeft",
+                             "GameCancelled", "SeatResigned", "GameEnded"})
 
 
 def canonical_json(value: Any) -> str:

@@ -15,7 +15,7 @@ from itertools import groupby
 
 from events.envelope import ChainError, Envelope, canonical_json, check_chain, seed_commitment
 from games.base import GameEvent, RuleViolation, derive_rng
-from projections.record import Record, fold, rules_of
+from projections.record import Record, fold, platform_outcome, rules_of
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,12 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
                 expected += rules.setup(record["options"], record["seats"], rng)
         elif kind == "system":
             expected = rules.resolve(state, rng)
+        elif kind in ("leave", "resign"):
+            want = "PlayerLeft" if kind == "leave" else "SeatResigned"
+            seat = head.data.get("seat")
+            if head.type != want or head.actor != seat or not isinstance(seat, int) or not 0 <= seat < record["seats"]:
+                raise AuditError(head.seq, f"a {kind} batch starts with {want} by its seat")
+            expected = [_as_draft(head)]
         elif kind in ("player", "timeout", "bot"):
             seat = head.actor
             action = cause.get("action")
@@ -110,7 +116,7 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
     for event in batch:
         if event.type != "GameEnded":
             after = fold(after, event)
-    outcome = rules.outcome(after["state"]) if after["state"] is not None else None
+    outcome = platform_outcome(after) if after["status"] == "active" else None
     if outcome is not None:
         expected.append(GameEvent("GameEnded", {"winners": list(outcome.winners), "reason": outcome.reason,
                                                 "seed": seed}))

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from events.envelope import Envelope, parse_time
-from games.base import GameRules
+from games.base import GameRules, Outcome
 from games.registry import load
 
 Record = dict[str, Any]
@@ -55,6 +55,7 @@ def _game_created(event: Envelope) -> Record:
         "autoplay": [False] * seats, "winners": None, "reason": None, "seed": None,
         "move_deadlines": [None] * seats,
         "reserve": [float({**DEFAULT_TIME_CONTROL, **data["time_control"]}["reserve_seconds"])] * seats,
+        "resigned": [],
     }
 
 
@@ -95,6 +96,29 @@ def _deadline_missed(record: Record, event: Envelope) -> None:
     record["misses"], record["autoplay"] = misses, autoplay
 
 
+def _player_left(record: Record, event: Envelope) -> None:
+    players = list(record["players"])
+    players[event.data["seat"]] = None
+    record["players"] = players
+
+
+def _game_cancelled(record: Record, event: Envelope) -> None:
+    record["status"] = "cancelled"
+
+
+def _seat_resigned(record: Record, event: Envelope) -> None:
+    """The seat is out of the running; the takeover bot plays its decisions at once from now on."""
+    seat = event.data["seat"]
+    record["resigned"] = [*resigned(record), seat]
+    autoplay = list(record["autoplay"])
+    autoplay[seat] = True
+    record["autoplay"] = autoplay
+    if record["awaiting"][seat] is not None:
+        deadlines, moves = list(record["deadlines"]), list(record["move_deadlines"])
+        deadlines[seat] = moves[seat] = event.at
+        record["deadlines"], record["move_deadlines"] = deadlines, moves
+
+
 def _game_ended(record: Record, event: Envelope) -> None:
     record["status"] = "finished"
     record["winners"] = list(event.data["winners"])
@@ -109,6 +133,9 @@ _PLATFORM_HANDLERS = {
     "PlayerJoined": _player_joined,
     "GameStarted": _game_started,
     "DeadlineMissed": _deadline_missed,
+    "PlayerLeft": _player_left,
+    "GameCancelled": _game_cancelled,
+    "SeatResigned": _seat_resigned,
     "GameEnded": _game_ended,
 }
 #: Event types the platform folds itself: a game that emitted one would be folded as the
@@ -149,11 +176,14 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
         if record["deadlines"][seat] is not None and not kept:
             reserve[seat] = spend_reserve(reserve[seat], move_deadlines[seat], at)
     new_moves: list[str | None] = [None] * seats
+    out = resigned(record)
     for seat, kind in after.items():
         awaiting_list[seat] = kind
         if only_shrank and record["deadlines"][seat] is not None:
             deadlines[seat] = record["deadlines"][seat]
             new_moves[seat] = move_deadlines[seat]
+        elif seat in out:  # a resigned seat's decision is the takeover bot's, due at once
+            deadlines[seat] = new_moves[seat] = event.at
         else:
             seconds = control["autoplay_seconds"] if record["autoplay"][seat] else control["seconds_per_move"]
             seconds = min(seconds, control["seconds_per_move"])
@@ -196,6 +226,49 @@ def earliest_deadline(record: Record) -> str | None:
     if not due:
         return record["updated_at"]  # nobody awaited: a system step (resolve) is due at once
     return min(due, key=parse_time)
+
+
+def resigned(record: Record) -> list[int]:
+    """Seats that resigned, in the order they did (records folded before resigning existed have none)."""
+    return list(record.get("resigned") or [])
+
+
+def still_in(record: Record) -> list[int]:
+    """Seats still in the running: every seat but those that resigned."""
+    out = resigned(record)
+    return [seat for seat in range(record["seats"]) if seat not in out]
+
+
+def platform_outcome(record: Record) -> Outcome | None:
+    """How an active game ends, if it does now: the game's own outcome, with resigned seats out of it.
+
+    A game with at most one seat still in ends (the seat left wins, as on Board Game Arena
+    and lichess). Otherwise the game's rules decide; a resigned seat never wins, and should
+    the takeover bot win on its behalf, the seats still in share the win instead.
+    """
+    left = still_in(record)
+    if record["state"] is not None and len(left) <= 1 < record["seats"]:
+        return Outcome(tuple(left), "resigned")
+    outcome = rules_of(record).outcome(record["state"]) if record["state"] is not None else None
+    if outcome is None:
+        return None
+    out = resigned(record)
+    winners = tuple(seat for seat in outcome.winners if seat not in out)
+    return Outcome(winners or tuple(left), outcome.reason)
+
+
+def final_ranks(record: Record) -> list[int]:
+    """Each seat's place in a finished game, 0 the best; equal places are ties.
+
+    The winners share the first place and the other seats still in the next one; resigned
+    seats come last, the latest to resign above the earlier ones.
+    """
+    winners = set(record["winners"] or [])
+    out = resigned(record)
+    ranks = [0 if seat in winners else 1 for seat in range(record["seats"])]
+    for position, seat in enumerate(reversed(out)):
+        ranks[seat] = 2 + position
+    return ranks
 
 
 def seat_of(record: Record, player_id: str) -> int | None:

@@ -60,6 +60,12 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
     if event.type == "DeadlineMissed":
         bot = "; the bot plays the seat from now on" if data["autoplay"] else ""
         return f"{_name(after, data['seat'])} let a deadline pass: the default move is played{bot}"
+    if event.type == "PlayerLeft":
+        return f"{_name(before, data['seat'])} leaves the table"
+    if event.type == "GameCancelled":
+        return "The creator cancels the game before it starts"
+    if event.type == "SeatResigned":
+        return f"{_name(after, data['seat'])} resigns: the takeover bot plays the seat from now on"
     if event.type == "GameEnded":
         winners = " and ".join(_name(after, seat) for seat in data["winners"])
         return f"The game ends ({data['reason']}): {winners} {'wins' if len(data['winners']) == 1 else 'share the win'}"

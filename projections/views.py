@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from events.envelope import PLATFORM_EVENTS, Envelope
-from projections.record import Record, reserve_left, rules_of
+from projections.record import Record, reserve_left, resigned, rules_of
 
 OPERATOR = "operator"
 
@@ -32,7 +32,18 @@ def summary(record: Record) -> dict[str, Any]:
         "updated_at": record["updated_at"],
         "seed_hash": record["seed_hash"],
         "scenario": is_scenario(record),
+        "resigned": resigned(record),
     }
+
+
+def viewer(record: Record, seat: int | None | str) -> int | None | str:
+    """Whose eyes ``seat`` sees the game with: a resigned seat's are a spectator's until the end.
+
+    Its cards are the takeover bot's to play; the seat learns nothing more than it knew.
+    """
+    if isinstance(seat, int) and record["status"] != "finished" and seat in resigned(record):
+        return None
+    return seat
 
 
 def is_scenario(record: Record) -> bool:
@@ -80,10 +91,11 @@ def game_view(record: Record, seat: int | None | str, clock: datetime | None = N
         body["view"] = rules.view(record["state"], None)
         body["state"] = record["state"]
     elif record["state"] is not None:
-        assert not isinstance(seat, str)
-        body["view"] = rules.view(record["state"], seat)
-        if seat is not None and record["status"] == "active" and rules.may_act(record["state"], seat):
-            body["legal_actions"] = rules.legal_actions(record["state"], seat)
+        eyes = viewer(record, seat)
+        assert not isinstance(eyes, str)
+        body["view"] = rules.view(record["state"], eyes)
+        if eyes is not None and record["status"] == "active" and rules.may_act(record["state"], eyes):
+            body["legal_actions"] = rules.legal_actions(record["state"], eyes)
     view = body["view"]
     body["phase"] = view.get("phase") if isinstance(view, dict) else None
     return body
@@ -96,7 +108,7 @@ def feed_item(record: Record, event: Envelope, seat: int | None | str) -> dict[s
     elif event.type in PLATFORM_EVENTS:
         data = _platform_data(record, event)
     else:
-        data = rules_of(record).redact(event, seat)  # type: ignore[arg-type]
+        data = rules_of(record).redact(event, viewer(record, seat))  # type: ignore[arg-type]
         if data is None:
             return None
     return {"seq": event.seq, "type": event.type, "at": event.at, "actor": event.actor, "data": data}
@@ -113,4 +125,8 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
         return {"seat": data["seat"], "misses": data["misses"], "autoplay": data["autoplay"]}
     if event.type == "GameEnded":
         return {"winners": data["winners"], "reason": data["reason"], "seed": data["seed"]}
+    if event.type in ("PlayerLeft", "SeatResigned"):
+        return {"seat": data["seat"]}
+    if event.type == "GameCancelled":
+        return {"by": data["by"]}
     return {}

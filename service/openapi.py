@@ -136,6 +136,24 @@ def operations() -> list[Operation]:
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
                   "required", 200, "JoinResult", _join(TOKEN, GAME, {409: ("game_not_open", "busy")}),
                   params=(GAME_ID,), description="The last seat to join starts the game."),
+        Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
+                  "required", 200, "GameView",
+                  _join(TOKEN, GAME, {403: ("not_seated",), 409: ("game_started", "game_cancelled", "busy")}),
+                  params=(GAME_ID,), description="Once the game has started, resign instead (409 `game_started`)."),
+        Operation("delete", "/v1/games/{game_id}", "Cancel a game you created that has not started", "required", 204,
+                  None, _join(TOKEN, GAME, {403: ("not_creator",), 409: ("game_started", "busy")}),
+                  params=(GAME_ID,), ok_type="",
+                  description="The game keeps its log, with status `cancelled`, and leaves the lobby and your "
+                              "count of open games. Cancelling it again changes nothing."),
+        Operation("post", "/v1/games/{game_id}/resign", "Resign: your seat is out of the running, the bot plays it",
+                  "required", 200, "ResignResult",
+                  _join(TOKEN, GAME, {403: ("not_seated",), 409: ("game_not_started", "game_cancelled", "game_over",
+                                                                  "already_resigned", "busy")}),
+                  params=(GAME_ID,),
+                  description="Your seat ranks last among the seats still in and cannot win; from now on the "
+                              "takeover bot plays its decisions at once, so the others' game goes on. You see the "
+                              "game as a spectator until it ends. With at most one seat still in, the game ends "
+                              "(reason `resigned`): the seat left wins."),
         Operation("get", "/v1/games/{game_id}", "Status, whom it awaits and until when, your view and legal actions",
                   "optional", 200, "GameView", _join(OPTIONAL_TOKEN, GAME), params=(GAME_ID,),
                   description="Without a token (or with one not seated here) you see what a spectator sees."),
@@ -143,7 +161,7 @@ def operations() -> list[Operation]:
                   "required", 200, "ActionResult",
                   _join(BODY, {400: ("bad_if_match", "bad_idempotency_key")}, TOKEN, {403: ("not_seated",)}, GAME,
                         {409: ("game_not_started", "game_over", "version_conflict", "not_your_turn",
-                               "idempotency_key_reused", "busy")}),
+                               "idempotency_key_reused", "seat_resigned", "game_cancelled", "busy")}),
                   params=(GAME_ID,
                           _header("Idempotency-Key", "Your id for this decision: the same key again returns the "
                                                      "first result and appends nothing (1 to 200 characters)",
@@ -233,7 +251,8 @@ SCHEMAS = {
     "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
-    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, **correspondence.SCHEMAS,
+    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "ResignResult": schemas.ResignResultSchema,
+    **correspondence.SCHEMAS,
 }
 
 

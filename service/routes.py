@@ -83,6 +83,34 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     return {"seat": joined.seat, "game": game_view(joined.record, joined.seat)}, 200
 
 
+@games_bp.post("/<game_id>/leave")
+def leave(game_id: str) -> dict[str, Any]:
+    """Free the caller's seat in a game that has not started."""
+    player = current_player()
+    assert player is not None
+    return game_view(engine().leave(player, game_id), None)
+
+
+@games_bp.delete("/<game_id>")
+def cancel(game_id: str) -> Response:
+    """The creator cancels a game still open (it stays readable, with status ``cancelled``)."""
+    player = current_player()
+    assert player is not None
+    engine().cancel(player, game_id)
+    return Response(status=204)
+
+
+@games_bp.post("/<game_id>/resign")
+def resign(game_id: str) -> dict[str, Any]:
+    """The caller's seat resigns: the takeover bot plays it, and the caller sees the game as a spectator."""
+    player = current_player()
+    assert player is not None
+    done = engine().resign(player, game_id, answer_first=True)
+    after_answer(done.after_answer)
+    seat = caller_seat(done.record)
+    return {"version": done.record["version"], "game": game_view(done.record, seat)}
+
+
 @games_bp.get("/<game_id>")
 def show(game_id: str) -> dict[str, Any]:
     record = engine().load(game_id)

@@ -59,7 +59,8 @@ class PlayerRefSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
+    status = fields.String(validate=validate.OneOf(["open", "active", "finished", "cancelled"]),
+                           metadata={"description": "`cancelled`: its creator called it off before it started"})
     version = fields.Integer()
     seats = fields.Integer()
     players = fields.List(fields.Nested(PlayerRefSchema, allow_none=True))
@@ -73,6 +74,8 @@ class GameSummarySchema(Schema):
                                                        "order, a region pile) with an option: the creator may know "
                                                        "every hand, and nothing is shuffled from the seed, so "
                                                        "`seed_hash` says nothing of fairness. Shown from creation on"})
+    resigned = fields.List(fields.Integer(), metadata={
+        "description": "Seats that resigned, in the order they did: out of the running, played by the bot"})
 
 
 class GameViewSchema(GameSummarySchema):
@@ -118,6 +121,11 @@ class InboxSchema(Schema):
 class JoinResultSchema(Schema):
     seat = fields.Integer(required=True)
     game = fields.Nested(GameViewSchema)
+
+
+class ResignResultSchema(Schema):
+    version = fields.Integer(metadata={"description": "The game's version after the resignation"})
+    game = fields.Nested(GameViewSchema, metadata={"description": "The game as you now see it: a spectator's view"})
 
 
 class ActionSchema(Schema):

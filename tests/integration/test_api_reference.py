@@ -194,12 +194,25 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     call(natasha, "GET", "/v1/me/webhooks/{webhook_id}/deliveries", f"/v1/me/webhooks/{hook['id']}/deliveries")
     call(natasha, "DELETE", "/v1/me/webhooks/{webhook_id}", f"/v1/me/webhooks/{hook['id']}", expect=204)
     finish(server, game_id, [natasha, sacha])
+    etiquette(call, natasha, sacha, create)
     call(anon, "GET", "/v1/games/{game_id}/events/stream", base + "/events/stream", stream_lines=8)
     call(anon, "GET", "/v1/games/{game_id}/log", base + "/log")
     call(anon, "GET", "/v1/games/{game_id}/transcript", base + "/transcript")
     spec = call(anon, "GET", "/v1/openapi.json", "/v1/openapi.json")
     seen["GET /v1/openapi.json"]["response"] = {"openapi": spec["openapi"], "info": spec["info"], "paths": {}}
     return seen
+
+
+def etiquette(call: Any, natasha: Client, sacha: Client, create: dict[str, Any]) -> None:
+    """Leaving and cancelling an open game, and resigning a running one."""
+    open_id = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
+    sacha.join(open_id)
+    call(sacha, "POST", "/v1/games/{game_id}/leave", f"/v1/games/{open_id}/leave")
+    call(natasha, "DELETE", "/v1/games/{game_id}", f"/v1/games/{open_id}", expect=204)
+    running = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
+    natasha.join(running)
+    sacha.join(running)
+    call(sacha, "POST", "/v1/games/{game_id}/resign", f"/v1/games/{running}/resign")
 
 
 def finish(server: str, game_id: str, players: list[Client]) -> None:

@@ -1,0 +1,205 @@
+"""The table's etiquette over HTTP: leaving, cancelling and resigning, each an event in the log.
+
+Against a real ``intrigue serve`` (API and worker) and a real redis-server: a seat left is
+free again, a cancelled game keeps its log but leaves the lobby and its creator's count of
+open games, a resigned seat is played by the takeover bot while its player watches as a
+spectator, and racing commands on one game are decided one at a time by the store.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import redis
+
+from events.envelope import Envelope
+from events.store import Keys
+from projections.audit import audit, read_log
+from projections.record import fold
+from tests.support.client import Client
+
+OPERATOR = "operator-secret"
+
+
+def problem(response: Any, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+    assert response.json()["code"] == code, response.text
+
+
+def full_log(server: str, game_id: str) -> list[Envelope]:
+    operator = Client(server, token=OPERATOR)
+    response = operator.request("GET", f"/v1/games/{game_id}/log")
+    assert response.status_code == 200, response.text
+    return read_log(response.text.splitlines())
+
+
+def lobby_ids(client: Client) -> set[str]:
+    return {game["id"] for game in client.get("/v1/games", params={"limit": 200})["games"]}
+
+
+def wait_until(check: Any, what: str, timeout: float = 60.0) -> Any:
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)  # polling a condition with a bounded wait, not synchronisation by sleep
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+# ------------------------------------------------------------------ leave and cancel
+def test_leave_frees_the_seat_until_the_game_starts(server: str) -> None:
+    natasha, sacha, haig = (Client.register(server, name) for name in ("natasha", "sacha", "haig"))
+    game_id = natasha.create_game("coup", 3)
+    natasha.join(game_id)
+    assert sacha.join(game_id) == 1
+    left = sacha.post(f"/v1/games/{game_id}/leave")
+    assert left["players"][1] is None and left["status"] == "open"
+    assert game_id not in {g["id"] for g in sacha.get("/v1/me/games")["games"]}
+    problem(sacha.request("POST", f"/v1/games/{game_id}/leave"), 403, "not_seated")
+    assert haig.join(game_id) == 1  # the seat left is the first free one again
+    assert sacha.join(game_id) == 2  # the last seat starts the game
+    before = natasha.game(game_id)["version"]
+    problem(sacha.request("POST", f"/v1/games/{game_id}/leave"), 409, "game_started")
+    problem(natasha.request("DELETE", f"/v1/games/{game_id}"), 409, "game_started")
+    assert natasha.game(game_id)["version"] == before  # refusals change nothing
+    types = [event.type for event in full_log(server, game_id)]
+    assert types[:6] == ["GameCreated", "PlayerJoined", "PlayerJoined", "PlayerLeft", "PlayerJoined", "PlayerJoined"]
+
+
+def test_the_creator_cancels_an_open_game(server: str, redis_client: redis.Redis) -> None:
+    natasha, sacha = Client.register(server, "natasha"), Client.register(server, "sacha")
+    game_id = natasha.create_game("revolution", 3)
+    sacha.join(game_id)
+    hosting = Keys().hosting(natasha.player_id or "")
+    assert redis_client.zscore(hosting, game_id) is not None and game_id in lobby_ids(natasha)
+    problem(sacha.request("DELETE", f"/v1/games/{game_id}"), 403, "not_creator")
+    response = natasha.request("DELETE", f"/v1/games/{game_id}")
+    assert response.status_code == 204 and response.content == b""
+    view = sacha.game(game_id)
+    assert view["status"] == "cancelled" and view["players"][0]["id"] == sacha.player_id
+    assert game_id not in lobby_ids(natasha)
+    assert redis_client.zscore(hosting, game_id) is None  # no longer counts among the creator's open games
+    version = view["version"]
+    assert natasha.request("DELETE", f"/v1/games/{game_id}").status_code == 204  # again: nothing changes
+    problem(Client.register(server, "haig").request("POST", f"/v1/games/{game_id}/join"), 409, "game_not_open")
+    problem(sacha.request("POST", f"/v1/games/{game_id}/leave"), 409, "game_cancelled")
+    problem(sacha.request("POST", f"/v1/games/{game_id}/resign"), 409, "game_cancelled")
+    problem(sacha.request("POST", f"/v1/games/{game_id}/actions", {"type": "pass"}), 409, "game_cancelled")
+    assert sacha.game(game_id)["version"] == version
+    events = full_log(server, game_id)
+    assert [e.type for e in events] == ["GameCreated", "PlayerJoined", "GameCancelled"]
+    assert events[-1].data == {"by": natasha.player_id}
+
+
+def test_racing_joins_leaves_and_a_cancel_are_decided_one_at_a_time(server: str) -> None:
+    for round_ in range(4):
+        creator, stayer, leaver = (Client.register(server, f"r{round_}-{n}") for n in ("a", "b", "c"))
+        joiners = [Client.register(server, f"r{round_}-j{n}") for n in range(3)]
+        game_id = creator.create_game("coup", 4)
+        creator.join(game_id)
+        stayer.join(game_id)
+        leaver.join(game_id)
+        calls = [(leaver, "POST", "/leave"), (creator, "DELETE", ""),
+                 *((joiner, "POST", "/join") for joiner in joiners)]
+        paths = [(client, method, f"/v1/games/{game_id}{tail}") for client, method, tail in calls]
+        with ThreadPoolExecutor(len(calls)) as pool:
+            answers = list(pool.map(lambda c: c[0].request(c[1], c[2]), paths))
+        assert all(a.status_code in (200, 204, 409) for a in answers), [a.text for a in answers]
+        events = full_log(server, game_id)
+        record = None
+        for event in events:
+            record = fold(record, event)
+        assert record is not None
+        final = creator.game(game_id)
+        assert (final["status"], final["version"], final["players"]) == (
+            record["status"], record["version"], record["players"])
+        types = [e.type for e in events]
+        # Every success is exactly one event, and nothing follows a cancel or a start.
+        assert types.count("PlayerLeft") == (answers[0].status_code == 200)
+        assert types.count("GameCancelled") == (answers[1].status_code == 204)
+        assert types.count("PlayerJoined") == 3 + sum(a.status_code == 200 for a in answers[2:])
+        end = types.index("GameCancelled") if "GameCancelled" in types else None
+        assert end is None or end == len(types) - 1
+        if "GameStarted" in types:
+            assert "GameCancelled" not in types and record["status"] == "active"
+        seated = [p["id"] for p in record["players"] if p is not None]
+        assert len(seated) == len(set(seated))
+
+
+# ------------------------------------------------------------------ resign
+def test_a_resigned_seat_is_played_by_the_bot_and_sees_a_spectators_game(server: str) -> None:
+    natasha, sacha, haig = (Client.register(server, name) for name in ("natasha", "sacha", "haig"))
+    anon = Client(server)
+    game_id = natasha.create_game("coup", 3)
+    for player in (natasha, sacha, haig):
+        player.join(game_id)
+    before = natasha.game(game_id)
+    assert before["view"] != anon.game(game_id)["view"]  # a seat sees its own cards
+    problem(anon.request("POST", f"/v1/games/{game_id}/resign"), 401, "auth_required")
+    problem(Client.register(server, "kibitzer").request("POST", f"/v1/games/{game_id}/resign"), 403, "not_seated")
+    answer = natasha.post(f"/v1/games/{game_id}/resign")
+    assert answer["game"]["resigned"] == [0] and answer["game"]["legal_actions"] == []
+    resigned_at = answer["version"]
+    problem(natasha.request("POST", f"/v1/games/{game_id}/resign"), 409, "already_resigned")
+    problem(natasha.request("POST", f"/v1/games/{game_id}/actions", {"type": "income"}), 409, "seat_resigned")
+    # Seat 0 had the first turn: the takeover bot plays it at once, and the others' game goes on.
+    wait_until(lambda: 0 not in natasha.game(game_id)["awaiting"], "the bot's move for the resigned seat")
+    # From the resignation on the seat sees exactly what a spectator sees: views, replays and feed.
+    mine = natasha.game(game_id)
+    assert mine["seat"] == 0 and mine["legal_actions"] == []
+    for version in (resigned_at, resigned_at + 1):
+        replay = f"/v1/games/{game_id}/replay"
+        assert (natasha.get(replay, params={"version": version})["game"]["view"]
+                == anon.get(replay, params={"version": version})["game"]["view"])
+    feed_of = natasha.events(game_id, after=resigned_at - 1)["events"]
+    assert feed_of and feed_of == anon.events(game_id, after=resigned_at - 1)["events"]
+    assert feed_of[0]["type"] == "SeatResigned" and feed_of[0]["data"] == {"seat": 0}
+    # Once only one seat is still in, the game ends: the seat left wins, the resigned rank last.
+    sacha.post(f"/v1/games/{game_id}/resign")
+    final = haig.game(game_id)
+    assert (final["status"], final["winners"], final["reason"], final["resigned"]) == (
+        "finished", [2], "resigned", [0, 1])
+    events = full_log(server, game_id)
+    bot_batches = [e for e in events if e.cause.get("kind") == "bot" and e.actor == 0]
+    assert bot_batches and all(e.type != "DeadlineMissed" for e in bot_batches)
+    report = audit(events)  # every bot move and the end replay from the revealed seed
+    assert report.finished and report.winners == [2]
+    text = haig.request("GET", f"/v1/games/{game_id}/transcript").text
+    assert "seat 0 (natasha) resigns" in text and "seat 1 (sacha) resigns" in text
+
+
+def test_resigning_a_two_seat_game_ends_it_for_the_other(server: str) -> None:
+    natasha, sacha = Client.register(server, "natasha"), Client.register(server, "sacha")
+    game_id = natasha.create_game("ideology", 2)
+    problem(natasha.request("POST", f"/v1/games/{game_id}/resign"), 403, "not_seated")
+    natasha.join(game_id)
+    problem(natasha.request("POST", f"/v1/games/{game_id}/resign"), 409, "game_not_started")
+    sacha.join(game_id)
+    answer = sacha.post(f"/v1/games/{game_id}/resign")
+    assert (answer["game"]["status"], answer["game"]["winners"], answer["game"]["reason"]) == (
+        "finished", [0], "resigned")
+    problem(natasha.request("POST", f"/v1/games/{game_id}/resign"), 409, "game_over")
+    assert audit(full_log(server, game_id)).winners == [0]
+
+
+def test_racing_resignations_end_the_game_once(server: str) -> None:
+    players = [Client.register(server, f"racer{n}") for n in range(3)]
+    game_id = players[0].create_game("coup", 3)
+    for player in players:
+        player.join(game_id)
+    with ThreadPoolExecutor(3) as pool:
+        answers = list(pool.map(lambda p: p.request("POST", f"/v1/games/{game_id}/resign"), players))
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [200, 200, 409], [a.text for a in answers]
+    loser = next(a for a in answers if a.status_code == 409)
+    assert json.loads(loser.text)["code"] == "game_over"
+    events = full_log(server, game_id)
+    assert [e.type for e in events].count("SeatResigned") == 2
+    assert [e.type for e in events].count("GameEnded") == 1
+    last_in = next(seat for seat, a in enumerate(answers) if a.status_code == 409)
+    assert events[-1].data["winners"] == [last_in]
