@@ -36,7 +36,17 @@ from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
 from games.pax import cards as pax_cards
 from projections.listing import Page, card, read_page
 from projections.projector import Projector
-from projections.record import Record, awaiting, earliest_deadline, fold, platform_outcome, resigned, rules_of, seat_of
+from projections.record import (
+    Record,
+    awaiting,
+    earliest_deadline,
+    fold,
+    platform_outcome,
+    resigned,
+    rules_of,
+    seat_of,
+    takeover_pick,
+)
 from projections.transcript import transcript
 from projections.views import feed_item
 
@@ -383,7 +393,7 @@ class Engine:
                     if replay is not None:
                         return replay
                 raise
-            cause = {"kind": "player", "action": dict(action)}
+            cause = {"kind": "player", "action": dict(action), "seat": seat}
             if idempotency_key is not None:
                 cause["key"] = idempotency_key
             done = self._commit(game_id, record, drafts, cause, idem, gate, later)
@@ -619,22 +629,22 @@ class Engine:
         # or an audit replaying the decision would draw different cards.
         bot_rng = self._rng(game_id, version + 1, "bot")
         if seat in resigned(record):  # no deadline was missed: the bot holds the seat for good
-            action = bot_rng.choice(rules.legal_actions(record["state"], seat))
+            action = takeover_pick(bot_rng, rules.legal_actions(record["state"], seat))
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
-            done = self._commit(game_id, record, drafts, {"kind": "bot", "action": action})
+            done = self._commit(game_id, record, drafts, {"kind": "bot", "action": action, "seat": seat})
             return "bot_played" if done else "raced"
         if was_autoplay:
-            action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+            action, kind = takeover_pick(bot_rng, rules.legal_actions(record["state"], seat)), "bot"
         else:
             action, kind = rules.on_timeout(record["state"], seat), "timeout"
         try:
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         except RuleViolation:
             log.exception("default action refused in game %s for seat %s; playing a random legal one", game_id, seat)
-            action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+            action, kind = takeover_pick(bot_rng, rules.legal_actions(record["state"], seat)), "bot"
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         missed = GameEvent("DeadlineMissed", {"seat": seat, "misses": misses, "autoplay": autoplay}, actor=seat)
-        done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "action": action})
+        done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "action": action, "seat": seat})
         return "timed_out" if done else "raced"
 
     def sweep(self, now: datetime | None = None, limit: int = 500) -> int:

@@ -15,7 +15,7 @@ from itertools import groupby
 
 from events.envelope import ChainError, Envelope, canonical_json, check_chain, seed_commitment
 from games.base import GameEvent, RuleViolation, derive_rng
-from projections.record import Record, fold, platform_outcome, rules_of
+from projections.record import Record, fold, platform_outcome, rules_of, takeover_pick
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,9 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
                 raise AuditError(head.seq, f"a {kind} batch starts with {want} by its seat")
             expected = [_as_draft(head)]
         elif kind in ("player", "timeout", "bot"):
-            seat = head.actor
+            # The cause names the seat (a game's first event of a decision may have no actor);
+            # logs written before it did name it by that event's actor.
+            seat = cause.get("seat", head.actor)
             action = cause.get("action")
             if seat is None or not isinstance(action, dict):
                 raise AuditError(head.seq, "an action's batch must name its seat and action")
@@ -104,7 +106,7 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
             if kind == "timeout" and canonical_json(rules.on_timeout(state, seat)) != canonical_json(action):
                 raise AuditError(head.seq, "the timeout did not play the rules' default action")
             if kind == "bot":
-                pick = derive_rng(seed, head.seq, "bot").choice(rules.legal_actions(state, seat))
+                pick = takeover_pick(derive_rng(seed, head.seq, "bot"), rules.legal_actions(state, seat))
                 if canonical_json(pick) != canonical_json(action):
                     raise AuditError(head.seq, "the bot did not play the move its generator picks")
             expected += rules.decide(state, seat, action, rng)

@@ -21,10 +21,11 @@ keeps the plain deadlines, where each seat's reserve starts to run.
 
 from __future__ import annotations
 
+import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from events.envelope import Envelope, parse_time
+from events.envelope import Envelope, canonical_json, parse_time
 from games.base import GameRules, Outcome
 from games.registry import load
 
@@ -269,6 +270,15 @@ def final_ranks(record: Record) -> list[int]:
     for position, seat in enumerate(reversed(out)):
         ranks[seat] = 2 + position
     return ranks
+
+
+def takeover_pick(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The takeover bot's move: drawn from the legal actions in one canonical order.
+
+    A game may list its actions in its state's dict order, which a state read back from a
+    snapshot need not share with one folded afresh; the audit must pick what the bot did.
+    """
+    return rng.choice(sorted(legal, key=canonical_json))
 
 
 def seat_of(record: Record, player_id: str) -> int | None:
