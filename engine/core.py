@@ -190,7 +190,9 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any]) -> Record:
+                    time_control: Mapping[str, Any], unlisted: bool = False, invite: Sequence[str] = ()) -> Record:
+        """A new open game. ``unlisted`` keeps it out of the lobby; with ``invite`` only the
+        players named (and its creator) may join, and each is told (``invited``)."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
@@ -201,6 +203,16 @@ class Engine:
             full_options = rules.validate_options(dict(options), seats)
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
+        invite = list(dict.fromkeys(invite))
+        if len(invite) > seats:
+            raise Invalid("too_many_invitations", f"{len(invite)} players invited to a game of {seats} seats")
+        if invite:
+            pipe = self.redis.pipeline(transaction=False)
+            for player_id in invite:
+                pipe.exists(self.keys.player(player_id))
+            unknown = [pid for pid, found in zip(invite, pipe.execute(), strict=True) if not found]
+            if unknown:
+                raise Invalid("unknown_player", f"no player has the id {unknown[0]!r}")
         game_id = secrets.token_hex(6)
         seed = secrets.token_hex(32)
         # Written before the append, in one round trip: the seed, and the game's place
@@ -213,6 +225,7 @@ class Engine:
         created = GameEvent("GameCreated", {
             "id": game_id, "game": game, "seats": seats, "options": full_options,
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
+            **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
         })
         return self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}).record
 
@@ -234,6 +247,8 @@ class Engine:
                 return Joined(seat, self.load(game_id) if cached else record)
             if record["status"] != "open":
                 raise Conflict("game_not_open", "this game is not open for joining")
+            if record.get("invite") and player.id not in record["invite"] and player.id != record["created_by"]:
+                raise Forbidden("not_invited", "only the players invited to this game may join it")
             seat = record["players"].index(None)
             drafts = [GameEvent("PlayerJoined", {"seat": seat, "player": {"id": player.id, "name": player.name}},
                                 actor=seat)]
@@ -835,10 +850,17 @@ class Engine:
         if full or before["status"] != record["status"]:  # type: ignore[index]
             if record["status"] == "open":
                 created = parse_time(record["created_at"]).timestamp()
-                pipe.zadd(self.keys.lobby(), {game_id: created})
-                pipe.zadd(self.keys.lobby(record["game"]), {game_id: created})
+                if not record.get("unlisted"):
+                    pipe.zadd(self.keys.lobby(), {game_id: created})
+                    pipe.zadd(self.keys.lobby(record["game"]), {game_id: created})
                 pipe.zadd(self.keys.hosting(record["created_by"]), {game_id: created})
+                for invited in record.get("invite") or ():  # an invitation shows among the player's games
+                    pipe.zadd(self.keys.player_games(invited), {game_id: created})
             else:
+                seated = {player["id"] for player in record["players"] if player is not None}
+                for invited in record.get("invite") or ():  # the game went on (or off) without them
+                    if invited not in seated:
+                        pipe.zrem(self.keys.player_games(invited), game_id)
                 pipe.zrem(self.keys.lobby(), game_id)
                 pipe.zrem(self.keys.lobby(record["game"]), game_id)
                 pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
@@ -849,7 +871,7 @@ class Engine:
         for seat, player in enumerate(record["players"]):
             if player is None:
                 gone = None if full else before["players"][seat]  # type: ignore[index]
-                if gone is not None:  # the seat was left: the game is no longer the player's
+                if gone is not None and gone["id"] not in (record.get("invite") or ()):  # no longer theirs
                     pipe.zrem(self.keys.player_games(gone["id"]), game_id)
                 continue
             if full or before["players"][seat] is None:  # type: ignore[index]

@@ -1,8 +1,9 @@
 """Webhooks: the server comes to correspondence players instead of waiting to be polled.
 
-A player registers URLs for some of three events: ``your_turn`` (a seat of theirs has
+A player registers URLs for some of four events: ``your_turn`` (a seat of theirs has
 just become awaited), ``deadline_soon`` (a quarter of the time before that seat's
-default move is left) and ``game_over``. The commit that causes an event only asks for
+default move is left), ``game_over`` and ``invited`` (a game was created with a seat
+offered to them). The commit that causes an event only asks for
 an RQ job (``dispatch``), which creates the deliveries and makes their first attempts;
 retries are ``deliver`` jobs. The request that caused an event never delivers it.
 
@@ -48,7 +49,7 @@ from events.store import Keys
 
 log = logging.getLogger(__name__)
 
-EVENT_TYPES = ("your_turn", "deadline_soon", "game_over")
+EVENT_TYPES = ("your_turn", "deadline_soon", "game_over", "invited")
 #: ``deadline_soon`` fires when this share of a seat's time before its default is left.
 DEADLINE_SOON_SHARE = 0.25
 QUEUE_NAME = "intrigue-webhooks"
@@ -242,8 +243,14 @@ class Webhooks:
         Returns the notifications the commit would cause (``(type, seat, player)``), or
         None when there are none and nothing was added.
         """
-        if before is None or self.queue is None:
+        if self.queue is None:
             return None
+        if before is None:  # the game's creation: only its invitations are news
+            notes = [("invited", None, player) for player in record.get("invite") or ()]
+            if not notes:
+                return None
+            pipe.smismember(self.keys.hooked_players(), sorted({player for _, _, player in notes}))
+            return notes
         notes = []
         for seat, player in enumerate(record["players"]):
             if player is None:
@@ -270,7 +277,7 @@ class Webhooks:
         for kind, seat, player in notes:
             if player not in hooked:
                 continue
-            deadline = record["deadlines"][seat]
+            deadline = record["deadlines"][seat] if seat is not None else None
             if kind == "deadline_soon":
                 self._book_deadline_soon(record, seat, deadline)
                 continue
@@ -296,7 +303,7 @@ class Webhooks:
             pass
 
     # ------------------------------------------------------------- jobs
-    def dispatch(self, player_id: str, kind: str, game_id: str, version: int, seat: int, deadline: str | None,
+    def dispatch(self, player_id: str, kind: str, game_id: str, version: int, seat: int | None, deadline: str | None,
                  tag: str) -> int:
         """Create one delivery per active webhook of ``player_id`` that wants ``kind`` and make its
         first attempt; idempotent (a delivery's id comes from the webhook and the notification)."""

@@ -57,6 +57,7 @@ def _game_created(event: Envelope) -> Record:
         "move_deadlines": [None] * seats,
         "reserve": [float({**DEFAULT_TIME_CONTROL, **data["time_control"]}["reserve_seconds"])] * seats,
         "resigned": [],
+        "unlisted": bool(data.get("unlisted", False)), "invite": list(data.get("invite") or []),
     }
 
 

@@ -33,6 +33,8 @@ def summary(record: Record) -> dict[str, Any]:
         "seed_hash": record["seed_hash"],
         "scenario": is_scenario(record),
         "resigned": resigned(record),
+        "unlisted": bool(record.get("unlisted")),
+        "invite": list(record.get("invite") or []),
     }
 
 

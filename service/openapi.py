@@ -120,7 +120,9 @@ def operations() -> list[Operation]:
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
                   _join(BODY), body="PlayerCreate", description="The token is shown once; only its hash is kept."),
         Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
-                  _join(BODY, TOKEN, {409: ("too_many_open_games",), 422: ("unknown_game", "bad_seat_count")}),
+                  _join(BODY, TOKEN, {409: ("too_many_open_games",),
+                                      422: ("unknown_game", "bad_seat_count", "unknown_player",
+                                            "too_many_invitations")}),
                   body="GameCreate",
                   description=f"Games: {games}. Each game's seats and options are in its `GameCreate` branch; "
                               "a game's own option problems are 422 with that game's code.",
@@ -134,7 +136,8 @@ def operations() -> list[Operation]:
                                                                 "maximum": LOBBY_LIMIT}),
                           CURSOR)),
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
-                  "required", 200, "JoinResult", _join(TOKEN, GAME, {409: ("game_not_open", "busy")}),
+                  "required", 200, "JoinResult",
+                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "busy")}),
                   params=(GAME_ID,), description="The last seat to join starts the game."),
         Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
                   "required", 200, "GameView",
@@ -264,6 +267,18 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("_"))
 
 
+#: What every game's creation takes besides its seats and options: who may find and join it.
+TABLE_PROPERTIES: dict[str, Any] = {
+    "unlisted": {"type": "boolean", "default": False,
+                 "description": "Keep the game out of the lobby: only those given its id find it"},
+    "invite": {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 64},
+               "description": "Player ids: only they (and you) may join (others: 403 `not_invited`); each sees "
+                              "the game in /v1/me/games with `invited: true` and gets an `invited` webhook. "
+                              "No more than the seats (422 `too_many_invitations`), each a registered player "
+                              "(422 `unknown_player`)"},
+}
+
+
 def game_schemas() -> dict[str, dict[str, Any]]:
     """Per registered game: ``<Game>Create`` (seats, options) and ``<Game>Action`` (a oneOf), and the unions."""
     out: dict[str, dict[str, Any]] = {}
@@ -275,7 +290,8 @@ def game_schemas() -> dict[str, dict[str, Any]]:
             "type": "object", "required": ["game", "seats"], "additionalProperties": False,
             "properties": {"game": {"type": "string", "enum": [name]},
                            "seats": {"type": "integer", "minimum": rules.MIN_SEATS, "maximum": rules.MAX_SEATS},
-                           "options": options_schema(rules), "time_control": _ref("TimeControl")},
+                           "options": options_schema(rules), "time_control": _ref("TimeControl"),
+                           **TABLE_PROPERTIES},
             "example": {"game": name, "seats": rules.MIN_SEATS, "options": {},
                         "time_control": {"seconds_per_move": 86400}}}
         action = f"{_camel(name)}Action"

@@ -53,7 +53,8 @@ def create_game() -> tuple[dict[str, Any], int]:
                       f"you already host {hosting} games waiting for players (at most {limits().open_games}); "
                       "wait until they fill before opening another")
     take(limits().game_creations(), player.id)
-    record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"])
+    record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"],
+                                  unlisted=body["unlisted"], invite=body["invite"])
     return game_view(record, None), 201
 
 
@@ -301,11 +302,15 @@ def my_games() -> dict[str, Any]:
     for found in page.cards:
         seat = next((s for s, p in enumerate(found["players"]) if p is not None and p["id"] == player.id), None)
         if seat is None:
+            if not inbox and found["status"] == "open" and player.id in found.get("invite", ()):
+                games.append({**_public(found), "seat": None, "invited": True, "awaiting_me": False,
+                              "deadline": None})
             continue
         mine = found["awaiting"][seat] is not None
         if inbox and not mine:
             continue  # the index lags a commit in flight: the game moved on
-        games.append({**_public(found), "seat": seat, "awaiting_me": mine, "deadline": found["deadlines"][seat]})
+        games.append({**_public(found), "seat": seat, "invited": False, "awaiting_me": mine,
+                      "deadline": found["deadlines"][seat]})
     return {"games": games, "next_cursor": page.next_cursor}
 
 

@@ -49,6 +49,12 @@ class GameCreateSchema(Schema):
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, load_default=lambda: _TIME_CONTROL.load({}))
+    unlisted = fields.Boolean(load_default=False, metadata={"description": "Keep the game out of the lobby: only "
+                                                                           "those given its id find it"})
+    invite = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=list,
+                         validate=validate.Length(max=12),
+                         metadata={"description": "Player ids: only they (and you) may join; each sees the game "
+                                                  "in /v1/me/games and gets an `invited` webhook"})
 
 
 class PlayerRefSchema(Schema):
@@ -76,6 +82,9 @@ class GameSummarySchema(Schema):
                                                        "`seed_hash` says nothing of fairness. Shown from creation on"})
     resigned = fields.List(fields.Integer(), metadata={
         "description": "Seats that resigned, in the order they did: out of the running, played by the bot"})
+    unlisted = fields.Boolean(metadata={"description": "Kept out of the lobby"})
+    invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
+                                                                   "the creator) may join. Empty: anyone may"})
 
 
 class GameViewSchema(GameSummarySchema):
@@ -108,7 +117,8 @@ class GameListSchema(Schema):
 
 
 class InboxEntrySchema(GameSummarySchema):
-    seat = fields.Integer()
+    seat = fields.Integer(allow_none=True, metadata={"description": "Your seat; null for a game you are invited to"})
+    invited = fields.Boolean(metadata={"description": "True: an open game you are invited to and have not joined"})
     awaiting_me = fields.Boolean()
     deadline = fields.String(allow_none=True)
 

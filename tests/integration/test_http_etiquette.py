@@ -203,3 +203,45 @@ def test_racing_resignations_end_the_game_once(server: str) -> None:
     assert [e.type for e in events].count("GameEnded") == 1
     last_in = next(seat for seat, a in enumerate(answers) if a.status_code == 409)
     assert events[-1].data["winners"] == [last_in]
+
+
+# ------------------------------------------------------------------ invitations
+def test_only_the_invited_join_an_unlisted_game_and_they_are_told(server: str) -> None:
+    natasha, sacha, haig, stranger = (Client.register(server, n) for n in ("natasha", "sacha", "haig", "stranger"))
+    hook = sacha.post("/v1/me/webhooks", {"url": "https://1.1.1.1/sacha-hook", "events": ["invited"]}, expect=201)
+    for body, code in (({"invite": ["nobody-has-this-id"]}, "unknown_player"),
+                       ({"invite": [sacha.player_id, haig.player_id, stranger.player_id]}, "too_many_invitations")):
+        refused = natasha.request("POST", "/v1/games", {"game": "coup", "seats": 2, **body})
+        problem(refused, 422, code)
+    game_id = natasha.post("/v1/games", {"game": "coup", "seats": 3, "unlisted": True,
+                                          "invite": [sacha.player_id, haig.player_id]}, expect=201)["id"]
+    assert game_id not in lobby_ids(natasha)
+    invited = [g for g in sacha.get("/v1/me/games")["games"] if g["id"] == game_id]
+    assert len(invited) == 1 and invited[0]["invited"] is True and invited[0]["status"] == "open"
+    assert invited[0]["seat"] is None and invited[0]["unlisted"] is True
+    assert game_id not in {g["id"] for g in stranger.get("/v1/me/games")["games"]}
+    assert game_id not in {g["id"] for g in sacha.get("/v1/me/games", params={"awaiting": "me"})["games"]}
+    version = natasha.game(game_id)["version"]
+    problem(stranger.request("POST", f"/v1/games/{game_id}/join"), 403, "not_invited")
+    assert natasha.game(game_id)["version"] == version  # the refusal changed nothing
+    natasha.join(game_id)  # the creator may always sit down
+    sacha.join(game_id)
+    mine = [g for g in sacha.get("/v1/me/games")["games"] if g["id"] == game_id]
+    assert mine[0]["invited"] is False and mine[0]["seat"] == 1
+    haig.join(game_id)
+    assert natasha.game(game_id)["status"] == "active"
+    deliveries = wait_until(lambda: sacha.get(f"/v1/me/webhooks/{hook['id']}/deliveries")["deliveries"],
+                            "the invited delivery")
+    assert [d["type"] for d in deliveries] == ["invited"] and deliveries[0]["game"] == game_id
+
+
+def test_an_invitation_lapses_when_the_game_fills_without_the_invited(server: str) -> None:
+    natasha, sacha, haig = (Client.register(server, n) for n in ("natasha", "sacha", "haig"))
+    game_id = natasha.post("/v1/games", {"game": "coup", "seats": 2, "invite": [sacha.player_id, haig.player_id]},
+                           expect=201)["id"]
+    assert game_id in lobby_ids(natasha)  # listed, but only the invited may join
+    assert game_id in {g["id"] for g in haig.get("/v1/me/games")["games"]}
+    natasha.join(game_id)
+    sacha.join(game_id)  # the game starts: haig's invitation is gone from his games
+    assert game_id not in {g["id"] for g in haig.get("/v1/me/games")["games"]}
+    problem(haig.request("POST", f"/v1/games/{game_id}/join"), 409, "game_not_open")
