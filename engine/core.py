@@ -190,7 +190,8 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any], unlisted: bool = False, invite: Sequence[str] = ()) -> Record:
+                    time_control: Mapping[str, Any], unlisted: bool = False, invite: Sequence[str] = (),
+                    game_id: str | None = None, rematch_of: str | None = None) -> Record:
         """A new open game. ``unlisted`` keeps it out of the lobby; with ``invite`` only the
         players named (and its creator) may join, and each is told (``invited``)."""
         if game not in registry.GAMES:
@@ -213,21 +214,62 @@ class Engine:
             unknown = [pid for pid, found in zip(invite, pipe.execute(), strict=True) if not found]
             if unknown:
                 raise Invalid("unknown_player", f"no player has the id {unknown[0]!r}")
-        game_id = secrets.token_hex(6)
+        # A game id chosen beforehand (a rematch's) may be created by two callers at once: the
+        # first seed written is the one both use, and the first append wins (None for the other).
+        chosen = game_id is not None
+        game_id = game_id or secrets.token_hex(6)
         seed = secrets.token_hex(32)
         # Written before the append, in one round trip: the seed, and the game's place
         # among those the reconcile checks, in case this process dies before indexing it.
         pipe = self.redis.pipeline(transaction=False)
-        self.store.save_seed(game_id, seed, pipe)
+        pipe.set(self.keys.seed(game_id), seed, nx=chosen)
         pipe.zadd(self.keys.creating(), {game_id: time.time()})
         pipe.execute()
+        if chosen:
+            seed = self.store.seed(game_id)
         self._seeds[game_id] = seed
         created = GameEvent("GameCreated", {
             "id": game_id, "game": game, "seats": seats, "options": full_options,
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
             **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
+            **({"rematch_of": rematch_of} if rematch_of else {}),
         })
-        return self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}).record
+        done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id})
+        # Only a chosen id can lose the append (to another caller creating the same rematch).
+        return done.record if isinstance(done, Committed) else self.load(game_id)
+
+    def rematch(self, player: Player, game_id: str, answer_first: bool = False) -> Joined:
+        """A new game like a finished one, offered to its players, with the caller seated in it.
+
+        Same title, seats, options (less those that fix hidden cards: a rematch is dealt
+        afresh) and time control; unlisted, and open to the same players only. The first
+        request names the new game in the old one's meta hash (``HSETNX``), so every later
+        one, racing or not, gets the same game.
+        """
+        record = self.load(game_id)
+        if seat_of(record, player.id) is None:
+            raise Forbidden("not_seated", "only the players of this game may ask for its rematch")
+        if record["status"] != "finished":
+            raise Conflict("game_not_over", "a rematch is offered once the game has ended")
+        meta = self.keys.meta(game_id)
+        self.redis.hsetnx(meta, "rematch", secrets.token_hex(6))
+        new_id = self.redis.hget(meta, "rematch").decode()
+        if not self.store.exists(new_id):
+            rules = rules_of(record)
+            secret = getattr(rules, "SECRET_OPTIONS", ())
+            options = {key: value for key, value in record["options"].items() if key not in secret}
+            creator = Player(player.id, player.name)
+            invite = [p["id"] for p in record["players"] if p is not None]
+            self.create_game(creator, record["game"], record["seats"], options, record["time_control"],
+                             unlisted=True, invite=invite, game_id=new_id, rematch_of=game_id)
+        return self.join(player, new_id, answer_first=answer_first)
+
+    def rematch_link(self, record: Record) -> str | None:
+        """The id of a finished game's rematch, once someone asked for one."""
+        if record["status"] != "finished":
+            return None
+        found = self.redis.hget(self.keys.meta(record["id"]), "rematch")
+        return found.decode() if found and self.store.exists(found.decode()) else None
 
     def join(self, player: Player, game_id: str, answer_first: bool = False) -> Joined:
         """Take the first free seat; the last seat filled starts the game (setup runs here).
@@ -987,6 +1029,8 @@ class Engine:
             record = self.projector.load(game_id)
             if record is not None:
                 self._follow_up(record)
+                if record.get("rematch_of"):  # the old game's link to its rematch, from the new one's log
+                    self.redis.hset(self.keys.meta(record["rematch_of"]), "rematch", game_id)
                 count += 1
             if progress is not None:
                 progress(done, len(game_ids))

@@ -35,6 +35,7 @@ def summary(record: Record) -> dict[str, Any]:
         "resigned": resigned(record),
         "unlisted": bool(record.get("unlisted")),
         "invite": list(record.get("invite") or []),
+        "rematch_of": record.get("rematch_of"),
     }
 
 
@@ -88,6 +89,7 @@ def game_view(record: Record, seat: int | None | str, clock: datetime | None = N
         "winners": record["winners"],
         "reason": record["reason"],
         "seed": record["seed"],
+        "rematch": None,
     }
     if record["state"] is not None and seat == OPERATOR:
         body["view"] = rules.view(record["state"], None)

@@ -157,6 +157,17 @@ def operations() -> list[Operation]:
                               "takeover bot plays its decisions at once, so the others' game goes on. You see the "
                               "game as a spectator until it ends. With at most one seat still in, the game ends "
                               "(reason `resigned`): the seat left wins."),
+        Operation("post", "/v1/games/{game_id}/rematch", "Ask for a rematch of a finished game and sit down in it",
+                  "required", 200, "JoinResult",
+                  _join(TOKEN, GAME, {403: ("not_seated", "not_invited"), 409: ("game_not_over", "game_not_open",
+                                                                                "busy")}),
+                  params=(GAME_ID,),
+                  description="The first player to ask creates it: the same title, seats, options (less "
+                              "those that fix hidden cards: it is dealt afresh) and time control, unlisted, its "
+                              "seats offered to the same players as an invitation (`invited` webhooks). Every "
+                              "later request, racing or not, gets the same game and seats its caller; the "
+                              "last seat filled starts it. The games name each other: `rematch_of` on the new "
+                              "one, `rematch` on the old one."),
         Operation("get", "/v1/games/{game_id}", "Status, whom it awaits and until when, your view and legal actions",
                   "optional", 200, "GameView", _join(OPTIONAL_TOKEN, GAME), params=(GAME_ID,),
                   description="Without a token (or with one not seated here) you see what a spectator sees."),

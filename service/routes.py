@@ -112,10 +112,22 @@ def resign(game_id: str) -> dict[str, Any]:
     return {"version": done.record["version"], "game": game_view(done.record, seat)}
 
 
+@games_bp.post("/<game_id>/rematch")
+def rematch(game_id: str) -> dict[str, Any]:
+    """A finished game's rematch, the caller seated in it: the same game for every player who asks."""
+    player = current_player()
+    assert player is not None
+    joined = engine().rematch(player, game_id, answer_first=True)
+    after_answer(joined.after_answer)
+    return {"seat": joined.seat, "game": game_view(joined.record, joined.seat)}
+
+
 @games_bp.get("/<game_id>")
 def show(game_id: str) -> dict[str, Any]:
     record = engine().load(game_id)
-    return game_view(record, caller_seat(record))
+    body = game_view(record, caller_seat(record))
+    body["rematch"] = engine().rematch_link(record)
+    return body
 
 
 @games_bp.post("/<game_id>/actions")

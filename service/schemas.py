@@ -83,6 +83,7 @@ class GameSummarySchema(Schema):
     resigned = fields.List(fields.Integer(), metadata={
         "description": "Seats that resigned, in the order they did: out of the running, played by the bot"})
     unlisted = fields.Boolean(metadata={"description": "Kept out of the lobby"})
+    rematch_of = fields.String(allow_none=True, metadata={"description": "The game this one is the rematch of"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
 
@@ -106,6 +107,8 @@ class GameViewSchema(GameSummarySchema):
     winners = fields.List(fields.Integer(), allow_none=True)
     reason = fields.String(allow_none=True)
     seed = fields.String(allow_none=True, metadata={"description": "The seed, once the game has ended"})
+    rematch = fields.String(allow_none=True, metadata={"description": "A finished game's rematch, once a player "
+                                                                      "asked for one (GET /v1/games/<id>)"})
 
 
 NEXT_CURSOR = "Pass as cursor for the next page; null after the last page"

@@ -204,7 +204,7 @@ def play(server: str) -> dict[str, dict[str, Any]]:
 
 
 def etiquette(call: Any, natasha: Client, sacha: Client, create: dict[str, Any]) -> None:
-    """Leaving and cancelling an open game, and resigning a running one."""
+    """Leaving and cancelling an open game, resigning a running one, and its rematch."""
     open_id = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
     sacha.join(open_id)
     call(sacha, "POST", "/v1/games/{game_id}/leave", f"/v1/games/{open_id}/leave")
@@ -213,6 +213,7 @@ def etiquette(call: Any, natasha: Client, sacha: Client, create: dict[str, Any])
     natasha.join(running)
     sacha.join(running)
     call(sacha, "POST", "/v1/games/{game_id}/resign", f"/v1/games/{running}/resign")
+    call(natasha, "POST", "/v1/games/{game_id}/rematch", f"/v1/games/{running}/rematch")
 
 
 def finish(server: str, game_id: str, players: list[Client]) -> None:

@@ -245,3 +245,39 @@ def test_an_invitation_lapses_when_the_game_fills_without_the_invited(server: st
     sacha.join(game_id)  # the game starts: haig's invitation is gone from his games
     assert game_id not in {g["id"] for g in haig.get("/v1/me/games")["games"]}
     problem(haig.request("POST", f"/v1/games/{game_id}/join"), 409, "game_not_open")
+
+
+# ------------------------------------------------------------------ rematch
+def test_a_rematch_is_the_same_game_again_offered_to_the_same_players(server: str) -> None:
+    natasha, sacha, haig = (Client.register(server, n) for n in ("natasha", "sacha", "haig"))
+    options = {"game": "coup", "seats": 3, "options": {}, "time_control": {"seconds_per_move": 600,
+                                                                           "reserve_seconds": 60}}
+    game_id = natasha.post("/v1/games", options, expect=201)["id"]
+    for player in (natasha, sacha, haig):
+        player.join(game_id)
+    problem(sacha.request("POST", f"/v1/games/{game_id}/rematch"), 409, "game_not_over")
+    natasha.post(f"/v1/games/{game_id}/resign")
+    sacha.post(f"/v1/games/{game_id}/resign")
+    old = haig.game(game_id)
+    assert old["status"] == "finished" and old["rematch"] is None
+    problem(Client.register(server, "kibitzer").request("POST", f"/v1/games/{game_id}/rematch"), 403, "not_seated")
+    # Two players ask at once, and one again: one new game, each of them seated in it.
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda p: p.post(f"/v1/games/{game_id}/rematch"), (sacha, haig)))
+    again = sacha.post(f"/v1/games/{game_id}/rematch")
+    new_ids = {answers[0]["game"]["id"], answers[1]["game"]["id"], again["game"]["id"]}
+    assert len(new_ids) == 1 and game_id not in new_ids
+    new_id = new_ids.pop()
+    assert again["seat"] == answers[0]["seat"]  # asking twice keeps your seat
+    new = natasha.game(new_id)
+    assert (new["game"], new["seats"], new["options"], new["time_control"]) == (
+        old["game"], old["seats"], old["options"], old["time_control"])
+    assert new["status"] == "open" and new["unlisted"] is True and new["rematch_of"] == game_id
+    assert sorted(new["invite"]) == sorted(p.player_id for p in (natasha, sacha, haig))
+    assert haig.game(game_id)["rematch"] == new_id
+    assert [g["invited"] for g in natasha.get("/v1/me/games")["games"] if g["id"] == new_id] == [True]
+    problem(Client.register(server, "stranger").request("POST", f"/v1/games/{new_id}/join"), 403, "not_invited")
+    natasha.join(new_id)  # the last of the three seats starts it
+    assert natasha.game(new_id)["status"] == "active"
+    created = full_log(server, new_id)[0]
+    assert created.data["rematch_of"] == game_id and created.data["invite"] == new["invite"]
