@@ -24,6 +24,7 @@ from redis.cluster import RedisCluster
 from engine.chat import Chat, merge, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
+from engine.ratings import Ratings, result_of
 from engine.scheduling import JobScheduler, make_queue
 from engine.settings import Bucket, Settings
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
@@ -40,6 +41,7 @@ from projections.record import (
     Record,
     awaiting,
     earliest_deadline,
+    final_ranks,
     fold,
     platform_outcome,
     resigned,
@@ -121,6 +123,7 @@ class Engine:
         self.operator_token = operator_token or settings.operator_token
         self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate)
         self.limiter = RateLimiter(client, self.keys.prefix)
+        self.ratings = Ratings(client, self.keys.prefix, settings.leaderboard_min_games)
         self.hooks = Webhooks(client, self.keys,
                               make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None,
                               policy=settings.webhook_retry, private_ok=settings.webhooks_allow_private)
@@ -191,7 +194,7 @@ class Engine:
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
                     time_control: Mapping[str, Any], unlisted: bool = False, invite: Sequence[str] = (),
-                    game_id: str | None = None, rematch_of: str | None = None) -> Record:
+                    game_id: str | None = None, rematch_of: str | None = None, rated: bool = True) -> Record:
         """A new open game. ``unlisted`` keeps it out of the lobby; with ``invite`` only the
         players named (and its creator) may join, and each is told (``invited``)."""
         if game not in registry.GAMES:
@@ -232,7 +235,7 @@ class Engine:
             "id": game_id, "game": game, "seats": seats, "options": full_options,
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
             **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
-            **({"rematch_of": rematch_of} if rematch_of else {}),
+            **({"rematch_of": rematch_of} if rematch_of else {}), "rated": rated,
         })
         done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id})
         # Only a chosen id can lose the append (to another caller creating the same rematch).
@@ -261,7 +264,8 @@ class Engine:
             creator = Player(player.id, player.name)
             invite = [p["id"] for p in record["players"] if p is not None]
             self.create_game(creator, record["game"], record["seats"], options, record["time_control"],
-                             unlisted=True, invite=invite, game_id=new_id, rematch_of=game_id)
+                             unlisted=True, invite=invite, game_id=new_id, rematch_of=game_id,
+                             rated=bool(record.get("rated")))
         return self.join(player, new_id, answer_first=answer_first)
 
     def rematch_link(self, record: Record) -> str | None:
@@ -639,7 +643,7 @@ class Engine:
         record = loaded[game_id] if loaded is not None and game_id in loaded else self.projector.load(game_id)
         if record is not None and record["status"] == "finished":
             # Asked for by the commit that ended it; archiving twice does nothing.
-            self._archive(game_id)
+            self._archive(game_id, record)
             return "archived"
         if record is None or record["status"] != "active":
             return "idle"
@@ -984,16 +988,20 @@ class Engine:
                 log.exception("could not ask for the webhook notifications of game %s at version %s",
                               plan.record["id"], plan.record["version"])
         if plan.ended and plan.archive_here:
-            self._archive(plan.record["id"])
+            self._archive(plan.record["id"], plan.record)
         elif plan.ended:
             self._seeds.pop(plan.record["id"], None)
 
-    def _archive(self, game_id: str) -> None:
-        """Keep a finished game in its compact form; drop its seed and live-only keys.
+    def _archive(self, game_id: str, record: Record) -> None:
+        """Fold a rated game into its players' ratings, then keep it in its compact form; drop
+        its seed and live-only keys. Both steps may run twice: the second changes nothing.
 
         Idempotency keys go too: a retry of a game's last actions is answered from the
         archived events' causes instead (see :meth:`_replay_idempotent`).
         """
+        result = result_of(record, final_ranks(record))
+        if result is not None:
+            self.ratings.record(result)
         self.store.archive(game_id)
         self._seeds.pop(game_id, None)
 
@@ -1024,17 +1032,43 @@ class Engine:
             self.redis.delete(key)
         self.redis.delete(self.keys.lobby(), self.keys.active(), self.keys.deadlines())
         count = 0
+        results = []
         for done, game_id in enumerate(game_ids, start=1):
             self.projector.forget(game_id)
             record = self.projector.load(game_id)
             if record is not None:
+                result = result_of(record, final_ranks(record))
+                if result is not None:
+                    results.append(result)
                 self._follow_up(record)
                 if record.get("rematch_of"):  # the old game's link to its rematch, from the new one's log
                     self.redis.hset(self.keys.meta(record["rematch_of"]), "rematch", game_id)
                 count += 1
             if progress is not None:
                 progress(done, len(game_ids))
+        self.ratings.rebuild(results)  # folded in the order of their ends, as they were live
         return count
+
+    # ---------------------------------------------------------------- ratings
+    def player_profile(self, player_id: str) -> dict[str, Any]:
+        """A player's public card: name, and rating and rated games played per title."""
+        name = self.redis.hget(self.keys.player(player_id), "name") if len(player_id) <= MAX_GAME_ID else None
+        if name is None:
+            raise NotFound("player_not_found", "there is no player with this id")
+        ratings = self.ratings.of_player(player_id, registry.available())
+        return {"id": player_id, "name": name.decode(), "ratings": ratings}
+
+    def leaderboard(self, game: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """The best rated players of ``game`` from ``offset``, with their names."""
+        if game not in registry.GAMES:
+            raise NotFound("leaderboard_not_found", f"there is no game {game[:MAX_GAME_ID]!r} to rank players in")
+        entries, next_offset = self.ratings.page(game, offset, limit)
+        pipe = self.redis.pipeline(transaction=False)
+        for entry in entries:
+            pipe.hget(self.keys.player(entry["player"]), "name")
+        for entry, name in zip(entries, pipe.execute() if entries else [], strict=True):
+            entry["name"] = name.decode() if name else ""
+        return entries, next_offset
 
 
 def _sweep_score(record: Record, due: str) -> float:

@@ -118,6 +118,8 @@ class Settings:
     bind: str = "0.0.0.0:8000"
     #: API processes under gunicorn (None: one per usable core but one).
     web_concurrency: int | None = None
+    #: Rated games a player must have finished in a title to appear on its leaderboard.
+    leaderboard_min_games: int = 5
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -252,6 +254,7 @@ VARIABLES = (
     Variable("INTRIGUE_OPEN_GAMES_PER_PLAYER", "limits.open_games", _count),
     Variable("INTRIGUE_TRUSTED_PROXIES", "limits.trusted_proxies", _count),
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
+    Variable("INTRIGUE_LEADERBOARD_MIN_GAMES", "leaderboard_min_games", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),
     Variable("INTRIGUE_WEBHOOK_RETRY_MAX", "webhook_retry.cap", _number),

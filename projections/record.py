@@ -58,7 +58,7 @@ def _game_created(event: Envelope) -> Record:
         "reserve": [float({**DEFAULT_TIME_CONTROL, **data["time_control"]}["reserve_seconds"])] * seats,
         "resigned": [],
         "unlisted": bool(data.get("unlisted", False)), "invite": list(data.get("invite") or []),
-        "rematch_of": data.get("rematch_of"),
+        "rematch_of": data.get("rematch_of"), "rated": bool(data.get("rated", False)),
     }
 
 

@@ -36,6 +36,7 @@ def summary(record: Record) -> dict[str, Any]:
         "unlisted": bool(record.get("unlisted")),
         "invite": list(record.get("invite") or []),
         "rematch_of": record.get("rematch_of"),
+        "rated": bool(record.get("rated")),
     }
 
 

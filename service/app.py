@@ -22,7 +22,7 @@ from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
 from service.express import ExpressLane
 from service.openapi import docs_bp
-from service.routes import games_bp, me_bp, players_bp
+from service.routes import games_bp, leaderboards_bp, me_bp, players_bp
 from service.webhooks import webhooks_bp
 
 
@@ -76,7 +76,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
         else:
             take(limits.anonymous(), client_address())
 
-    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp):
+    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(Problem)

@@ -119,6 +119,22 @@ def operations() -> list[Operation]:
     return [
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
                   _join(BODY), body="PlayerCreate", description="The token is shown once; only its hash is kept."),
+        Operation("get", "/v1/players/{player_id}", "A player's ratings and rated games played per title", "optional",
+                  200, "PlayerProfile", _join(OPTIONAL_TOKEN, {404: ("player_not_found",)}),
+                  params=(_path("player_id", "The player's id"),),
+                  description="Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two "
+                              "players: each rated game ranks its seats (the winners share first place, resigned "
+                              "seats come last, the latest to resign above the earlier)."),
+        Operation("get", "/v1/leaderboards/{game}", "A title's best rated players, best first", "optional", 200,
+                  "Leaderboard", _join(OPTIONAL_TOKEN, {400: ("bad_query", "bad_cursor"),
+                                                        404: ("leaderboard_not_found",)}),
+                  params=(_path("game", "The title"),
+                          _query("limit", "At most this many", {"type": "integer", "minimum": 1,
+                                                                "maximum": LOBBY_LIMIT}),
+                          _query("cursor", "The next_cursor of the previous page",
+                                 {"type": "string", "pattern": "^[0-9]{1,9}$"})),
+                  description="Only players with at least `min_games` rated games in the title "
+                              "(INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`."),
         Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
                   _join(BODY, TOKEN, {409: ("too_many_open_games",),
                                       422: ("unknown_game", "bad_seat_count", "unknown_player",
@@ -266,6 +282,7 @@ SCHEMAS = {
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
     "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "ResignResult": schemas.ResignResultSchema,
+    "PlayerProfile": schemas.PlayerProfileSchema, "Leaderboard": schemas.LeaderboardSchema,
     **correspondence.SCHEMAS,
 }
 
@@ -280,6 +297,8 @@ def _camel(name: str) -> str:
 
 #: What every game's creation takes besides its seats and options: who may find and join it.
 TABLE_PROPERTIES: dict[str, Any] = {
+    "rated": {"type": "boolean", "default": True,
+              "description": "Whether the result moves its players' ratings (GET /v1/players/{player_id})"},
     "unlisted": {"type": "boolean", "default": False,
                  "description": "Keep the game out of the lobby: only those given its id find it"},
     "invite": {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 64},

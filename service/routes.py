@@ -23,6 +23,7 @@ from service.schemas import GameCreateSchema, PlayerCreateSchema
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
 me_bp = Blueprint("me", __name__, url_prefix="/v1/me")
+leaderboards_bp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards")
 
 MAX_WAIT_SECONDS = 30
 MAX_PAGE = 500
@@ -42,6 +43,26 @@ def create_player() -> tuple[dict[str, Any], int]:
     return {"id": player.id, "name": player.name, "token": token}, 201
 
 
+@players_bp.get("/<player_id>")
+def player(player_id: str) -> dict[str, Any]:
+    """A player's public card: name, and rating and rated games played per title."""
+    current_player(required=False)  # a token sent must be valid
+    return engine().player_profile(player_id)
+
+
+@leaderboards_bp.get("/<game>")
+def leaderboard(game: str) -> dict[str, Any]:
+    """A title's best rated players, best first, among those with enough rated games."""
+    current_player(required=False)
+    limit = query_int("limit", 50, 1, 200)
+    raw = request.args.get("cursor")
+    if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        raise Problem(400, "bad_cursor", "cursor must be a next_cursor of this leaderboard")
+    entries, next_offset = engine().leaderboard(game, int(raw or 0), limit)
+    return {"game": game, "min_games": engine().settings.leaderboard_min_games, "players": entries,
+            "next_cursor": str(next_offset) if next_offset is not None else None}
+
+
 @games_bp.post("")
 def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
@@ -54,7 +75,7 @@ def create_game() -> tuple[dict[str, Any], int]:
                       "wait until they fill before opening another")
     take(limits().game_creations(), player.id)
     record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"],
-                                  unlisted=body["unlisted"], invite=body["invite"])
+                                  unlisted=body["unlisted"], invite=body["invite"], rated=body["rated"])
     return game_view(record, None), 201
 
 

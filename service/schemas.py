@@ -49,6 +49,8 @@ class GameCreateSchema(Schema):
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, load_default=lambda: _TIME_CONTROL.load({}))
+    rated = fields.Boolean(load_default=True, metadata={"description": "Whether the result moves its players' "
+                                                                       "ratings"})
     unlisted = fields.Boolean(load_default=False, metadata={"description": "Keep the game out of the lobby: only "
                                                                            "those given its id find it"})
     invite = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=list,
@@ -84,6 +86,7 @@ class GameSummarySchema(Schema):
         "description": "Seats that resigned, in the order they did: out of the running, played by the bot"})
     unlisted = fields.Boolean(metadata={"description": "Kept out of the lobby"})
     rematch_of = fields.String(allow_none=True, metadata={"description": "The game this one is the rematch of"})
+    rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
 
@@ -134,6 +137,33 @@ class InboxSchema(Schema):
 class JoinResultSchema(Schema):
     seat = fields.Integer(required=True)
     game = fields.Nested(GameViewSchema)
+
+
+class RatingSchema(Schema):
+    rating = fields.Float(metadata={"description": "The conservative rating: mu less three sigma (sorted by)"})
+    mu = fields.Float(metadata={"description": "Estimated skill (Weng-Lin Plackett-Luce; a new player has 25)"})
+    sigma = fields.Float(metadata={"description": "Uncertainty of mu; shrinks as games are played"})
+    games = fields.Integer(metadata={"description": "Rated games finished in this title"})
+
+
+class PlayerProfileSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
+                          metadata={"description": "Per title played rated: the rating and games played"})
+
+
+class LeaderboardEntrySchema(RatingSchema):
+    rank = fields.Integer(metadata={"description": "1 for the best"})
+    player = fields.String(metadata={"description": "The player's id"})
+    name = fields.String()
+
+
+class LeaderboardSchema(Schema):
+    game = fields.String()
+    min_games = fields.Integer(metadata={"description": "Rated games a player needs to be listed"})
+    players = fields.List(fields.Nested(LeaderboardEntrySchema))
+    next_cursor = fields.String(allow_none=True, metadata={"description": NEXT_CURSOR})
 
 
 class ResignResultSchema(Schema):

@@ -204,7 +204,7 @@ def play(server: str) -> dict[str, dict[str, Any]]:
 
 
 def etiquette(call: Any, natasha: Client, sacha: Client, create: dict[str, Any]) -> None:
-    """Leaving and cancelling an open game, resigning a running one, and its rematch."""
+    """Leaving and cancelling an open game, resigning a running one, its rematch, and the ratings."""
     open_id = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
     sacha.join(open_id)
     call(sacha, "POST", "/v1/games/{game_id}/leave", f"/v1/games/{open_id}/leave")
@@ -214,6 +214,8 @@ def etiquette(call: Any, natasha: Client, sacha: Client, create: dict[str, Any])
     sacha.join(running)
     call(sacha, "POST", "/v1/games/{game_id}/resign", f"/v1/games/{running}/resign")
     call(natasha, "POST", "/v1/games/{game_id}/rematch", f"/v1/games/{running}/rematch")
+    call(natasha, "GET", "/v1/players/{player_id}", f"/v1/players/{sacha.player_id}")
+    call(natasha, "GET", "/v1/leaderboards/{game}", "/v1/leaderboards/coup", params={"limit": 3})
 
 
 def finish(server: str, game_id: str, players: list[Client]) -> None:

@@ -281,3 +281,40 @@ def test_a_rematch_is_the_same_game_again_offered_to_the_same_players(server: st
     assert natasha.game(new_id)["status"] == "active"
     created = full_log(server, new_id)[0]
     assert created.data["rematch_of"] == game_id and created.data["invite"] == new["invite"]
+
+
+# ------------------------------------------------------------------ ratings
+def test_rated_games_move_ratings_and_fill_the_leaderboard(server: str) -> None:
+    winner, loser = Client.register(server, "rated-winner"), Client.register(server, "rated-loser")
+    anon = Client(server)
+    problem(anon.request("GET", "/v1/players/nobody-has-this-id"), 404, "player_not_found")
+    problem(anon.request("GET", "/v1/leaderboards/chess"), 404, "leaderboard_not_found")
+    problem(anon.request("GET", "/v1/leaderboards/coup", params={"cursor": "x"}), 400, "bad_cursor")
+    assert anon.get(f"/v1/players/{winner.player_id}") == {"id": winner.player_id, "name": "rated-winner",
+                                                           "ratings": {}}
+    unrated = winner.post("/v1/games", {"game": "revolution", "seats": 3, "rated": False}, expect=201)
+    assert unrated["rated"] is False
+    min_games = anon.get("/v1/leaderboards/coup")["min_games"]
+    for _ in range(min_games):
+        game_id = winner.create_game("coup", 2)
+        winner.join(game_id)
+        loser.join(game_id)
+        assert loser.post(f"/v1/games/{game_id}/resign")["game"]["rated"] is True
+    # The worker folds each finished game into the ratings, in the order the games ended.
+    mine = wait_until(lambda: (found := anon.get(f"/v1/players/{winner.player_id}")["ratings"].get("coup"))
+                      and found["games"] == min_games and found, "the ratings of the finished games")
+    theirs = anon.get(f"/v1/players/{loser.player_id}")["ratings"]["coup"]
+    assert mine["rating"] > theirs["rating"] and mine["mu"] > 25 > theirs["mu"] and theirs["games"] == min_games
+    board, cursor, seen = [], None, 0
+    while True:  # every page, best first
+        page = anon.get("/v1/leaderboards/coup", params={"limit": 2, **({"cursor": cursor} if cursor else {})})
+        board += page["players"]
+        cursor, seen = page["next_cursor"], seen + 1
+        if cursor is None or seen > 500:
+            break
+    ranked = [entry["player"] for entry in board]
+    assert ranked.index(winner.player_id) < ranked.index(loser.player_id)
+    assert [entry["rank"] for entry in board] == list(range(1, len(board) + 1))
+    assert all(entry["games"] >= min_games for entry in board)
+    ratings = [entry["rating"] for entry in board]
+    assert ratings == sorted(ratings, reverse=True)
