@@ -798,6 +798,7 @@ class Engine:
         """Open, active and still-being-created games; drops creations that never appended."""
         # Read in chunks (SCAN): no single read grows with the number of games in play.
         lobby = [raw for raw, _ in self.redis.zscan_iter(self.keys.lobby(), count=500)]
+        lobby += [raw for raw, _ in self.redis.zscan_iter(self.keys.unlisted(), count=500)]
         active = list(self.redis.sscan_iter(self.keys.active(), count=500))
         creating_scores = list(self.redis.zscan_iter(self.keys.creating(), count=500))
         creating = [raw for raw, _ in creating_scores]
@@ -899,6 +900,8 @@ class Engine:
                 if not record.get("unlisted"):
                     pipe.zadd(self.keys.lobby(), {game_id: created})
                     pipe.zadd(self.keys.lobby(record["game"]), {game_id: created})
+                else:
+                    pipe.zadd(self.keys.unlisted(), {game_id: created})
                 pipe.zadd(self.keys.hosting(record["created_by"]), {game_id: created})
                 for invited in record.get("invite") or ():  # an invitation shows among the player's games
                     pipe.zadd(self.keys.player_games(invited), {game_id: created})
@@ -909,6 +912,8 @@ class Engine:
                         pipe.zrem(self.keys.player_games(invited), game_id)
                 pipe.zrem(self.keys.lobby(), game_id)
                 pipe.zrem(self.keys.lobby(record["game"]), game_id)
+                if record.get("unlisted"):
+                    pipe.zrem(self.keys.unlisted(), game_id)
                 pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
             if record["status"] == "active":
                 pipe.sadd(self.keys.active(), game_id)
@@ -1030,7 +1035,7 @@ class Engine:
                 self.redis.delete(key)
         for key in self.redis.scan_iter(match=f"{self.keys.lobby()}:*"):
             self.redis.delete(key)
-        self.redis.delete(self.keys.lobby(), self.keys.active(), self.keys.deadlines())
+        self.redis.delete(self.keys.lobby(), self.keys.unlisted(), self.keys.active(), self.keys.deadlines())
         count = 0
         results = []
         for done, game_id in enumerate(game_ids, start=1):

@@ -246,7 +246,8 @@ class Webhooks:
         if self.queue is None:
             return None
         if before is None:  # the game's creation: only its invitations are news
-            notes = [("invited", None, player) for player in record.get("invite") or ()]
+            notes = [("invited", None, player) for player in record.get("invite") or ()
+                     if player != record["created_by"]]  # a rematch's asker needs no news of it
             if not notes:
                 return None
             pipe.smismember(self.keys.hooked_players(), sorted({player for _, _, player in notes}))

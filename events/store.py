@@ -109,6 +109,10 @@ class Keys:
         """Open games by creation time: all of them, or those of one game (``lobby:coup``)."""
         return f"{self.prefix}:lobby" if game is None else f"{self.prefix}:lobby:{game}"
 
+    def unlisted(self) -> str:
+        """Open games kept out of the lobby, by creation time (for the reconcile alone)."""
+        return f"{self.prefix}:unlisted"
+
     def active(self) -> str:
         return f"{self.prefix}:active"
 

@@ -175,6 +175,8 @@ def test_a_resigned_seat_is_played_by_the_bot_and_sees_a_spectators_game(server:
 
 def test_resigning_a_two_seat_game_ends_it_for_the_other(server: str) -> None:
     natasha, sacha = Client.register(server, "natasha"), Client.register(server, "sacha")
+    hook = natasha.post("/v1/me/webhooks", {"url": "https://1.1.1.1/natasha-hook", "events": ["game_over"]},
+                        expect=201)
     game_id = natasha.create_game("ideology", 2)
     problem(natasha.request("POST", f"/v1/games/{game_id}/resign"), 403, "not_seated")
     natasha.join(game_id)
@@ -185,6 +187,9 @@ def test_resigning_a_two_seat_game_ends_it_for_the_other(server: str) -> None:
         "finished", [0], "resigned")
     problem(natasha.request("POST", f"/v1/games/{game_id}/resign"), 409, "game_over")
     assert audit(full_log(server, game_id)).winners == [0]
+    deliveries = wait_until(lambda: natasha.get(f"/v1/me/webhooks/{hook['id']}/deliveries")["deliveries"],
+                            "the game_over delivery")
+    assert [(d["type"], d["game"]) for d in deliveries] == [("game_over", game_id)]
 
 
 def test_racing_resignations_end_the_game_once(server: str) -> None:

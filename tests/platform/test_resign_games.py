@@ -33,6 +33,8 @@ def test_a_resigned_seat_is_played_to_the_end_and_ranks_last(engine: Engine, nam
     players = [engine.create_player(f"p{i}")[0] for i in range(seats)]
     options = dict(getattr(rules, "PLAYOUT_OPTIONS", {}))
     game_id = engine.create_game(players[0], name, seats, options, {"seconds_per_move": 3600})["id"]
+    engine.join(players[1], game_id)
+    engine.leave(players[1], game_id)  # the audit replays a seat left and taken again too
     for player in players:
         engine.join(player, game_id)
     engine.resign(players[0], game_id)
