@@ -10,8 +10,13 @@ from intrigue_client import (
     Conflict,
     GameInProgress,
     GameNotFound,
+    GameNotOver,
+    GameStarted,
     IntrigueError,
+    NotCreator,
+    NotInvited,
     NotYourTurn,
+    PlayerNotFound,
     RuleViolation,
     VersionConflict,
     WebhookDestinationRefused,
@@ -162,3 +167,33 @@ def test_every_exception_is_exported_by_name() -> None:
                if isinstance(value, type) and issubclass(value, IntrigueError)}
     assert classes <= set(errors.__all__) <= set(intrigue_client.__all__)
     assert all(hasattr(intrigue_client, name) for name in intrigue_client.__all__)
+
+
+def test_the_tables_etiquette_calls(server: str) -> None:
+    host, guest, stranger = (Client.register(server, f"etiquette-{n}") for n in ("host", "guest", "stranger"))
+    assert guest.player is not None and host.player is not None
+    open_id = host.create_game("coup", 2, unlisted=True, invite=[guest.player["id"]])["id"]
+    with pytest.raises(NotInvited):
+        stranger.join(open_id)
+    guest.join(open_id)
+    assert guest.leave(open_id)["players"] == [None, None]
+    with pytest.raises(NotCreator):
+        guest.cancel(open_id)
+    host.cancel(open_id)
+    assert host.game(open_id)["status"] == "cancelled"
+    game_id = host.create_game("coup", 2)["id"]
+    host.join(game_id)
+    guest.join(game_id)
+    with pytest.raises(GameStarted):
+        guest.leave(game_id)
+    with pytest.raises(GameNotOver):
+        guest.rematch(game_id)
+    resigned = guest.resign(game_id)
+    assert resigned["game"]["winners"] == [0] and resigned["game"]["reason"] == "resigned"
+    again = host.rematch(game_id)
+    assert again["game"]["rematch_of"] == game_id and guest.rematch(game_id)["game"]["id"] == again["game"]["id"]
+    assert host.player_profile(guest.player["id"])["name"] == "etiquette-guest"
+    with pytest.raises(PlayerNotFound):
+        host.player_profile("no-such-player")
+    board = host.leaderboard("coup", limit=1)
+    assert board["game"] == "coup" and len(board["players"]) <= 1

@@ -35,12 +35,15 @@ from intrigue_client.types import (
     GameSummary,
     GameView,
     JoinResult,
+    Leaderboard,
     Message,
     MessagePage,
     MyGame,
     MyGamesPage,
     Player,
+    PlayerProfile,
     Replay,
+    ResignResult,
     TimeControl,
     Webhook,
     WebhookCreated,
@@ -162,9 +165,12 @@ class Client:
 
     # ------------------------------------------------------------------ games
     def create_game(self, game: str, seats: int, options: Mapping[str, Any] | None = None,
-                    time_control: TimeControl | None = None) -> GameView:
-        """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``."""
-        body: dict[str, Any] = {"game": game, "seats": seats, "options": dict(options or {})}
+                    time_control: TimeControl | None = None, *, unlisted: bool = False,
+                    invite: list[str] | None = None, rated: bool = True) -> GameView:
+        """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``;
+        ``unlisted`` keeps it out of the lobby, ``invite`` (player ids) lets only those join."""
+        body: dict[str, Any] = {"game": game, "seats": seats, "options": dict(options or {}),
+                                "unlisted": unlisted, "invite": list(invite or []), "rated": rated}
         if time_control is not None:
             body["time_control"] = dict(time_control)
         return cast(GameView, self._json("POST", "/v1/games", body=body))
@@ -187,6 +193,31 @@ class Client:
     def join(self, game_id: str) -> JoinResult:
         """``POST /v1/games/<id>/join``: the first free seat (joining twice keeps the seat, so it is retried)."""
         return cast(JoinResult, self._json("POST", f"/v1/games/{game_id}/join", retry=True))
+
+    def leave(self, game_id: str) -> GameView:
+        """``POST /v1/games/<id>/leave``: free your seat in a game that has not started."""
+        return cast(GameView, self._json("POST", f"/v1/games/{game_id}/leave"))
+
+    def cancel(self, game_id: str) -> None:
+        """``DELETE /v1/games/<id>``: cancel a game you created that has not started (again: no change)."""
+        self.request("DELETE", f"/v1/games/{game_id}", retry=True).close()
+
+    def resign(self, game_id: str) -> ResignResult:
+        """``POST /v1/games/<id>/resign``: give up; the bot plays your seat and you watch as a spectator."""
+        return cast(ResignResult, self._json("POST", f"/v1/games/{game_id}/resign"))
+
+    def rematch(self, game_id: str) -> JoinResult:
+        """``POST /v1/games/<id>/rematch``: the finished game's rematch, you seated (asking twice is harmless)."""
+        return cast(JoinResult, self._json("POST", f"/v1/games/{game_id}/rematch", retry=True))
+
+    def player_profile(self, player_id: str) -> PlayerProfile:
+        """``GET /v1/players/<id>``: a player's ratings and rated games per title."""
+        return cast(PlayerProfile, self._json("GET", f"/v1/players/{player_id}", retry=True))
+
+    def leaderboard(self, game: str, *, limit: int | None = None, cursor: str | None = None) -> Leaderboard:
+        """``GET /v1/leaderboards/<game>``: one page of the title's best rated players."""
+        params = _params(limit=limit, cursor=cursor)
+        return cast(Leaderboard, self._json("GET", f"/v1/leaderboards/{game}", params=params, retry=True))
 
     def game(self, game_id: str) -> GameView:
         """``GET /v1/games/<id>``: the game as this player sees it, legal actions included."""

@@ -13,7 +13,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 #: An action object: ``{"type": ...}`` plus that action's own fields, as ``legal_actions`` lists it.
 Action = dict[str, Any]
 
-GameStatus = Literal["open", "active", "finished"]
+GameStatus = Literal["open", "active", "finished", "cancelled"]
 
 
 class Player(TypedDict):
@@ -48,6 +48,11 @@ class GameSummary(TypedDict):
     created_at: str
     updated_at: str
     seed_hash: str
+    resigned: NotRequired[list[int]]
+    unlisted: NotRequired[bool]
+    invite: NotRequired[list[str]]
+    rematch_of: NotRequired[str | None]
+    rated: NotRequired[bool]
 
 
 class GameView(GameSummary):
@@ -68,14 +73,16 @@ class GameView(GameSummary):
     reason: str | None
     seed: str | None
     state: NotRequired[dict[str, Any]]
+    rematch: NotRequired[str | None]
 
 
 class MyGame(GameSummary):
     """An entry of ``GET /v1/me/games``: a game of yours, your seat and whether it awaits you."""
 
-    seat: int
+    seat: int | None
     awaiting_me: bool
     deadline: str | None
+    invited: NotRequired[bool]
 
 
 class GamePage(TypedDict):
@@ -91,6 +98,37 @@ class MyGamesPage(TypedDict):
 class JoinResult(TypedDict):
     seat: int
     game: GameView
+
+
+class ResignResult(TypedDict):
+    version: int
+    game: GameView
+
+
+class Rating(TypedDict):
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+
+
+class PlayerProfile(TypedDict):
+    id: str
+    name: str
+    ratings: dict[str, Rating]
+
+
+class LeaderboardEntry(Rating):
+    rank: int
+    player: str
+    name: str
+
+
+class Leaderboard(TypedDict):
+    game: str
+    min_games: int
+    players: list[LeaderboardEntry]
+    next_cursor: str | None
 
 
 class FeedEvent(TypedDict):
