@@ -931,7 +931,7 @@ class Engine:
             awaited, deadline = record["awaiting"][seat], record["deadlines"][seat]
             if not full and (before["awaiting"][seat], before["deadlines"][seat]) == (awaited, deadline):  # type: ignore[index]
                 continue
-            if awaited is not None and deadline is not None:
+            if awaited is not None and deadline is not None and seat not in resigned(record):
                 pipe.zadd(self.keys.inbox(player["id"]), {game_id: parse_time(deadline).timestamp()})
             else:
                 pipe.zrem(self.keys.inbox(player["id"]), game_id)

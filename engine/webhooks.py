@@ -253,8 +253,13 @@ class Webhooks:
             pipe.smismember(self.keys.hooked_players(), sorted({player for _, _, player in notes}))
             return notes
         notes = []
+        out = set(record.get("resigned") or ())
         for seat, player in enumerate(record["players"]):
             if player is None:
+                continue
+            if seat in out:  # the takeover bot plays a resigned seat: its player is told only of the end
+                if record["status"] == "finished" and before["status"] != "finished":
+                    notes.append(("game_over", seat, player["id"]))
                 continue
             if record["awaiting"][seat] is not None and before["awaiting"][seat] is None:
                 notes.append(("your_turn", seat, player["id"]))

@@ -339,7 +339,7 @@ def my_games() -> dict[str, Any]:
                 games.append({**_public(found), "seat": None, "invited": True, "awaiting_me": False,
                               "deadline": None})
             continue
-        mine = found["awaiting"][seat] is not None
+        mine = found["awaiting"][seat] is not None and seat not in found.get("resigned", ())
         if inbox and not mine:
             continue  # the index lags a commit in flight: the game moved on
         games.append({**_public(found), "seat": seat, "invited": False, "awaiting_me": mine,

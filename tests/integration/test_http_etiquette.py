@@ -152,6 +152,7 @@ def test_a_resigned_seat_is_played_by_the_bot_and_sees_a_spectators_game(server:
     # From the resignation on the seat sees exactly what a spectator sees: views, replays and feed.
     mine = natasha.game(game_id)
     assert mine["seat"] == 0 and mine["legal_actions"] == []
+    assert game_id not in {g["id"] for g in natasha.get("/v1/me/games", params={"awaiting": "me"})["games"]}
     for version in (resigned_at, resigned_at + 1):
         replay = f"/v1/games/{game_id}/replay"
         assert (natasha.get(replay, params={"version": version})["game"]["view"]
