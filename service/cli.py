@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
 
     reindex = commands.add_parser("reindex", formatter_class=defaults, description=attach,
-                                  help="rebuild the lobby, inbox and deadline indexes from the streams")
+                                  help="rebuild the lobby, inbox and deadline indexes and the ratings from the streams")
     reindex.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
 
     args = parser.parse_args(argv)

@@ -9,6 +9,9 @@ spectator, and racing commands on one game are decided one at a time by the stor
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,6 +22,8 @@ from events.envelope import Envelope
 from events.store import Keys
 from projections.audit import audit, read_log
 from projections.record import fold
+from service.embedded import EmbeddedRedis
+from tests.integration.conftest import ROOT
 from tests.support.client import Client
 
 OPERATOR = "operator-secret"
@@ -324,3 +329,27 @@ def test_rated_games_move_ratings_and_fill_the_leaderboard(server: str) -> None:
     assert all(entry["games"] >= min_games for entry in board)
     ratings = [entry["rating"] for entry in board]
     assert ratings == sorted(ratings, reverse=True)
+
+
+def test_intrigue_reindex_rebuilds_the_same_ratings(server: str, redis_server: EmbeddedRedis,
+                                                    redis_client: redis.Redis) -> None:
+    players = [Client.register(server, f"reindexed{n}") for n in range(3)]
+    for order in ([2, 1], [0, 2], [1, 0]):  # three rated games, three different winners
+        game_id = players[0].create_game("revolution", 3)
+        for player in players:
+            player.join(game_id)
+        for seat in order:
+            players[seat].post(f"/v1/games/{game_id}/resign")
+
+    def ratings() -> list[dict]:
+        return [Client(server).get(f"/v1/players/{p.player_id}")["ratings"] for p in players]
+
+    live = wait_until(lambda: (found := ratings()) and all(r.get("revolution", {}).get("games") == 3 for r in found)
+                      and found, "the three games' ratings")
+    for key in redis_client.scan_iter(match="*ratings:revolution*"):  # lose them: they are a projection
+        redis_client.delete(key)
+    assert all(r == {} for r in ratings())
+    done = subprocess.run([sys.executable, "-m", "service.cli", "reindex"], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "REDIS_URL": redis_server.url}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert ratings() == live
