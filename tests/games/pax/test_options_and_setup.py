@@ -62,6 +62,49 @@ def test_each_category_checks_its_fields(card_id: str, change: dict, field: str)
     assert f"'{card_id}'" in str(err.value) and f"'{field}'" in str(err.value)
 
 
+@pytest.mark.parametrize("value", [1.5, "3", 3.0, True, None, [3]])
+@pytest.mark.parametrize(("card_id", "field"), [
+    ("minas_prietas", "cost"), ("wobblies", "unrest"), ("wobblies", "steal"), ("indian_fighters", "firepower"),
+    ("indian_fighters", "transport.rail"), ("nogales_gun_shop", "income.value"), ("nogales_gun_shop", "ovals[0].cost"),
+    ("catholic_church", "cost"), ("pax", "economy"), ("presidente_diaz_is_shot", "heel.amount"),
+    ("dona_ines_of_sonora", "loyalist.income"), ("governor_of_sonora", "abilities[0].amount"),
+    ("indian_fighters", "effects[1].amount"),
+])
+def test_every_count_and_price_is_a_whole_number(card_id: str, field: str, value: object) -> None:
+    """A cost of 1.5 was taken (and charged as 1), and so was the text "3": both are refused now."""
+    bad = starter_cards()
+    holder = next(c for c in bad if c["id"] == card_id)
+    *path, last = field.replace("[", ".").replace("]", "").split(".")
+    for step in path:
+        holder = holder[int(step)] if step.isdigit() else holder[step]
+    holder[last] = value
+    with pytest.raises(InvalidOptions) as err:
+        pax.validate_options({"cards": {"name": "mine", "cards": bad}}, 3)
+    assert err.value.code == "bad_card_set"
+    assert f"'{card_id}'" in err.value.message and f"'{field}'" in err.value.message, err.value.message
+
+
+@pytest.mark.parametrize(("card_id", "field", "value"), [
+    ("minas_prietas", "cost", 100), ("minas_prietas", "cost", -1), ("wobblies", "unrest", 10),
+    ("indian_fighters", "firepower", 0), ("pax", "mines", 10),
+])
+def test_counts_out_of_bounds_are_refused(card_id: str, field: str, value: int) -> None:
+    bad = starter_cards()
+    next(c for c in bad if c["id"] == card_id)[field] = value
+    with pytest.raises(InvalidOptions) as err:
+        pax.validate_options({"cards": bad}, 3)
+    assert err.value.code == "bad_card_set" and f"'{card_id}'" in err.value.message
+    assert f"'{field}'" in err.value.message
+
+
+@pytest.mark.parametrize("value", ["true", 1, 0, "yes"])
+def test_yes_no_fields_take_only_true_or_false(value: object) -> None:
+    bad = starter_cards()
+    next(c for c in bad if c["id"] == "wobblies")["jail"] = value
+    with pytest.raises(cards.CardSetError, match="'wobblies'.*'jail'"):
+        cards.validate_set({"cards": bad})
+
+
 def test_set_rules_duplicate_ids_counts_and_size_for_the_seats() -> None:
     twice = starter_cards() + [copy.deepcopy(STARTER["wobblies"])]
     with pytest.raises(cards.CardSetError, match="used twice"):
