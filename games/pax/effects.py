@@ -93,6 +93,16 @@ def retreat_zone(state: State, owner: Seat, troop: str) -> dict[str, Any]:
     return hand(owner)
 
 
+def retreat(d: Draft, troop: str, frm: Mapping[str, Any]) -> None:
+    """A troop retreats (its enterprise left play, or a battle between troops of one faction):
+    to its owner's private army, where it takes its bribe cubes again, or to its owner's hand."""
+    owner = frm["owner"] if frm["zone"] == "troop" else frm["seat"]
+    to = retreat_zone(d.state, owner, troop)
+    move(d, troop, frm, to)
+    if to["zone"] == "army":
+        place_bribes(d, owner, troop)
+
+
 def withdraw_troop(d: Draft, ent_card: str, to: Mapping[str, Any]) -> None:
     """A troop leaves an enterprise: an extortion cube it held becomes the owner's cube again."""
     owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
@@ -134,7 +144,7 @@ def clear_enterprise(d: Draft, ent_card: str, to: Mapping[str, Any]) -> None:
     if ent["troop"] is not None:
         t_owner, troop = ent["troop"]["owner"], ent["troop"]["card"]
         clear_bribes(d, t_owner, troop)
-        move(d, troop, troop_at(ent_card, t_owner), retreat_zone(d.state, t_owner, troop))
+        retreat(d, troop, troop_at(ent_card, t_owner))
     owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
     if ent["income"]:
         d.emit("IncomeCubesChanged", {"enterprise": ent_card, "delta": -ent["income"]})

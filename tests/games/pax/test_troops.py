@@ -155,3 +155,16 @@ def test_a_general_defends_too_and_an_assassinated_public_card_goes_back_to_its_
     assert "teddy_roosevelt" in t.current["public"]
     assert "assassination_by_hired_gun" in t.current["players"][B]["grievances"]
     check_conservation(t.current)
+
+
+def test_a_troop_retreating_into_a_private_army_keeps_its_bribe_cube_under_pax() -> None:
+    t = scenario()
+    edit(t, lambda s: (turn_hacendado(s, A, 1), place_enterprise(s, B, "juarez_customs_house"),
+                       place_troop(s, A, "federal_infantry_battalion", "juarez_customs_house", extort=True),
+                       s["players"][A]["bribes"].update(federal_infantry_battalion=1),
+                       s["players"][A].update(supply=s["players"][A]["supply"] - 1)))
+    edit(t, lambda s: s.update(active=B))
+    t.act(B, {"type": "sell", "card": "juarez_customs_house"})
+    assert t.current["players"][A]["army"] == ["federal_infantry_battalion"]
+    assert t.current["players"][A]["bribes"] == {"federal_infantry_battalion": 1}
+    check_conservation(t.current)
