@@ -36,6 +36,8 @@ SECRET_OPTIONS = ("deck",)
 OPTION_DEFAULTS: dict[str, Any] = {"card_set": "starter", "cards": None, "deck": None, "first_seat": None,
                                    "hacendados": None, "max_turns": 300}
 MIN_TURN_CAP, MAX_TURN_CAP = 10, 3000
+#: ``max_turns`` 0: no turn cap, as in the printed rules (the default keeps a cap of 300).
+NO_TURN_CAP = 0
 #: What keeps the conformance suite's random playouts short: full games are this package's
 #: own property tests (tests/games/pax/test_properties.py).
 PLAYOUT_OPTIONS: dict[str, Any] = {"max_turns": 40}
@@ -61,7 +63,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
-    result = {**OPTION_DEFAULTS, **options}
+    result = {**OPTION_DEFAULTS, **{key: value for key, value in options.items() if value is not None}}
     if options.get("cards") is not None and "card_set" in options and options["card_set"] is not None:
         raise InvalidOptions("bad_option", "give either card_set or cards, not both")
     if result["cards"] is not None:
@@ -92,8 +94,10 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
                 or any(by_id.get(h, {}).get("category") != "hacendado" for h in hacendados):
             raise InvalidOptions("bad_option", f"hacendados is a list of {seats} different hacendado ids of the set")
     turns = result["max_turns"]
-    if not isinstance(turns, int) or isinstance(turns, bool) or not MIN_TURN_CAP <= turns <= MAX_TURN_CAP:
-        raise InvalidOptions("bad_option", f"max_turns is a whole number from {MIN_TURN_CAP} to {MAX_TURN_CAP}")
+    if not isinstance(turns, int) or isinstance(turns, bool) \
+            or not (turns == NO_TURN_CAP or MIN_TURN_CAP <= turns <= MAX_TURN_CAP):
+        raise InvalidOptions("bad_option", f"max_turns is a whole number from {MIN_TURN_CAP} to {MAX_TURN_CAP}, "
+                                           f"or {NO_TURN_CAP} for no cap (the printed rules alone)")
     return result
 
 
@@ -429,7 +433,8 @@ def advance(d: Draft) -> None:
         elif step == "income":
             _income(d)
         elif step == "end":
-            if state["turn"] >= state["options"]["max_turns"]:
+            cap = state["options"]["max_turns"]
+            if cap != NO_TURN_CAP and state["turn"] >= cap:
                 fx.end_game(d, "turn_limit")
                 return
             seat = (state["active"] + 1) % state["seats"]
