@@ -449,13 +449,7 @@ def do_buy_land(d: Draft, seat: Seat, action: Action, plan: Plan) -> None:
 
 def trunk_holder(state: State, seat: Seat) -> bool:
     """``seat`` holds the cube of a working trunk line: later upgrades cost it 1 gold."""
-    for _, ent in b.enterprises(state):
-        if ent["unrest"]:
-            continue
-        for oval, holder in zip(b.card(state, ent["card"])["ovals"], ent["conn"], strict=True):
-            if oval["trunk"] and holder == seat:
-                return True
-    return False
+    return any(b.working_trunk(state, ent) == seat for _, ent in b.enterprises(state))
 
 
 def check_upgrade(state: State, seat: Seat, action: Action) -> Plan:

@@ -256,14 +256,29 @@ def left_of(state: State, seat: Seat) -> list[Seat]:
     return [(seat + i) % seats for i in range(1, seats + 1)]
 
 
+def working_trunk(state: State, ent: dict[str, Any]) -> Seat | None:
+    """The seat holding the cube of this enterprise's trunk line, when it is built and the
+    enterprise has no unrest (unrest stops every advantage of a trunk line); else None."""
+    if ent["unrest"]:
+        return None
+    for oval, holder in zip(card(state, ent["card"])["ovals"], ent["conn"], strict=True):
+        if oval["trunk"] and holder is not None:
+            return holder
+    return None
+
+
 def can_reach(state: State, troop: str, ent_card: str) -> bool:
     """Jurisdiction: the troop's district, US troops anywhere in Mexico under US Intervention,
-    every troop anywhere under Anarchy."""
+    every troop anywhere under Anarchy, and any troop to an enterprise on a working trunk
+    line (the jurisdiction section's three exceptions)."""
     definition = card(state, troop)
     district = card(state, ent_card)["district"]
     if state["regime"] == "anarchy" or definition["jurisdiction"] == district:
         return True
-    return state["regime"] == "us_intervention" and definition["faction"] == "blue" and district != "america"
+    if state["regime"] == "us_intervention" and definition["faction"] == "blue" and district != "america":
+        return True
+    found = find_enterprise(state, ent_card)
+    return found is not None and working_trunk(state, found[1]) is not None
 
 
 def troop_location(state: State, troop: str) -> tuple[Seat, dict[str, Any] | None] | None:

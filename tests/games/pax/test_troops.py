@@ -168,3 +168,26 @@ def test_a_troop_retreating_into_a_private_army_keeps_its_bribe_cube_under_pax()
     assert t.current["players"][A]["army"] == ["federal_infantry_battalion"]
     assert t.current["players"][A]["bribes"] == {"federal_infantry_battalion": 1}
     check_conservation(t.current)
+
+
+def test_a_working_trunk_line_lets_any_troop_reach_its_enterprise() -> None:
+    """Jurisdiction's third exception: a Chihuahua troop goes to a Sonora mine whose trunk line
+    is built, by rail; not before the trunk is built, nor while the mine has unrest."""
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "cananea_copper_pit"), give(s, A, "chihuahua_home_guard"),
+                       set_gold(s, A, 10)))
+    go = {"type": "play", "card": "chihuahua_home_guard", "to": "cananea_copper_pit"}
+    refused(t, go, "out_of_jurisdiction")
+    edit(t, lambda s: (ent_in(s, "cananea_copper_pit")["conn"].__setitem__(0, C),
+                       s["players"][C].update(supply=s["players"][C]["supply"] - 1),
+                       ent_in(s, "cananea_copper_pit").update(unrest=1)))
+    refused(t, go, "out_of_jurisdiction")  # unrest stops the trunk line
+    edit(t, lambda s: ent_in(s, "cananea_copper_pit").update(unrest=0))
+    t.act(A, go)
+    assert ent(t, "cananea_copper_pit")["troop"] == {"card": "chihuahua_home_guard", "owner": A}
+    assert t.current["players"][A]["gold"] == 10 - 1  # the home guard's rail fare
+    check_conservation(t.current)
+
+
+def ent_in(state: dict, card: str) -> dict:
+    return find_enterprise(state, card)[1]  # type: ignore[index]
