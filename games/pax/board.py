@@ -157,6 +157,13 @@ def factions_in_tableau(state: State, seat: Seat) -> dict[str, list[str]]:
     return out
 
 
+def can_turn(state: State, seat: Seat) -> bool:
+    """The seat's hacendado may still be turned (during a topple or a retreat): it is on its
+    loyalist side and not an assassinated hacendado's heir, who stays loyal for good."""
+    player = state["players"][seat]
+    return player["side"] is None and not player["loyal"]
+
+
 def hacendado_faction(state: State, seat: Seat) -> str | None:
     player = state["players"][seat]
     if player["side"] is None:

@@ -94,9 +94,21 @@ def retreat_zone(state: State, owner: Seat, troop: str) -> dict[str, Any]:
 
 
 def retreat(d: Draft, troop: str, frm: Mapping[str, Any]) -> None:
-    """A troop retreats (its enterprise left play, or a battle between troops of one faction):
-    to its owner's private army, where it takes its bribe cubes again, or to its owner's hand."""
+    """A troop retreats (its enterprise left play, or a battle between troops of one faction).
+
+    While its owner's hacendado may still be turned, the troop waits aside and the owner
+    owes a ``retreat`` decision first: the rules allow a manifesto during a retreat, so the
+    troop can join the private army of the new faction. Otherwise it goes home at once."""
     owner = frm["owner"] if frm["zone"] == "troop" else frm["seat"]
+    if b.can_turn(d.state, owner):
+        move(d, troop, frm, zone("limbo"))
+        queue(d, [{"seat": owner, "kind": "retreat", "card": troop}], front=True)
+        return
+    retreat_home(d, owner, troop, frm)
+
+
+def retreat_home(d: Draft, owner: Seat, troop: str, frm: Mapping[str, Any]) -> None:
+    """To the owner's private army, where it takes its bribe cubes again, or to the hand."""
     to = retreat_zone(d.state, owner, troop)
     move(d, troop, frm, to)
     if to["zone"] == "army":

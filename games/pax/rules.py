@@ -6,8 +6,9 @@ restoration and the active seat's income. Cards come from a data file (:mod:`.ca
 the package ships an original starter set, not the publisher's cards.
 
 Decisions that interrupt a turn (a conflict's discard, the topple showdown, the order of
-two headline discards, a depression's upkeep) and the system steps between them (a
-card's effects in printed order, the topple's count) wait in a *queue* in the state;
+two headline discards, a depression's upkeep, a retreating troop's manifesto) and the
+system steps between them (a card's effects in printed order, the topple's count) wait in
+a *queue* in the state;
 ``decide`` runs the queue's system steps and the end of a turn until some seat owes a
 decision again. ``evolve`` (in :mod:`.fold`) folds events and never checks a rule.
 The rules summary and every decision taken where the rules are silent: README.md.
@@ -178,8 +179,40 @@ def _do_conflict(d: Draft, seat: Seat, action: Action, item: dict[str, Any], pla
 
 
 def _manifesto_open(state: State, seat: Seat) -> bool:
-    player = state["players"][seat]
-    return player["side"] is None and not player["loyal"]
+    return b.can_turn(state, seat)
+
+
+def _turn_hacendado(d: Draft, seat: Seat, side: int) -> None:
+    """A manifesto: the hacendado turns to one orientation for good and loses its cubes."""
+    player = d.state["players"][seat]
+    if player["hac_cubes"]:
+        d.emit("HacendadoCubesChanged", {"seat": seat, "delta": -player["hac_cubes"]})
+    d.emit("HacendadoTurned", {"seat": seat, "side": side}, seat)
+
+
+def _check_manifesto(state: State, seat: Seat, action: Action) -> None:
+    require_fields(action, ("side",))
+    if not _manifesto_open(state, seat):
+        raise RuleViolation("already_turned", "your hacendado cannot publish a manifesto now")
+    if action.get("side") not in (0, 1) or isinstance(action.get("side"), bool):
+        raise RuleViolation("bad_side", "side is 0 or 1 (the orientation on the partner face)")
+
+
+def _check_retreat(state: State, seat: Seat, action: Action, item: dict[str, Any]) -> Plan:
+    if action["type"] == "done":
+        require_fields(action, ())
+    else:
+        _check_manifesto(state, seat, action)
+    return {}
+
+
+def _do_retreat(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan: Plan) -> None:
+    """A retreating troop's owner may publish a manifesto first; then the troop goes home."""
+    side = action.get("side") if action["type"] == "manifesto" else None
+    d.emit("DecisionDone", {"seat": seat, "kind": "retreat", "card": item["card"], "choice": side}, seat)
+    if side is not None:
+        _turn_hacendado(d, seat, side)
+    fx.retreat_home(d, seat, item["card"], fx.zone("limbo"))
 
 
 def fraud_cards(state: State, seat: Seat) -> list[dict[str, Any]]:
@@ -206,11 +239,7 @@ def _check_topple(state: State, seat: Seat, action: Action, item: dict[str, Any]
         require_fields(action, ())
         return {}
     if kind == "manifesto":
-        require_fields(action, ("side",))
-        if not _manifesto_open(state, seat):
-            raise RuleViolation("already_turned", "your hacendado cannot publish a manifesto now")
-        if action.get("side") not in (0, 1) or isinstance(action.get("side"), bool):
-            raise RuleViolation("bad_side", "side is 0 or 1 (the orientation on the partner face)")
+        _check_manifesto(state, seat, action)
         return {}
     if kind == "fraud":
         require_fields(action, ("card", "prestige"))
@@ -245,10 +274,7 @@ def _do_topple(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan:
         d.emit("DecisionDone", {"seat": seat, "kind": "topple"}, seat)
         return
     if kind == "manifesto":
-        player = d.state["players"][seat]
-        if player["hac_cubes"]:
-            d.emit("HacendadoCubesChanged", {"seat": seat, "delta": -player["hac_cubes"]})
-        d.emit("HacendadoTurned", {"seat": seat, "side": action["side"]}, seat)
+        _turn_hacendado(d, seat, action["side"])
     elif kind == "fraud":
         fx.discard_partner(d, seat, action["card"])
         d.emit("DiazDefenceChanged", {"seat": seat, "card": action["card"], "prestige": plan["prestige"],
@@ -304,7 +330,9 @@ def _check_upkeep(state: State, seat: Seat, action: Action, item: dict[str, Any]
 def _do_upkeep(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan: Plan) -> None:
     d.emit("DecisionDone", {"seat": seat, "kind": "upkeep", "discard": list(action.get("discard", []))}, seat)
     fx.pay(d, seat, None, plan["keep"], "depression")
-    for card in action.get("discard", []):
+    # troops first: one standing on a discarded enterprise would otherwise retreat instead
+    discards = sorted(action.get("discard", []), key=lambda x: b.card(d.state, x)["category"] != "troop")
+    for card in discards:
         definition = b.card(d.state, card)
         if definition["category"] == "enterprise":
             if b.enterprise(d.state, card) is not None:
@@ -322,6 +350,7 @@ DECISIONS: dict[str, tuple[tuple[str, ...], DecisionCheck, DecisionDo]] = {
     "topple": (("manifesto", "fraud", "assassinate", "done"), _check_topple, _do_topple),
     "discard_order": (("discard_order",), _check_discard_order, _do_discard_order),
     "upkeep": (("upkeep",), _check_upkeep, _do_upkeep),
+    "retreat": (("manifesto", "done"), _check_retreat, _do_retreat),
 }
 
 
@@ -408,6 +437,10 @@ def advance(d: Draft) -> None:
             return
         if state["queue"]:
             head = state["queue"][0]
+            if head["kind"] == "retreat" and not _manifesto_open(state, head["seat"]):
+                # the hacendado turned since this troop began to retreat: nothing left to choose
+                _do_retreat(d, head["seat"], {"type": "done"}, head, {})
+                continue
             if head["seat"] is not None:
                 return
             d.emit("DecisionDone", {"seat": None, "kind": head["kind"]})
@@ -513,7 +546,7 @@ def on_timeout(state: State, seat: Seat) -> Action:
             first, second = item["factions"]
             faction = second if len(held.get(second, [])) < len(held.get(first, [])) else first
             return {"type": "conflict", "faction": faction}
-        if item["kind"] == "topple":
+        if item["kind"] in ("topple", "retreat"):
             return {"type": "done"}
         if item["kind"] == "discard_order":
             return {"type": "discard_order", "first": item["cards"][0]}
@@ -606,6 +639,8 @@ def _decision_candidates(state: State, seat: Seat, item: dict[str, Any]) -> list
         unique = {tuple(o): o for o in options}
         return [{"type": "upkeep", "discard": list(o)} for o in unique.values()]
     out: list[Action] = [{"type": "manifesto", "side": side} for side in (0, 1)]
+    if kind == "retreat":
+        return [*out, {"type": "done"}]
     for fraud in fraud_cards(state, seat):
         kinds = c.PRESTIGE if fraud["ability"]["prestige"] == "any" else (fraud["ability"]["prestige"],)
         out += [{"type": "fraud", "card": fraud["card"], "prestige": k} for k in kinds]

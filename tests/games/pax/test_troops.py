@@ -128,7 +128,52 @@ def test_selling_an_enterprise_sends_its_troop_home() -> None:
     edit(t, lambda s: (place_enterprise(s, A, "juarez_customs_house"),
                        place_troop(s, B, "chihuahua_home_guard", "juarez_customs_house", extort=True)))
     t.act(A, {"type": "sell", "card": "juarez_customs_house"})
-    assert "chihuahua_home_guard" in t.current["players"][B]["hand"]  # B's hacendado is not turned
+    assert t.awaiting() == {B: "retreat"}  # B's hacendado is not turned: B may turn it first
+    check_conservation(t.current)
+    t.act(B, {"type": "done"})
+    assert "chihuahua_home_guard" in t.current["players"][B]["hand"]
+    assert t.awaiting() == {A: "turn"} and t.current["actions_left"] == 2
+    check_conservation(t.current)
+
+
+def test_a_hacendado_may_be_turned_during_a_retreat_and_the_troop_joins_its_army() -> None:
+    """The rules let a hacendado turn during a topple or a retreat: B's white home guard
+    retreats from a sold enterprise; B turns to the white Cattle Caudillo and keeps it."""
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, A, "juarez_customs_house"),
+                       place_troop(s, C, "chihuahua_home_guard", "juarez_customs_house", extort=True)))
+    t.act(A, {"type": "sell", "card": "juarez_customs_house"})
+    assert t.awaiting() == {C: "retreat"}
+    view = pax.view(t.current, C)
+    assert view["phase"] == "retreat" and view["decision"]["card"] == "chihuahua_home_guard"
+    assert {"type": "manifesto", "side": 1} in pax.legal_actions(t.current, C)
+    assert pax.legal_actions(t.current, A) == []
+    with pytest.raises(RuleViolation) as err:
+        t.act(C, {"type": "end_turn"})
+    assert err.value.code == "decision_owed"
+    cubes = t.current["players"][C]["supply"]
+    t.act(C, {"type": "manifesto", "side": 1})  # mr_hollister_of_tucson: Cattle Caudillo, white
+    player = t.current["players"][C]
+    assert player["side"] == 1 and player["hac_cubes"] == 0 and player["supply"] == cubes + 2
+    assert player["army"] == ["chihuahua_home_guard"]
+    assert t.awaiting() == {A: "turn"}
+    check_conservation(t.current)
+    with pytest.raises(RuleViolation):  # turned for good: no second manifesto
+        pax.decide(t.current, C, {"type": "manifesto", "side": 0}, None)  # type: ignore[arg-type]
+
+
+def test_a_retreat_asks_nothing_of_a_turned_hacendado_or_an_heir() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, A, "juarez_customs_house"),
+                       place_enterprise(s, A, "banco_minero_de_chihuahua"),
+                       place_troop(s, B, "chihuahua_home_guard", "juarez_customs_house", extort=True),
+                       place_troop(s, C, "rurales_patrol", "banco_minero_de_chihuahua", extort=True),
+                       turn_hacendado(s, B, 0), s["players"][C].update(loyal=True)))
+    t.act(A, {"type": "sell", "card": "juarez_customs_house"})
+    t.act(A, {"type": "sell", "card": "banco_minero_de_chihuahua"})
+    assert "chihuahua_home_guard" in t.current["players"][B]["hand"]  # red Yaqui Champion: not white
+    assert "rurales_patrol" in t.current["players"][C]["hand"]
+    assert t.awaiting() == {A: "turn"}
     check_conservation(t.current)
 
 
