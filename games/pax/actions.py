@@ -84,7 +84,7 @@ def _check_destination(state: State, seat: Seat, troop: str, to: Any, current: d
             raise RuleViolation("wrong_faction", "a private army takes only troops of your hacendado's faction")
         if in_army:
             return {"to": "hacendado", "cost": 0, "in_place": True, "fp": fp}
-        return {"to": "hacendado", "cost": definition["transport"][orientation["connection"]], "in_place": False,
+        return {"to": "hacendado", "cost": b.fare(state, troop, orientation["connection"]), "in_place": False,
                 "fp": fp}
     owner, ent = _any_enterprise(state, to)
     if current is not None and current["card"] == to:
@@ -98,7 +98,7 @@ def _check_destination(state: State, seat: Seat, troop: str, to: Any, current: d
     if owner != seat and state["players"][seat]["supply"] < 1:
         raise RuleViolation("no_cube", "extorting an enterprise needs a cube in your supply")
     mode = b.connection(state, ent)
-    return {"to": to, "cost": definition["transport"][mode], "in_place": False, "fp": fp, "owner": owner,
+    return {"to": to, "cost": b.fare(state, troop, mode), "in_place": False, "fp": fp, "owner": owner,
             "mode": mode}
 
 

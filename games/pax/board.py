@@ -16,7 +16,8 @@ from .fold import find_enterprise, find_troop
 
 MARKET_COSTS = (0, 1, 2, 4, 8, 16)
 ROWS, COLUMNS = 2, 6
-CONNECTION_RANK = {"boot": 0, "mule": 1, "rail": 2}
+#: Which built connection troops use when an enterprise has two: the higher rank.
+CONNECTION_RANK = {"boot": 0, "mule": 1, "rail": 2, "ship": 3}
 HAND_LIMIT = 5
 DIAZ_PRESTIGE = 2
 POLICE_COST = 3
@@ -73,6 +74,13 @@ def connection(state: State, ent: dict[str, Any]) -> str:
             if holder is not None and CONNECTION_RANK[oval["connection"]] > CONNECTION_RANK[best]:
                 best = oval["connection"]
     return best
+
+
+def fare(state: State, troop: str, mode: str) -> int:
+    """What a troop pays to travel by ``mode``: its printed fare; by ship, its ship fare when
+    the card prints one, else its rail fare."""
+    transport = card(state, troop)["transport"]
+    return transport[mode] if mode in transport else transport["rail"]
 
 
 def enterprises(state: State) -> Iterator[tuple[Seat, dict[str, Any]]]:

@@ -25,7 +25,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 DISTRICTS = ("sonora", "chihuahua", "america")
 MEXICO = ("sonora", "chihuahua")
-CONNECTIONS = ("boot", "mule", "rail")
+CONNECTIONS = ("boot", "mule", "rail", "ship")
 FACTIONS = ("blue", "green", "white", "red")
 PRESTIGE = ("loyalty", "outrage", "command", "revolution")
 REGIMES = ("pax", "us_intervention", "martial_law", "anarchy")
@@ -115,7 +115,7 @@ class AbilitySchema(Schema):
 
 
 class OvalSchema(Schema):
-    connection = fields.String(required=True, validate=validate.OneOf(("mule", "rail")))
+    connection = fields.String(required=True, validate=validate.OneOf(("mule", "rail", "ship")))
     cost = WholeNumber(required=True)
     trunk = Flag(load_default=False)
 
@@ -136,6 +136,8 @@ class TransportSchema(Schema):
     boot = WholeNumber(required=True)
     mule = WholeNumber(required=True)
     rail = WholeNumber(required=True)
+    #: The fare by ship; a troop card without one sails for its rail fare.
+    ship = WholeNumber()
 
 
 class CardSchema(Schema):

@@ -53,6 +53,8 @@ def test_a_bad_card_is_refused_naming_the_card_and_the_field() -> None:
     ("mexican_postal_service", {"abilities": [{"kind": "topple_fraud", "amount": 1}]}, "abilities[0].prestige"),
     ("teddy_roosevelt", {"faces": []}, "faces"),
     ("pax", {"mines": -1}, "mines"),
+    ("guaymas_harbour_wharf", {"ovals": [{"connection": "boat", "cost": 1}]}, "ovals[0].connection"),
+    ("indian_fighters", {"transport": {"boot": 4, "mule": 3, "rail": 1, "ship": 0.5}}, "transport.ship"),
 ])
 def test_each_category_checks_its_fields(card_id: str, change: dict, field: str) -> None:
     bad = starter_cards()

@@ -236,3 +236,24 @@ def test_a_working_trunk_line_lets_any_troop_reach_its_enterprise() -> None:
 
 def ent_in(state: dict, card: str) -> dict:
     return find_enterprise(state, card)[1]  # type: ignore[index]
+
+
+def test_a_ship_connection_carries_troops_for_their_ship_fare_or_else_their_rail_fare() -> None:
+    """Guaymas has a mule road, a rail trunk oval and a ship oval: once the ship oval is
+    built, troops must come by ship (the machine guns print a ship fare of 1; the
+    cavalry print none and sail for their rail fare of 2); unrest closes the port."""
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, B, "guaymas_harbour_wharf"), set_gold(s, A, 20),
+                       give(s, A, "machine_gun_company", "federal_cavalry_squadron"), s.update(actions_left=4)))
+    assert b.connection(t.current, ent(t, "guaymas_harbour_wharf")) == "mule"
+    t.act(A, {"type": "upgrade", "enterprise": "guaymas_harbour_wharf", "oval": 1})
+    assert t.current["players"][A]["gold"] == 20 - 2
+    assert b.connection(t.current, ent(t, "guaymas_harbour_wharf")) == "ship"
+    t.act(A, {"type": "play", "card": "federal_cavalry_squadron", "to": "guaymas_harbour_wharf"})
+    assert t.current["players"][A]["gold"] == 18 - 2  # no ship fare printed: the rail fare
+    t.act(A, {"type": "play", "card": "machine_gun_company", "to": "guaymas_harbour_wharf"})
+    assert t.current["players"][A]["gold"] == 16 - 1  # its ship fare; the cavalry lose the battle
+    assert ent(t, "guaymas_harbour_wharf")["troop"]["card"] == "machine_gun_company"
+    edit(t, lambda s: ent_in(s, "guaymas_harbour_wharf").update(unrest=1))
+    assert b.connection(t.current, ent(t, "guaymas_harbour_wharf")) == "mule"
+    check_conservation(t.current)
