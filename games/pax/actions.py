@@ -102,6 +102,17 @@ def _check_destination(state: State, seat: Seat, troop: str, to: Any, current: d
             "mode": mode}
 
 
+def may_retreat_from_battle(state: State, attacker: str, defender: str, owner: Seat) -> bool:
+    """The optional rule of retreat from battle (``options.battle_retreat``): a beaten troop of
+    its owner's turned hacendado's faction, beaten by a troop of that same faction, may
+    retreat into the private army instead of being discarded (troops of one faction do not
+    fight each other: the stronger one relieves the weaker)."""
+    if not state["options"].get("battle_retreat"):
+        return False
+    faction = b.card(state, defender)["faction"]
+    return b.hacendado_faction(state, owner) == faction == b.card(state, attacker)["faction"]
+
+
 def _arrive(d: Draft, seat: Seat, troop: str, plan: Plan, frm: dict[str, Any]) -> None:
     """Battle, unrest, looting, placement and extortion (rules G2 and G4)."""
     if plan["to"] == "hacendado":
@@ -113,7 +124,13 @@ def _arrive(d: Draft, seat: Seat, troop: str, plan: Plan, frm: dict[str, Any]) -
     defender = ent["troop"]
     if defender is not None:  # the battle: the loser is discarded; its extortion cube stays for now
         fx.clear_bribes(d, defender["owner"], defender["card"])
-        fx.move(d, defender["card"], fx.troop_at(ent_card, defender["owner"]), fx.zone("discard"))
+        beaten = fx.troop_at(ent_card, defender["owner"])
+        if may_retreat_from_battle(d.state, troop, defender["card"], defender["owner"]):
+            fx.move(d, defender["card"], beaten, fx.zone("limbo"))
+            fx.queue(d, [{"seat": defender["owner"], "kind": "battle_retreat", "card": defender["card"]}],
+                     front=True)
+        else:
+            fx.move(d, defender["card"], beaten, fx.zone("discard"))
     owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
     removed = min(ent["unrest"], plan["fp"])
     if removed:

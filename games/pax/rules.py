@@ -35,7 +35,10 @@ MAX_SEATS = 6
 #: A scenario's draw pile shows every card to come: only the operator may see it.
 SECRET_OPTIONS = ("deck",)
 OPTION_DEFAULTS: dict[str, Any] = {"card_set": "starter", "cards": None, "deck": None, "first_seat": None,
-                                   "hacendados": None, "max_turns": 300}
+                                   "hacendados": None, "max_turns": 300, "battle_retreat": False,
+                                   "quick_setup": False}
+#: Yes/no options: the optional rule of retreat from battle (G1) and the quick set-up variant (C).
+FLAG_OPTIONS = ("battle_retreat", "quick_setup")
 MIN_TURN_CAP, MAX_TURN_CAP = 10, 3000
 #: ``max_turns`` 0: no turn cap, as in the printed rules (the default keeps a cap of 300).
 NO_TURN_CAP = 0
@@ -94,6 +97,11 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
         if not isinstance(hacendados, list) or len(hacendados) != seats or len(set(map(str, hacendados))) != seats \
                 or any(by_id.get(h, {}).get("category") != "hacendado" for h in hacendados):
             raise InvalidOptions("bad_option", f"hacendados is a list of {seats} different hacendado ids of the set")
+    for flag in FLAG_OPTIONS:
+        if not isinstance(result[flag], bool):
+            raise InvalidOptions("bad_option", f"{flag} is true or false")
+    if result["quick_setup"] and deck is not None:
+        raise InvalidOptions("bad_option", "give either quick_setup or deck, not both")
     turns = result["max_turns"]
     if not isinstance(turns, int) or isinstance(turns, bool) \
             or not (turns == NO_TURN_CAP or MIN_TURN_CAP <= turns <= MAX_TURN_CAP):
@@ -117,6 +125,18 @@ def _stack_deck(cards: list[str], topples: list[str], rng: random.Random) -> lis
     return [card for stack in stacks for card in stack]
 
 
+def _quick_deck(deckable: list[str], topples: list[str], rng: random.Random) -> tuple[list[str], list[str]]:
+    """The quick set-up variant (C): 12 random cards make the market, half of the rest (the
+    smaller half when odd) stays in the box, and the four topples are shuffled into the
+    other half, anywhere, whatever the number of seats."""
+    cards = list(deckable)
+    rng.shuffle(cards)
+    market, rest = cards[:12], cards[12:]
+    pile = rest[: len(rest) - len(rest) // 2] + list(topples)
+    rng.shuffle(pile)
+    return market, pile
+
+
 def _market_layout(cards: list[str]) -> list[list[str | None]]:
     """Fill the market cheapest column first, top row before bottom."""
     market: list[list[str | None]] = [[None] * b.COLUMNS for _ in range(b.ROWS)]
@@ -134,6 +154,8 @@ def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[Ga
     if opts["deck"] is not None:
         pile = list(opts["deck"])
         market, pile = pile[:12], pile[12:]
+    elif opts["quick_setup"]:
+        market, pile = _quick_deck(deckable, topples, rng)
     else:
         rng.shuffle(deckable)
         rng.shuffle(topples)
@@ -154,7 +176,9 @@ def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[Ga
     gold = [GOLD_FIRST + (seat - first) % seats for seat in range(seats)]
     by_id = {x["id"]: x for x in cards}
     set_up = {
-        "seats": seats, "set": card_set["name"], "cards": cards, "options": {"max_turns": opts["max_turns"]},
+        "seats": seats, "set": card_set["name"], "cards": cards,
+        "options": {"max_turns": opts["max_turns"], "battle_retreat": opts["battle_retreat"],
+                    "quick_setup": opts["quick_setup"]},
         "scenario": opts["deck"] is not None,
         "first": first, "gold": gold, "hacendados": list(hacendados),
         "hacendado_income": [by_id[h]["loyalist"]["income"] for h in hacendados],
@@ -343,6 +367,22 @@ def _do_upkeep(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan:
             fx.discard_partner(d, seat, card)
 
 
+def _check_battle_retreat(state: State, seat: Seat, action: Action, item: dict[str, Any]) -> Plan:
+    require_fields(action, ("to",))
+    if action.get("to") not in ("army", "discard"):
+        raise RuleViolation("bad_retreat", "to is 'army' (retreat into your private army) or 'discard'")
+    return {}
+
+
+def _do_battle_retreat(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan: Plan) -> None:
+    d.emit("DecisionDone", {"seat": seat, "kind": "battle_retreat", "card": item["card"], "choice": action["to"]},
+           seat)
+    if action["to"] == "army":
+        fx.retreat_home(d, seat, item["card"], fx.zone("limbo"))
+    else:
+        fx.move(d, item["card"], fx.zone("limbo"), fx.zone("discard"))
+
+
 DecisionCheck = Callable[[State, Seat, Action, dict[str, Any]], Plan]
 DecisionDo = Callable[[Draft, Seat, Action, dict[str, Any], Plan], None]
 DECISIONS: dict[str, tuple[tuple[str, ...], DecisionCheck, DecisionDo]] = {
@@ -351,6 +391,7 @@ DECISIONS: dict[str, tuple[tuple[str, ...], DecisionCheck, DecisionDo]] = {
     "discard_order": (("discard_order",), _check_discard_order, _do_discard_order),
     "upkeep": (("upkeep",), _check_upkeep, _do_upkeep),
     "retreat": (("manifesto", "done"), _check_retreat, _do_retreat),
+    "battle_retreat": (("retreat",), _check_battle_retreat, _do_battle_retreat),
 }
 
 
@@ -548,6 +589,8 @@ def on_timeout(state: State, seat: Seat) -> Action:
             return {"type": "conflict", "faction": faction}
         if item["kind"] in ("topple", "retreat"):
             return {"type": "done"}
+        if item["kind"] == "battle_retreat":
+            return {"type": "retreat", "to": "army"}
         if item["kind"] == "discard_order":
             return {"type": "discard_order", "first": item["cards"][0]}
         if item["kind"] == "upkeep":
@@ -631,6 +674,8 @@ def _decision_candidates(state: State, seat: Seat, item: dict[str, Any]) -> list
         return [{"type": "conflict", "faction": f} for f in item["factions"]]
     if kind == "discard_order":
         return [{"type": "discard_order", "first": card} for card in item["cards"]]
+    if kind == "battle_retreat":
+        return [{"type": "retreat", "to": to} for to in ("army", "discard")]
     if kind == "upkeep":
         in_play = b.cards_in_play(state, seat)
         options = [default_upkeep(state, seat), list(in_play)]

@@ -63,7 +63,9 @@ ACTION_SCHEMA: dict[str, Any] = {"oneOf": [
     _action("assassinate", {"card": CARD, "target": SEAT}, ("card", "target"),
             "Topple: play an Assassination on a turned hacendado"),
     _action("done", {}, (), "Topple or retreat: end your part of the showdown, or let the troop go home (the default)"),
-    _action("discard_order", {"first": CARD}, ("first",), "Which free-column headline is discarded first"),
+    _action("retreat", {"to": {"type": "string", "enum": ["army", "discard"]}}, ("to",),
+            "Retreat from battle (optional rule): your beaten troop joins your private army, or is discarded"),
+        _action("discard_order", {"first": CARD}, ("first",), "Which free-column headline is discarded first"),
     _action("upkeep", {"discard": {"type": "array", "items": CARD}}, (),
             "Depression: the cards you will not pay for"),
 ]}

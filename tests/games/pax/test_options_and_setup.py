@@ -183,3 +183,36 @@ def test_topples_go_into_the_lower_four_stacks_only() -> None:
         positions = [pile.index(t) for t in ("t1", "t2", "t3", "t4")]
         assert min(positions) >= first_two
         assert positions == sorted(positions)  # one topple per stack, stacks in order
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_the_quick_set_up_variant(seats: int) -> None:
+    """Twelve random cards make the market, half of the rest stays in the box, and the four
+    topples are shuffled into the other half anywhere (no stacks), at any number of seats."""
+    t = Table(pax, seats, {"quick_setup": True}, seed="quick")  # type: ignore[arg-type]
+    state = t.current
+    deckable = [c for c, d in STARTER.items() if d["category"] in cards.DECK_CATEGORIES and d["category"] != "topple"]
+    rest = len(deckable) - 12
+    assert sum(card is not None for row in state["market"] for card in row) == 12
+    assert len(state["deck"]) == rest - rest // 2 + 4 and len(state["box"]) == rest // 2
+    assert {c for c in state["deck"] if STARTER[c]["category"] == "topple"} == {
+        c for c, d in STARTER.items() if d["category"] == "topple"}
+    assert state["options"]["quick_setup"] is True and t.replay() == state
+    other = Table(pax, seats, {"quick_setup": True}, seed="quick-2")  # type: ignore[arg-type]
+    assert other.current["deck"] != state["deck"]
+
+
+@pytest.mark.parametrize(("options", "code"), [
+    ({"quick_setup": "yes"}, "bad_option"), ({"battle_retreat": 1}, "bad_option"),
+    ({"quick_setup": True, "deck": quiet_deck()}, "bad_option"),
+])
+def test_bad_optional_rule_values_are_refused(options: dict, code: str) -> None:
+    with pytest.raises(InvalidOptions) as err:
+        pax.validate_options(options, 3)
+    assert err.value.code == code
+
+
+def test_optional_rules_default_off() -> None:
+    options = pax.validate_options({}, 3)
+    assert options["battle_retreat"] is False and options["quick_setup"] is False
+    assert pax.validate_options({"battle_retreat": None}, 3)["battle_retreat"] is False

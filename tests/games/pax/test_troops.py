@@ -257,3 +257,45 @@ def test_a_ship_connection_carries_troops_for_their_ship_fare_or_else_their_rail
     edit(t, lambda s: ent_in(s, "guaymas_harbour_wharf").update(unrest=1))
     assert b.connection(t.current, ent(t, "guaymas_harbour_wharf")) == "mule"
     check_conservation(t.current)
+
+
+def battle(option: bool, attacker: str = "yaqui_raiders"):  # noqa: ANN201
+    """B (turned red, Yaqui Champion) guards C's Sonora ranch with red volunteers; A attacks."""
+    t = scenario(battle_retreat=option)
+    edit(t, lambda s: (turn_hacendado(s, B, 0), place_enterprise(s, C, "rancho_los_ojitos"),
+                       place_troop(s, B, "maderista_volunteers", "rancho_los_ojitos", extort=True),
+                       give(s, A, attacker), set_gold(s, A, 10)))
+    t.act(A, {"type": "play", "card": attacker, "to": "rancho_los_ojitos"})
+    return t
+
+
+def test_without_the_optional_rule_a_beaten_troop_is_discarded() -> None:
+    t = battle(False)
+    assert "maderista_volunteers" in t.current["discard"] and t.awaiting() == {A: "turn"}
+
+
+def test_optional_battle_retreat_lets_a_troop_beaten_by_its_own_faction_join_the_army() -> None:
+    t = battle(True)
+    assert t.awaiting() == {B: "battle_retreat"}
+    assert ent(t, "rancho_los_ojitos")["troop"] == {"card": "yaqui_raiders", "owner": A}
+    assert ent(t, "rancho_los_ojitos")["extortion"] == A
+    assert sorted(map(str, pax.legal_actions(t.current, B))) == sorted(
+        map(str, [{"type": "retreat", "to": "army"}, {"type": "retreat", "to": "discard"}]))
+    check_conservation(t.current)
+    with pytest.raises(RuleViolation) as err:
+        t.act(B, {"type": "retreat", "to": "hand"})
+    assert err.value.code == "bad_retreat"
+    assert pax.on_timeout(t.current, B) == {"type": "retreat", "to": "army"}
+    t.act(B, {"type": "retreat", "to": "army"})
+    assert t.current["players"][B]["army"] == ["maderista_volunteers"]
+    assert t.awaiting() == {A: "turn"}
+    check_conservation(t.current)
+
+
+def test_optional_battle_retreat_may_be_declined_and_needs_one_faction_on_both_sides() -> None:
+    t = battle(True)
+    t.act(B, {"type": "retreat", "to": "discard"})
+    assert "maderista_volunteers" in t.current["discard"] and not t.current["players"][B]["army"]
+    check_conservation(t.current)
+    t = battle(True, attacker="federal_cavalry_squadron")  # green beats red: a real battle
+    assert "maderista_volunteers" in t.current["discard"] and t.awaiting() == {A: "turn"}
