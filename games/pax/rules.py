@@ -233,9 +233,9 @@ def _check_retreat(state: State, seat: Seat, action: Action, item: dict[str, Any
 def _do_retreat(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan: Plan) -> None:
     """A retreating troop's owner may publish a manifesto first; then the troop goes home."""
     side = action.get("side") if action["type"] == "manifesto" else None
-    d.emit("DecisionDone", {"seat": seat, "kind": "retreat", "card": item["card"], "choice": side}, seat)
     if side is not None:
         _turn_hacendado(d, seat, side)
+    d.emit("DecisionDone", {"seat": seat, "kind": "retreat", "card": item["card"], "choice": side}, seat)
     fx.retreat_home(d, seat, item["card"], fx.zone("limbo"))
 
 

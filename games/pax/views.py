@@ -251,6 +251,13 @@ def describe(before: State | None, event: EventLike, after: State) -> str | None
                f"{data['prestige']}"
     if kind == "DecisionDone" and data.get("kind") == "conflict":
         return f"Seat {data['seat']} loses its {data['choice']} cards in the conflict"
+    if kind == "DecisionDone" and data.get("kind") == "battle_retreat":
+        troop = _name(after, data["card"])
+        if data["choice"] == "army":
+            return f"Seat {data['seat']}'s {troop} retreats from the battle into its private army"
+        return f"Seat {data['seat']}'s {troop} stays to be beaten and is discarded"
+    if kind == "DecisionDone" and data.get("kind") == "retreat":
+        return f"Seat {data['seat']}'s {_name(after, data['card'])} retreats"
     if kind == "ToppleStarted":
         return f"A topple under {_name(after, data['regime'])}: {data['prestige']} counts, and Díaz holds " \
                f"{data['diaz']}"
