@@ -1173,18 +1173,22 @@ def _consolidate(state: State) -> GameEvent:
     lost: list[str] = []
     gained: dict[str, Seat] = {}
     regions = state["regions"]
-    for rid, region in regions.items():
+    # In the order of region ids, never the map's own order: a state read back from JSON
+    # (a log, a snapshot) and one folded from fresh drafts spell it differently, and which
+    # region misses a last control marker must not depend on the spelling (D15).
+    ordered = [(rid, regions[rid]) for rid in sorted(regions)]
+    for rid, region in ordered:
         if region["controller"] is not None:
             level = max(1, min(len(region["cards"][kind]) for kind in INFLUENCE_TYPES))
             if level != region["level"]:
                 levels[rid] = level
-    for rid, region in regions.items():
+    for rid, region in ordered:
         controller = region["controller"]
         if controller is not None and strict_leader(seat_card_counts(state, rid)) != controller:
             lost.append(rid)
     held = [len(controlled_by(state, seat)) - sum(1 for rid in lost if regions[rid]["controller"] == seat)
             for seat in range(state["seats"])]
-    for rid, region in regions.items():
+    for rid, region in ordered:
         if region["status"] == "deck" or (region["controller"] is not None and rid not in lost):
             continue
         level = levels.get(rid, region["level"])
