@@ -35,6 +35,7 @@ from games.base import (
     check_seat,
     clone_json,
     require_fields,
+    require_present,
 )
 from games.ideology.components import (
     DEFAULT_MAP,
@@ -1086,6 +1087,14 @@ def _decide_offer(state: State, seat: Seat, action: Action) -> list[GameEvent]:
     return [GameEvent("OfferMade", {"seat": seat, "offers": complete}, actor=seat)]
 
 
+#: The fields each action must carry (README, Part 3, "Actions"): none may be left out to
+#: mean a default, so a client's slip is refused instead of taken as a decision.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    "discard": ("discard",), "exchange": ("discard",), "develop": ("region", "influence"),
+    "buy": ("advancement",), "place": ("region", "influence"), "remove": ("region", "influence"),
+    "attack": ("region", "influence", "target"), "wmd": ("region", "target"), "offer": ("offers",),
+}
+
 _ACTIONS: dict[str, Callable[..., list[GameEvent]]] = {
     "discard": _decide_discard,
     "exchange": _decide_exchange,
@@ -1119,6 +1128,7 @@ def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(_ACTIONS)}")
+    require_present(action, REQUIRED_FIELDS)
     if state["phase"] == OVER:
         raise RuleViolation("game_over", "the game is over")
     owed = awaiting(state).get(seat)

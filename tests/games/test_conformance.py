@@ -225,3 +225,25 @@ def test_a_state_read_back_from_json_plays_on_alike(name: str) -> None:
                 # sorted, a fold of fresh drafts keeps their insertion order) changes no step.
                 respelled = [(d.type, d.data) for d in rules.resolve(reversed_keys(state), random.Random(event.seq))]
                 assert as_json(respelled) == as_json(drawn), event.type
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rules_require_what_the_api_reference_marks_required(name: str) -> None:
+    """The reference's ``<Game>Action`` schema and the rules agree on every required field,
+    and an action left without one is refused naming it, whatever the seat owes."""
+    from games.shapes import action_schema
+
+    rules = registry.load(name)
+    required = rules.REQUIRED_FIELDS
+    for branch in action_schema(rules)["oneOf"]:
+        kind = branch["title"]
+        if kind != "other":
+            assert sorted(set(branch["required"]) - {"type"}) == sorted(required.get(kind, ())), kind
+    table = Table(rules, rules.MIN_SEATS, seed="required")
+    seat = min(table.awaiting())
+    for kind, fields in required.items():
+        for missing in fields:
+            action = {"type": kind, **{field: 0 for field in fields if field != missing}}
+            with pytest.raises(RuleViolation) as err:
+                rules.decide(table.current, seat, action, table.rng())
+            assert err.value.code.startswith("missing_") and repr(missing) in err.value.message, (action, err.value)
