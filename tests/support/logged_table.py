@@ -23,10 +23,12 @@ AT = "2026-01-01T00:00:00.000Z"
 
 
 class LoggedTable(Table):
+    """A :class:`Table` whose ``log`` holds the sealed envelopes the server would have stored."""
+
     def __init__(self, rules: GameRules, seats: int, options: Mapping[str, Any] | None = None,
                  seed: str = "table-seed") -> None:
         self.log: list[Envelope] = []
-        self.state = None
+        self.state = None  # read by _seal before Table.__init__ runs the setup
         self._cause: dict[str, Any] = {}
         self._misses = [0] * seats
         full = rules.validate_options(dict(options or {}), seats)
@@ -65,6 +67,7 @@ class LoggedTable(Table):
                                             "seed": self.seed}, batch, self.log[-1].hash))
 
     def act(self, seat: Seat, action: Action, *, settle: bool = True) -> list[TableEvent]:
+        """A seat's action, recorded with the cause the engine gives it (seat and action)."""
         self._cause = {"kind": "player", "seat": seat, "action": dict(action)}
         return self._act_then_settle(seat, action, settle)
 
