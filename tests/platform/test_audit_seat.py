@@ -61,3 +61,11 @@ def test_a_cause_naming_no_seat_and_a_batch_with_no_actor_is_refused(pax_log: li
     forged = resealed(pax_log, lambda e: {**e.cause, "seat": None} if e in batch else e.cause)
     with pytest.raises(AuditError, match="must name its seat"):
         audit(forged)
+
+
+def test_intrigue_verify_accepts_the_pax_log(pax_log: list[Envelope], tmp_path, capsys) -> None:
+    from service.cli import main
+
+    path = tmp_path / "pax.ndjson"
+    path.write_text("".join(event.to_json() + "\n" for event in pax_log))
+    assert main(["verify", str(path)]) == 0, capsys.readouterr().err
