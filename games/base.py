@@ -182,3 +182,22 @@ def require_fields(action: Action, allowed: Sequence[str]) -> None:
     extra = sorted(set(action) - set(allowed) - {"type"})
     if extra:
         raise RuleViolation("unknown_field", f"unexpected field(s) for {action.get('type')!r}: {', '.join(extra)}")
+
+
+def require_present(action: Any, required: Mapping[str, Sequence[str]],
+                    codes: Mapping[str, str] | None = None) -> None:
+    """Refuse an action that lacks a field its type requires, naming the field.
+
+    ``required`` maps each action type to the fields the API reference marks required: a
+    missing field is never read as a default choice (an exchange without ``discard`` is
+    not "keep the hand"). ``codes`` gives a field a game's own problem code; the rest are
+    ``missing_field``. An action that is not an object with a string ``type`` is left to
+    the game's own checks.
+    """
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        return
+    kind = action["type"]
+    for name in required.get(kind, ()):
+        if name not in action:
+            code = (codes or {}).get(name, "missing_field")
+            raise RuleViolation(code, f"{kind!r} needs the field {name!r}")

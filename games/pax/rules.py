@@ -20,7 +20,17 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, InvalidOptions, Outcome, RuleViolation, Seat, State, require_fields
+from games.base import (
+    Action,
+    GameEvent,
+    InvalidOptions,
+    Outcome,
+    RuleViolation,
+    Seat,
+    State,
+    require_fields,
+    require_present,
+)
 
 from . import board as b
 from . import cards as c
@@ -28,6 +38,7 @@ from . import effects as fx
 from .actions import TURN_ACTIONS, Plan
 from .effects import Draft
 from .fold import evolve  # noqa: F401  (re-exported: the protocol's fold)
+from .schema import REQUIRED_FIELDS
 
 NAME = "pax"
 MIN_SEATS = 2
@@ -559,6 +570,7 @@ def _check(state: State, seat: Seat, action: Any) -> tuple[str, Plan, dict[str, 
 
 
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
+    require_present(action, REQUIRED_FIELDS)
     kind, plan, item = _check(state, seat, action)
     d = Draft(state)
     if item is not None:

@@ -69,3 +69,8 @@ ACTION_SCHEMA: dict[str, Any] = {"oneOf": [
     _action("upkeep", {"discard": {"type": "array", "items": CARD}}, (),
             "Depression: the cards you will not pay for"),
 ]}
+
+#: The fields each action type must carry, as the schema above marks them: the rules refuse
+#: an action without one (``missing_field``) rather than read the gap as a choice.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    branch["title"]: tuple(name for name in branch["required"] if name != "type") for branch in ACTION_SCHEMA["oneOf"]}
