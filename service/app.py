@@ -115,6 +115,9 @@ def create_app(engine: Engine | None = None, *, redis_url: str | None = None,
     from service.express import ExpressLane
 
     app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
+    from service.webclient import WebClient
+
+    app.wsgi_app = WebClient(app.wsgi_app)  # type: ignore[method-assign]  # the browser client at /
     return app
 
 

@@ -1,0 +1,130 @@
+"""Coup in the browser: three people, three browser contexts, a whole game to its end.
+
+The game is a scenario (a fixed court deck, typed into the create form's advanced
+options), so every card is known in advance and the game plays the same way each time:
+a challenge that fails, a block that stands, a bluff caught, an assassination, and the
+last influence lost to a challenge.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import Player
+
+# Natasha (seat 0): Duke, Captain. Sacha (seat 1): Assassin, Ambassador. Haig (seat 2):
+# Contessa, Assassin. Court deck, top first: a Duke first (Natasha's replacement after
+# she proves her Duke).
+DECK = ["duke", "captain", "assassin", "ambassador", "contessa", "assassin",
+        "duke", "duke", "captain", "captain", "ambassador", "ambassador", "assassin", "contessa", "contessa"]
+
+
+def page_holds(player: Player) -> str:
+    """Everything the seat's page holds: its DOM and its storage, lower-cased."""
+    storage = player.context.storage_state()
+    return (player.page.content() + json.dumps(storage)).lower()
+
+
+def click(player: Player, name: str) -> None:
+    player.page.get_by_role("button", name=name, exact=True).click()
+
+
+def test_a_whole_three_seat_game_with_a_challenge_and_a_block(players: Callable[..., Player], shots: Path) -> None:
+    natasha, sacha = players("Natasha"), players("Sacha")
+    haig = players("Haig", width=390)  # a phone
+    for person in (natasha, sacha, haig):
+        person.sign_up()
+    game_id = natasha.create_game("coup", 3, json.dumps({"deck": DECK}))
+    expect(natasha.page.get_by_text("Waiting for players: 1/3 seated")).to_be_visible()
+    # Sacha finds it in the lobby; Haig follows the shared address.
+    sacha.open("/lobby")
+    sacha.page.get_by_label("Game").select_option("coup")
+    sacha.page.locator(f'[data-game="{game_id}"]').get_by_role("button", name="Join Coup").click()
+    expect(sacha.page).to_have_url(re.compile(f"/games/{game_id}$"))
+    haig.take_seat(game_id)
+
+    for person in (natasha, sacha, haig):
+        expect(person.page.get_by_text("Treasury:")).to_be_visible()
+    expect(natasha.page).to_have_title(re.compile("^● Your turn"))
+    expect(sacha.page).not_to_have_title(re.compile("Your turn"))
+    mine = natasha.page.get_by_label("your cards")
+    expect(mine).to_contain_text("Duke")
+    expect(mine).to_contain_text("Captain")
+
+    # Secrets: Sacha's page holds its own cards and nothing of the others' hands.
+    expect(sacha.page.get_by_label("your cards")).to_contain_text("Assassin")
+    held = page_holds(sacha)
+    assert "ambassador" in held and "assassin" in held
+    assert "duke" not in held and "captain" not in held and "contessa" not in held
+    held = page_holds(haig)
+    assert "contessa" in held
+    assert "duke" not in held and "captain" not in held and "ambassador" not in held
+    natasha.shot(shots, "coup-start")
+
+    # Turn 1: Natasha takes tax; Sacha challenges and loses (she has the Duke).
+    click(natasha, "Tax: claim the Duke (+3)")
+    click(sacha, "Challenge the Duke")
+    click(sacha, "Lose the Ambassador")
+    expect(natasha.page.locator('[data-seat="0"] .coin-count')).to_have_text("5")
+    expect(haig.page.locator('[data-seat="1"]')).to_contain_text("Ambassador")  # a lost card is public
+
+    # Turn 2: Sacha steals from Natasha, who blocks with her Captain; nobody challenges the block.
+    click(sacha, "Steal from Natasha (seat 0) (claim the Captain)")
+    click(natasha, "Block with the Captain")
+    expect(haig.page.locator(".coup-block")).to_contain_text("Natasha (seat 0) blocks claiming the Captain")
+    click(sacha, "Pass")
+    expect(haig.page.locator(".coup-window")).to_have_text("The block: waiting for Haig (seat 2)")
+    haig.shot(shots, "coup-phone")
+    click(haig, "Pass")
+    expect(sacha.page.locator('[data-seat="1"] .coin-count')).to_have_text("2")
+    expect(haig.page).to_have_title(re.compile("^● Your turn"))
+
+    # Turn 3: Haig bluffs a Duke; Natasha calls it.
+    click(haig, "Tax: claim the Duke (+3)")
+    click(natasha, "Challenge the Duke")
+    click(haig, "Lose the Assassin")
+    expect(natasha.page.locator('[data-seat="2"]')).to_contain_text("Assassin")
+
+    # Turn 4: Natasha assassinates Sacha; both let it pass and Sacha is exiled.
+    click(natasha, "Assassinate Sacha (seat 1) (claim the Assassin, pay 3)")
+    expect(sacha.page.get_by_role("button", name="Block with the Contessa")).to_be_visible()
+    natasha.shot(shots, "coup-window")
+    click(sacha, "Pass")
+    expect(haig.page.locator(".coup-window")).to_have_text("Reactions: waiting for Haig (seat 2)")
+    click(haig, "Pass")
+    expect(sacha.page.locator('[data-seat="1"]')).to_contain_text("Exiled")
+
+    # Turn 5: Haig bluffs again, Natasha challenges, and the game is over.
+    click(haig, "Tax: claim the Duke (+3)")
+    click(natasha, "Challenge the Duke")
+    for person in (natasha, sacha, haig):
+        expect(person.page.get_by_text("Game over. Winner: Natasha (seat 0)")).to_be_visible()
+    natasha.shot(shots, "coup-over")
+
+
+def test_a_private_message_reaches_its_seat_only(players: Callable[..., Player]) -> None:
+    natasha, sacha, haig = players("Natasha"), players("Sacha"), players("Haig")
+    for person in (natasha, sacha, haig):
+        person.sign_up()
+    game_id = natasha.create_game("coup", 3)
+    sacha.take_seat(game_id)
+    haig.take_seat(game_id)
+    expect(natasha.page.get_by_text("Treasury:")).to_be_visible()
+
+    natasha.page.get_by_label("To").select_option(label="Haig (seat 2)")
+    natasha.page.get_by_label("Message").fill("Spare me and I will spare you")
+    natasha.page.get_by_label("Message").press("Enter")  # the keyboard sends it
+    expect(haig.page.locator("#chat-messages")).to_contain_text("Natasha (seat 0) to Haig (seat 2): Spare me")
+    natasha.page.get_by_label("To").select_option(label="Everyone")
+    natasha.page.get_by_label("Message").fill("Good luck, all")
+    natasha.page.get_by_role("button", name="Send").click()
+    # Messages arrive in order: once Sacha has the public one, the private one would be there.
+    expect(sacha.page.locator("#chat-messages")).to_contain_text("Natasha (seat 0) to everyone: Good luck, all")
+    expect(sacha.page.locator("#chat-messages li")).to_have_count(1)
+    assert "spare me" not in sacha.page.content().lower()
+    expect(haig.page.locator("#chat-messages li")).to_have_count(2)
