@@ -108,7 +108,9 @@ export function follow(path, onFrame, {onState = () => {}, done = () => false} =
               else if (field === "id") id = text;
             }
             if (id !== null) lastId = id;
-            if (data) onFrame(type, JSON.parse(data));
+            if (data) {
+              try { onFrame(type, JSON.parse(data)); } catch (err) { reportError(err); }  // a page bug, not a drop
+            }
           }
         }
         if (done()) { onState("closed"); return; }

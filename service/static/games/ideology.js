@@ -42,8 +42,14 @@ function layout(regions) {
       pos[i].y += Math.max(-20, Math.min(20, force[i].y)) * cool;
     }
   }
+  // Fitted into a fixed frame, so node sizes read the same whatever the graph's spread.
   const xs = pos.map((p) => p.x), ys = pos.map((p) => p.y);
-  const box = {x: Math.min(...xs) - 60, y: Math.min(...ys) - 40, w: Math.max(...xs) - Math.min(...xs) + 120, h: Math.max(...ys) - Math.min(...ys) + 80};
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  for (const p of pos) {
+    p.x = 60 + ((p.x - x0) / (x1 - x0 || 1)) * 880;
+    p.y = 50 + ((p.y - y0) / (y1 - y0 || 1)) * 520;
+  }
+  const box = {x: 0, y: 0, w: 1000, h: 600};
   const result = {pos, edges, box};
   layouts.set(key, result);
   return result;
@@ -51,7 +57,9 @@ function layout(regions) {
 
 function mapSvg(view, board, seatName) {
   const inPlay = new Map(view.regions.map((r) => [r.id, r]));
-  const all = board?.regions?.length ? board.regions : view.regions;
+  // The whole map (TableSet's board: regions keyed by id) when the feed brought it, else what is in play.
+  const known = board?.regions ? (Array.isArray(board.regions) ? board.regions : Object.values(board.regions)) : [];
+  const all = known.length ? known : view.regions;
   const {pos, edges, box} = layout(all);
   const svg = h("svg:svg", {viewBox: `${box.x} ${box.y} ${box.w} ${box.h}`, class: "ideology-map", role: "img",
                             "aria-label": `Map: ${view.regions.length} regions in play`});
@@ -74,6 +82,13 @@ function mapSvg(view, board, seatName) {
   return svg;
 }
 
+/** "Iris (seat 0) ×3, Igor (seat 1)": whose cards are in an area, counted. */
+function tally(seats, seatName) {
+  const counts = new Map();
+  for (const seat of seats) counts.set(seat, (counts.get(seat) || 0) + 1);
+  return [...counts].map(([seat, n]) => `${seatName(seat)}${n > 1 ? ` ×${n}` : ""}`).join(", ") || "—";
+}
+
 export const ideology = {
   board(game, {seatName, feed = []}) {
     const view = game.view;
@@ -89,7 +104,7 @@ export const ideology = {
         h("tbody", {}, view.regions.map((r) => h("tr", {},
           h("th", {scope: "row"}, r.name), h("td", {}, r.development ?? r.level), h("td", {}, r.status),
           h("td", {}, r.controller === null || r.controller === undefined ? "—" : seatName(r.controller)),
-          ["military", "economic", "cultural"].map((k) => h("td", {}, (r.influence?.[k] || []).map(seatName).join(", ") || "—"))))))),
+          ["military", "economic", "cultural"].map((k) => h("td", {}, tally(r.influence?.[k] || [], seatName)))))))),
       h("div", {class: "scroll"}, h("table", {},
         h("caption", {}, "Ideologies"),
         h("thead", {}, h("tr", {}, ["Seat", "Ideology", "Global influence", "Trade power", "Hand", "Regions", "Advancements"].map((c) => h("th", {scope: "col"}, c)))),
