@@ -297,9 +297,9 @@ function myGames(el) {
   const playing = h("div", {class: "games"});
   const finished = h("div", {class: "games"});
   el.append(h("h1", {}, "My games"),
-    h("section", {}, h("h2", {}, "Awaiting me"), inbox),
-    h("section", {}, h("h2", {}, "In progress"), playing),
-    h("section", {}, h("h2", {}, "Finished"), finished));
+    h("section", {"aria-labelledby": "inbox-title"}, h("h2", {id: "inbox-title"}, "Awaiting me"), inbox),
+    h("section", {"aria-labelledby": "playing-title"}, h("h2", {id: "playing-title"}, "In progress"), playing),
+    h("section", {"aria-labelledby": "finished-title"}, h("h2", {id: "finished-title"}, "Finished"), finished));
   (async () => {
     try {
       const waiting = await api("GET", "/v1/me/games?awaiting=me&limit=50");

@@ -128,3 +128,18 @@ def test_a_private_message_reaches_its_seat_only(players: Callable[..., Player])
     expect(sacha.page.locator("#chat-messages li")).to_have_count(1)
     assert "spare me" not in sacha.page.content().lower()
     expect(haig.page.locator("#chat-messages li")).to_have_count(2)
+
+    # A spectator watches the public table: the public message, never the private one.
+    spectator = players("Spectator")
+    spectator.open(f"/games/{game_id}")
+    expect(spectator.page.get_by_text("You are watching.")).to_be_visible()
+    expect(spectator.page.locator("#chat-messages li")).to_have_count(1)
+    expect(spectator.page.locator(".coup-seat")).to_have_count(3)
+    expect(spectator.page.get_by_label("your cards")).to_have_count(0)
+
+    # My games: the game awaits Natasha (her turn), with its countdown, and is in progress.
+    natasha.page.get_by_role("link", name="My games").click()
+    inbox = natasha.page.get_by_role("region", name="Awaiting me")
+    expect(inbox.locator(f'[data-game="{game_id}"]')).to_contain_text("Your move:")
+    expect(natasha.page.get_by_role("region", name="In progress").locator(f'[data-game="{game_id}"]')).to_be_visible()
+    expect(sacha.page.get_by_text("Your turn")).to_have_count(0)
