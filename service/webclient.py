@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from werkzeug.security import safe_join
-from werkzeug.utils import send_file
+from werkzeug.wrappers import Response
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -61,9 +61,12 @@ class WebClient:
         found = self.file_for(environ.get("PATH_INFO", ""))
         if found is None:
             return self.inner(environ, start_response)
-        # Revalidated on every load (an ETag answers 304): an upgrade is never half-seen.
-        response = send_file(found, environ, mimetype=_TYPES.get(found.suffix, "application/octet-stream"),
-                             max_age=0, conditional=True, etag=True)
+        # The files are small: read whole (no sendfile, which gunicorn's gevent worker would
+        # hold on to at shutdown) and revalidated on every load by their ETag (a 304), so an
+        # upgrade is never half-seen.
+        response = Response(found.read_bytes(), mimetype=_TYPES.get(found.suffix, "application/octet-stream"))
+        response.add_etag()
+        response.make_conditional(environ)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["Content-Security-Policy"] = _POLICY
         response.headers["X-Content-Type-Options"] = "nosniff"
