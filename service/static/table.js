@@ -5,7 +5,7 @@
 import {api, follow, session} from "./api.js";
 import {auditLog} from "./audit.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
-import {generic} from "./games/generic.js";
+import {generic, readable} from "./games/generic.js";
 import {coup} from "./games/coup.js";
 import {revolution} from "./games/revolution.js";
 import {ideology} from "./games/ideology.js";
@@ -190,7 +190,10 @@ export function tablePage(el, id, {showError, clearError}) {
         if (ticket !== pending) return;
         label.textContent = `Version ${version} of ${max}`;
         const seen = {...game, ...replay.game};
+        // Once the game is over the replay holds everything (the state): a table may show it.
+        if (replay.state && table().withState) seen.view = table().withState(seen.view, replay.state);
         fill(shown, h("p", {}, `Phase: ${seen.phase ?? seen.status}`),
+          replay.state ? h("details", {}, h("summary", {}, "Everything at this version (the game is over)"), readable(replay.state)) : null,
           table().board(seen, {seatName: (s) => seatName(game, s), feed: feedItems.filter((e) => e.seq !== null && e.seq <= version)}));
       } catch (err) { showError(err); }
     };

@@ -31,7 +31,8 @@ export const coup = {
     if (!view) return h("p", {}, "The cards are dealt when every seat is taken.");
     const seats = view.seats.map((seat) => {
       const mine = seat.hand !== undefined;
-      const hidden = mine ? seat.hand.map((id) => card(view, id)) : Array.from({length: seat.influence}, () => card(view, null, {hidden: true}));
+      const faces = mine ? seat.hand : seat.shown;  // shown: every card, in a finished game's replay
+      const hidden = faces ? faces.map((id) => card(view, id)) : Array.from({length: seat.influence}, () => card(view, null, {hidden: true}));
       return h("article", {class: ["coup-seat", mine && "mine", !seat.alive && "exiled", view.turn === seat.seat && "on-turn"],
                            "aria-label": seatName(seat.seat), dataset: {seat: seat.seat}},
         h("h3", {}, seatName(seat.seat), mine ? " · you" : "", view.turn === seat.seat && view.phase !== "over" ? " · to play" : ""),
@@ -53,6 +54,10 @@ export const coup = {
         view.exchange?.drawn ? h("p", {}, "You drew: ", view.exchange.drawn.map((id) => card(view, id)),
           ` Keep ${view.exchange.keep}.`) : null,
         view.winner !== null && view.winner !== undefined ? h("p", {class: "result"}, `${seatName(view.winner)} wins.`) : null));
+  },
+  withState(view, state) {
+    if (!view || !state?.seats) return view;
+    return {...view, seats: view.seats.map((seat, i) => (seat.hand ? seat : {...seat, shown: state.seats[i]?.hidden ?? []}))};
   },
   actions(game, post, {seatName}) {
     const view = game.view;

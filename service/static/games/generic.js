@@ -66,8 +66,12 @@ export const generic = {
     return actionForms(game.legal_actions, post);
   },
   describe(item, game, {seatName}) {
+    // The event's plain facts (numbers, words, seats); nested data stays in the log and transcript.
     const who = item.actor === null || item.actor === undefined ? "" : `${seatName(item.actor)}: `;
-    const data = item.data ? JSON.stringify(item.data) : "";
-    return `${who}${item.type}${data && data !== "{}" ? ` ${data.length > 140 ? data.slice(0, 140) + "…" : data}` : ""}`;
+    const facts = Object.entries(item.data || {})
+      .filter(([, v]) => v !== null && typeof v !== "object")
+      .slice(0, 6)
+      .map(([k, v]) => (k === "seat" || k === "target" ? `${k} ${seatName(v)}` : `${k.replace(/_/g, " ")} ${v}`));
+    return `${who}${item.type}${facts.length ? ` (${facts.join(", ")})` : ""}`;
   },
 };
