@@ -219,29 +219,36 @@ function newGame(el) {
   const advanced = h("textarea", {id: "new-options-json", name: "options_json", rows: 3, spellcheck: "false",
                                   placeholder: '{"deck": ["duke", ...]}'});
   const schemaFor = async () => (await openapi()).components.schemas[`${titleCase(game.value)}Create`];
+  let drawn = 0;
   const drawOptions = async () => {
+    const ticket = ++drawn;  // a later choice of game wins over a slower earlier one
     try {
-      const schema = await schemaFor();
+      const doc = await openapi();
+      const schema = doc.components.schemas[`${titleCase(game.value)}Create`];
+      if (ticket !== drawn) return;
       seats.min = schema.properties.seats.minimum;
       seats.max = schema.properties.seats.maximum;
       if (+seats.value < +seats.min) seats.value = seats.min;
       if (+seats.value > +seats.max) seats.value = seats.max;
-      const props = resolve(await openapi(), schema.properties.options)?.properties || {};
-      fill(optionBox, h("legend", {}, "Options"));
+      const props = resolve(doc, schema.properties.options)?.properties || {};
+      const fields = [];
       for (const [name, raw] of Object.entries(props)) {
-        const prop = resolve(await openapi(), raw);
+        const prop = resolve(doc, raw) || {};
+        const choices = [prop, ...(prop.anyOf || prop.oneOf || [])].map((p) => resolve(doc, p) || {});
+        const kinds = choices.flatMap((p) => [].concat(p.type || []));
+        const numeric = choices.find((p) => [].concat(p.type || []).includes("integer")) || {};
+        const values = choices.flatMap((p) => p.enum || []).filter((v) => v !== null);
         const id = `opt-${name}`;
-        const kinds = [].concat(prop.type || []);
         let input = null;
         if (kinds.includes("boolean")) input = h("input", {id, type: "checkbox", dataset: {option: name, kind: "boolean"}, checked: prop.default === true});
-        else if (prop.enum) input = h("select", {id, dataset: {option: name, kind: "enum"}}, h("option", {value: ""}, "default"),
-          prop.enum.filter((v) => v !== null).map((v) => h("option", {value: JSON.stringify(v)}, String(v))));
-        else if (kinds.includes("integer")) input = h("input", {id, type: "number", step: 1, min: prop.minimum, max: prop.maximum,
+        else if (values.length) input = h("select", {id, dataset: {option: name, kind: "enum"}}, h("option", {value: ""}, "default"),
+          values.map((v) => h("option", {value: JSON.stringify(v)}, String(v))));
+        else if (kinds.includes("integer")) input = h("input", {id, type: "number", step: 1, min: numeric.minimum, max: numeric.maximum,
           placeholder: prop.default ?? "default", dataset: {option: name, kind: "integer"}});
-        if (input) optionBox.append(h("div", {class: "field"}, h("label", {for: id}, titleCase(name)), input,
+        if (input) fields.push(h("div", {class: "field"}, h("label", {for: id}, titleCase(name)), input,
           prop.description ? h("small", {}, prop.description) : null));
       }
-      if (optionBox.children.length === 1) optionBox.append(h("p", {}, "No simple options for this game."));
+      fill(optionBox, h("legend", {}, "Options"), fields.length ? fields : h("p", {}, "No simple options for this game."));
     } catch (err) { showError(err); }
   };
   game.addEventListener("change", drawOptions);
