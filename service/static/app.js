@@ -128,8 +128,11 @@ function account(el) {
         clearError();
         const token = tokenInput.value.trim();
         try {
-          await api("GET", "/v1/me/games?limit=1", {token});  // a 401 if the token is not a player's
-          session.signIn(token, {name: "you"});
+          // A 401 if the token is not a player's; a game of theirs, if any, says their name.
+          const mine = await api("GET", "/v1/me/games?limit=1", {token});
+          const seated = mine.games[0];
+          const me = seated?.players?.[seated.seat];
+          session.signIn(token, me ? {id: me.id, name: me.name} : {name: "you"});
           navigate("/me");
         } catch (err) { showError(err); }
       }},

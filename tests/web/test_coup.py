@@ -143,3 +143,22 @@ def test_a_private_message_reaches_its_seat_only(players: Callable[..., Player])
     expect(inbox.locator(f'[data-game="{game_id}"]')).to_contain_text("Your move:")
     expect(natasha.page.get_by_role("region", name="In progress").locator(f'[data-game="{game_id}"]')).to_be_visible()
     expect(sacha.page.get_by_text("Your turn")).to_have_count(0)
+
+
+def test_sign_out_and_back_in_by_pasting_the_token(players: Callable[..., Player]) -> None:
+    person = players("Olga")
+    person.sign_up()
+    token = person.page.locator("output.token").inner_text()  # what a person copies
+    game_id = person.create_game("coup", 2)
+    assert token not in person.page.url
+    person.page.get_by_role("link", name="Account (Olga)").click()
+    person.page.get_by_role("button", name="Sign out").click()
+    expect(person.page.get_by_role("link", name="Sign in")).to_be_visible()
+    assert token not in json.dumps(person.context.storage_state())
+
+    person.page.get_by_label("Token").fill(token)
+    person.page.get_by_label("Token").press("Enter")
+    expect(person.page).to_have_url(re.compile(r"/me$"))
+    expect(person.page.get_by_role("link", name="Account (Olga)")).to_be_visible()
+    expect(person.page.get_by_role("region", name="In progress").locator(f'[data-game="{game_id}"]')).to_be_visible()
+    assert token not in person.page.url
