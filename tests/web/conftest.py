@@ -71,6 +71,7 @@ class Player:
     page: Page
     base: str
     errors: list[str] = field(default_factory=list)
+    token: str = ""
 
     def open(self, path: str) -> None:
         self.page.goto(self.base + path)
@@ -80,6 +81,7 @@ class Player:
         self.page.get_by_label("Your name").fill(self.name)
         self.page.get_by_role("button", name="Sign up").click()
         expect(self.page.get_by_text(f"Welcome, {self.name}.")).to_be_visible()
+        self.token = self.page.locator("output.token").inner_text()  # shown once, as a person copies it
 
     def create_game(self, game: str, seats: int, options_json: str | None = None) -> str:
         """Create a game through the form and sit down; returns its id (from the address)."""

@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import expect
+import requests
+from playwright.sync_api import Route, expect
 
 from tests.web.conftest import Player
 
@@ -148,7 +149,7 @@ def test_a_private_message_reaches_its_seat_only(players: Callable[..., Player])
 def test_sign_out_and_back_in_by_pasting_the_token(players: Callable[..., Player]) -> None:
     person = players("Olga")
     person.sign_up()
-    token = person.page.locator("output.token").inner_text()  # what a person copies
+    token = person.token
     game_id = person.create_game("coup", 2)
     assert token not in person.page.url
     person.page.get_by_role("link", name="Account (Olga)").click()
@@ -162,3 +163,32 @@ def test_sign_out_and_back_in_by_pasting_the_token(players: Callable[..., Player
     expect(person.page.get_by_role("link", name="Account (Olga)")).to_be_visible()
     expect(person.page.get_by_role("region", name="In progress").locator(f'[data-game="{game_id}"]')).to_be_visible()
     assert token not in person.page.url
+
+
+def test_the_table_reconnects_with_last_event_id_after_a_drop(players: Callable[..., Player], web_server: str) -> None:
+    """The first stream is cut after the view (the network drops it); the page asks again from there."""
+    natasha, sacha = players("Natasha"), players("Sacha")
+    natasha.sign_up()
+    sacha.sign_up()
+    game_id = natasha.create_game("coup", 2)
+    sacha.take_seat(game_id)
+    expect(natasha.page.get_by_text("Treasury:")).to_be_visible()
+    view = requests.get(f"{web_server}/v1/games/{game_id}", headers={"Authorization": f"Bearer {sacha.token}"},
+                        timeout=10).json()
+    asked: list[str | None] = []
+
+    def stream(route: Route) -> None:
+        asked.append(route.request.headers.get("last-event-id"))
+        if len(asked) == 1:  # the drop: the view, an id, then the connection ends
+            route.fulfill(status=200, headers={"Content-Type": "text/event-stream"},
+                          body=f"id: {view['version']}\nevent: game\ndata: {json.dumps(view)}\n\n")
+        else:
+            route.continue_()
+
+    sacha.page.route(re.compile(r"/events/stream"), stream)
+    sacha.open(f"/games/{game_id}")
+    expect(sacha.page.locator(".coup-seat")).to_have_count(2)
+    natasha.page.get_by_role("button", name="Income (+1 coin)").click()
+    expect(sacha.page.locator('[data-seat="0"] .coin-count')).to_have_text("3")
+    expect(sacha.page.locator(".conn")).to_have_text("● live")
+    assert asked[:2] == [None, str(view["version"])]
