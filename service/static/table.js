@@ -85,7 +85,8 @@ export function tablePage(el, id, {showError, clearError}) {
         : `You are ${seatName(game, mySeat)}.`));
     drawStatus(myTurn);
     fill(board, table().board(game, {seatName: (s) => seatName(game, s), feed: feedItems}));
-    const key = JSON.stringify([game.status, game.seat, game.legal_actions, table().decisionKey?.(game)]);
+    const key = JSON.stringify([game.status, game.seat, game.phase, game.awaiting_kinds?.[game.seat], game.legal_actions,
+                                table().decisionKey?.(game)]);
     if (key !== actionsKey) {
       actionsKey = key;
       fill(decision);

@@ -55,6 +55,10 @@ export const coup = {
           ` Keep ${view.exchange.keep}.`) : null,
         view.winner !== null && view.winner !== undefined ? h("p", {class: "result"}, `${seatName(view.winner)} wins.`) : null));
   },
+  decisionKey(game) {
+    const view = game.view || {};
+    return [view.window, view.action, view.block, view.exchange];  // the same buttons may mean something else
+  },
   withState(view, state) {
     if (!view || !state?.seats) return view;
     return {...view, seats: view.seats.map((seat, i) => (seat.hand ? seat : {...seat, shown: state.seats[i]?.hidden ?? []}))};
