@@ -24,6 +24,8 @@ export function clearError() {
 export function navigate(path) {
   history.pushState(null, "", path);
   render();
+  main.focus({preventScroll: true});  // a screen reader starts at the new page, not the old link
+  window.scrollTo(0, 0);
 }
 
 const GAMES = ["coup", "revolution", "ideology", "pax"];
