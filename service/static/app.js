@@ -101,6 +101,9 @@ function account(el) {
     );
     return;
   }
+  // Where to go back to after signing in: only one of this client's tables.
+  const wanted = new URLSearchParams(location.search).get("next") || "";
+  const next = /^\/games\/[A-Za-z0-9_-]+$/.test(wanted) ? wanted : null;
   const nameInput = h("input", {id: "signup-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname"});
   const tokenInput = h("input", {id: "signin-token", name: "token", required: true, autocomplete: "off", spellcheck: "false"});
   const shown = h("div", {class: "token-shown", "aria-live": "polite"});
@@ -116,7 +119,7 @@ function account(el) {
           session.signIn(made.token, {id: made.id, name: made.name});
           fill(shown, h("p", {}, `Welcome, ${made.name}. Your token (copy it to sign in on another device):`),
                h("output", {class: "token"}, made.token),
-               h("p", {}, h("a", {href: "/lobby"}, "Go to the lobby")));
+               h("p", {}, next ? h("a", {href: next}, "Back to the game") : h("a", {href: "/lobby"}, "Go to the lobby")));
           updateAccountLink();
         } catch (err) { showError(err); }
       }},
@@ -135,7 +138,7 @@ function account(el) {
           const seated = mine.games[0];
           const me = seated?.players?.[seated.seat];
           session.signIn(token, me ? {id: me.id, name: me.name} : {name: "you"});
-          navigate("/me");
+          navigate(next || "/me");
         } catch (err) { showError(err); }
       }},
         h("label", {for: "signin-token"}, "Token"), tokenInput,

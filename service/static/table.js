@@ -81,7 +81,8 @@ export function tablePage(el, id, {showError, clearError}) {
     fill(head,
       h("h1", {}, `${NAMES[game.game] || titleCase(game.game)} `, h("small", {}, `game ${id.slice(0, 8)}`)),
       h("p", {class: "who"}, mySeat === null || mySeat === undefined
-        ? (session.token && game.status === "open" ? joinButton() : "You are watching.")
+        ? (game.status !== "open" ? "You are watching."
+          : session.token ? joinButton() : h("a", {href: `/account?next=/games/${id}`}, "Sign up or sign in to take a seat"))
         : `You are ${seatName(game, mySeat)}.`));
     drawStatus(myTurn);
     fill(board, table().board(game, {seatName: (s) => seatName(game, s), feed: feedItems}));
