@@ -60,11 +60,21 @@ export function tablePage(el, id, {showError, clearError}) {
   async function post(action) {
     clearError();
     for (const button of decision.querySelectorAll("button, input, select")) button.disabled = true;
+    // One key per decision: a 500 or 503 leaves the outcome unknown, so the same request is
+    // sent again with the same key, and the server answers what happened (never twice).
+    const headers = {"If-Match": String(game.version), "Idempotency-Key": newKey()};
     try {
-      const answer = await api("POST", `/v1/games/${id}/actions`, {
-        body: action, headers: {"If-Match": String(game.version), "Idempotency-Key": newKey()}});
-      apply(answer.game);
-      return true;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const answer = await api("POST", `/v1/games/${id}/actions`, {body: action, headers});
+          apply(answer.game);
+          return true;
+        } catch (err) {
+          const unknown = err.status >= 500 || err instanceof TypeError;  // TypeError: no answer at all
+          if (!unknown || attempt >= 4) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+        }
+      }
     } catch (err) {
       showError(err);
       actionsKey = null;
