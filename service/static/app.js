@@ -315,16 +315,35 @@ function myGames(el) {
     h("section", {"aria-labelledby": "inbox-title"}, h("h2", {id: "inbox-title"}, "Awaiting me"), inbox),
     h("section", {"aria-labelledby": "playing-title"}, h("h2", {id: "playing-title"}, "In progress"), playing),
     h("section", {"aria-labelledby": "finished-title"}, h("h2", {id: "finished-title"}, "Finished"), finished));
+  const more = h("button", {type: "button", hidden: true}, "More of my games");
+  el.append(more);
+  let cursor = null;
+  let first = true;
+  const page = async () => {
+    try {
+      const query = new URLSearchParams({limit: "50"});
+      if (cursor) query.set("cursor", cursor);
+      const mine = await api("GET", `/v1/me/games?${query}`);
+      if (first) { fill(playing); fill(finished); }
+      for (const g of mine.games) {
+        const list = g.status === "finished" ? finished : playing;
+        list.querySelector("p.none")?.remove();
+        list.append(gameRow(g, false));
+      }
+      if (first && !playing.children.length) playing.append(h("p", {class: "none"}, "No game in progress."));
+      if (first && !finished.children.length) finished.append(h("p", {class: "none"}, "No finished game yet."));
+      first = false;
+      cursor = mine.next_cursor;
+      more.hidden = !cursor;
+    } catch (err) { showError(err); }
+  };
+  more.addEventListener("click", page);
   (async () => {
     try {
       const waiting = await api("GET", "/v1/me/games?awaiting=me&limit=50");
       fill(inbox, waiting.games.length ? waiting.games.map((g) => gameRow(g, false)) : h("p", {}, "Nothing awaits you."));
-      const mine = await api("GET", "/v1/me/games?limit=100");
-      const active = mine.games.filter((g) => g.status !== "finished");
-      const over = mine.games.filter((g) => g.status === "finished");
-      fill(playing, active.length ? active.map((g) => gameRow(g, false)) : h("p", {}, "No game in progress."));
-      fill(finished, over.length ? over.map((g) => gameRow(g, false)) : h("p", {}, "No finished game yet."));
     } catch (err) { showError(err); }
+    await page();
   })();
 }
 
