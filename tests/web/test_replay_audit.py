@@ -76,7 +76,7 @@ def test_the_replay_slider_shows_an_earlier_version(players: Callable[..., Playe
 
 def test_the_audit_verifies_a_real_log_and_names_the_event_of_a_changed_byte(
         players: Callable[..., Player], web_server: str, tmp_path: Path) -> None:
-    game_id, _ = play_to_the_end(web_server, ("Ada", "Alan"))
+    game_id, _ = play_to_the_end(web_server, ("Adèle", "Ålan 🎲"))  # the chain covers UTF-8 text
     log = requests.get(f"{web_server}/v1/games/{game_id}/log", timeout=10).text
     auditor = players("Auditor")
     auditor.open(f"/games/{game_id}")
