@@ -1,7 +1,7 @@
 // Coup: your two cards, every seat's coins and lost influence, the action on the table,
 // its target, and the window to challenge, block or pass.
 
-import {h} from "../dom.js";
+import {countdown, h} from "../dom.js";
 import {actionForms} from "./generic.js";
 
 const CLAIMS = {tax: "duke", assassinate: "assassin", steal: "captain", exchange: "ambassador"};
@@ -49,8 +49,8 @@ export const coup = {
         view.block ? h("p", {class: "coup-block"}, h("strong", {}, seatName(view.block.seat)),
           ` blocks claiming the ${cardName(view, view.block.card)}`) : null,
         window ? h("p", {class: "coup-window"}, `${window.kind === "block" ? "The block" : window.kind === "block_offer" ? "Block offer" : "Reactions"}: waiting for `,
-          window.waiting.map(seatName).join(", ") || "nobody",
-          game.deadline ? "" : "") : null,
+          window.waiting.map(seatName).join(", ") || "nobody") : null,
+        window && game.deadline && game.status === "active" ? h("p", {class: "coup-clock"}, "The window closes in ", countdown(game.deadline)) : null,
         view.exchange?.drawn ? h("p", {}, "You drew: ", view.exchange.drawn.map((id) => card(view, id)),
           ` Keep ${view.exchange.keep}.`) : null,
         view.winner !== null && view.winner !== undefined ? h("p", {class: "result"}, `${seatName(view.winner)} wins.`) : null));
