@@ -99,7 +99,7 @@ def test_a_whole_three_seat_game_with_a_challenge_and_a_block(players: Callable[
     click(natasha, "Assassinate Sacha (seat 1) (claim the Assassin, pay 3)")
     expect(sacha.page.get_by_role("button", name="Block with the Contessa")).to_be_visible()
     expect(sacha.page.locator(".coup-clock")).to_contain_text(re.compile(r"The window closes in 23 h \d\d min"))
-    natasha.shot(shots, "coup-window")
+    sacha.shot(shots, "coup-window")
     click(sacha, "Pass")
     expect(haig.page.locator(".coup-window")).to_have_text("Reactions: waiting for Haig (seat 2)")
     click(haig, "Pass")
