@@ -25,14 +25,14 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.core import Engine
+from engine.scheduling import JobScheduler, make_queue
 from games import registry
 from projections.audit import audit
 from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis
-from service.engine import Engine
 from tests.conftest import LONG
 from tests.games.test_conformance import playout
-from workers.scheduling import JobScheduler, make_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 TITLES = registry.available()

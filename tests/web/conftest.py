@@ -56,6 +56,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"the browser tests drive Debian's chromium at {CHROMIUM}: install it with "
+                    "'apt-get install chromium' (.ci/run does), or point INTRIGUE_CHROMIUM at one")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
