@@ -23,6 +23,7 @@ from service.context import client_address, current_player, take
 from service.express import ExpressLane
 from service.openapi import docs_bp
 from service.routes import games_bp, me_bp, players_bp
+from service.webclient import WebClient
 from service.webhooks import webhooks_bp
 
 
@@ -113,8 +114,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     # The lane leaves every chunked body to the app, whose first step reads and checks it whole.
     app.wsgi_app = ChunkedBodies(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
-    app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
-    from service.webclient import WebClient
-
     app.wsgi_app = WebClient(app.wsgi_app)  # type: ignore[method-assign]  # the browser client at /
+    # The lane comes first: an action, the hot path, meets no other layer before it.
+    app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
     return app
