@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from engine.settings import Settings, SettingsError, environment_with
+from service.version import package_version
 
 log = logging.getLogger("intrigue")
 
@@ -71,12 +72,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("intrigue")
-    except PackageNotFoundError:
-        return "unknown"
+    return package_version()
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ from service import openapi_correspondence as correspondence
 from service import schemas
 from service.problem_status import rule_status
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
+from service.version import package_version
 
 docs_bp = Blueprint("docs", __name__)
 
@@ -359,7 +360,7 @@ openapi_document.cache_clear = lambda: _build_document.cache_clear()  # type: ig
 
 @cache
 def _build_document() -> dict[str, Any]:
-    spec = APISpec(title="Intrigue", version="1.0.0", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
+    spec = APISpec(title="Intrigue", version=package_version(), openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
                    info={"description": DESCRIPTION})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name, schema in SCHEMAS.items():
