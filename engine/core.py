@@ -29,7 +29,8 @@ from engine.settings import Bucket, Settings
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
-from events.store import EventStore, Gate, IndexCommands, Keys
+from events.lean import LeanScript
+from events.store import Cap, EventStore, Gate, IndexCommands, Keys
 from events.watch import FeedWatcher, Watch
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
@@ -123,6 +124,7 @@ class Engine:
         #: On a cluster a rate-limit bucket and a game live in different hash slots: a gate's
         #: token is spent apart, before the command, instead of inside its append.
         self.cluster = isinstance(client, RedisCluster)
+        self._reserve = LeanScript(client, _RESERVE)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
@@ -155,6 +157,17 @@ class Engine:
         """How many games ``player_id`` created that still wait for players."""
         return int(self.redis.zcard(self.keys.hosting(player_id)))
 
+    def check_open_games(self, player_id: str, ceiling: int) -> None:
+        """Refuse early a creator who already hosts ``ceiling`` open games (0: no ceiling).
+
+        A cheap look before the creation spends anything; the creation itself decides
+        again, atomically (see :meth:`create_game`).
+        """
+        if ceiling:
+            held = self.open_games_of(player_id)
+            if held >= ceiling:
+                raise too_many_open_games(held, ceiling)
+
     def is_operator(self, token: str) -> bool:
         # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError).
         return bool(self.operator_token) and secrets.compare_digest(
@@ -180,7 +193,10 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any]) -> Record:
+                    time_control: Mapping[str, Any], max_open: int = 0) -> Record:
+        """Open a game. With ``max_open`` the creator's open games are counted and the game
+        created in one atomic step (the append's cap, or a reservation on a cluster), so
+        concurrent creations never pass the ceiling together."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
@@ -204,7 +220,34 @@ class Engine:
             "id": game_id, "game": game, "seats": seats, "options": full_options,
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
         })
-        return self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}).record
+        hosting = self.keys.hosting(creator.id)
+        cap = Cap(hosting, max_open) if max_open else None
+        if cap is not None and self.cluster:  # the hosting set lives in another hash slot: reserve first
+            held = int(self._reserve(keys=[hosting], args=[max_open, game_id, time.time()]))
+            if held >= 0:
+                self._abandon_creation(game_id)
+                raise too_many_open_games(held, max_open)
+            cap = None
+        try:
+            done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}, cap=cap)
+        except Limited:
+            self._abandon_creation(game_id, hosting)
+            raise
+        if not isinstance(done, Committed):
+            self._abandon_creation(game_id, hosting if max_open and self.cluster else None)
+            held = self.open_games_of(creator.id)
+            raise too_many_open_games(held, max_open)
+        return done.record
+
+    def _abandon_creation(self, game_id: str, hosting: str | None = None) -> None:
+        """Undo what a refused creation wrote before its append (seed, place, reservation)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self.keys.creating(), game_id)
+        pipe.delete(self.keys.seed(game_id))
+        pipe.execute()
+        if hosting is not None:
+            self.redis.zrem(hosting, game_id)
+        self._seeds.pop(game_id, None)
 
     def join(self, player: Player, game_id: str, answer_first: bool = False) -> Joined:
         """Take the first free seat; the last seat filled starts the game (setup runs here).
@@ -664,7 +707,8 @@ class Engine:
 
     def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
                 idem: tuple[str, str] | None = None, gate: Gate | None = None,
-                later: list[Callable[[], None]] | None = None) -> Committed | dict[str, Any] | None:
+                later: list[Callable[[], None]] | None = None, cap: Cap | None = None
+                ) -> Committed | dict[str, Any] | None:
         """Seal, fold and append; then index and schedule. None on a version conflict; ``Limited``
         when the ``gate`` had no token (see :meth:`act`). Work owed after the answer goes to
         ``later`` when given (see :meth:`_owe`)."""
@@ -704,7 +748,7 @@ class Engine:
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record)
-            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate)
+            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate, cap)
             replies = [None, *result.replies]
         if result.status == "limited":
             assert gate is not None and result.wait is not None
@@ -874,6 +918,22 @@ class Engine:
             if progress is not None:
                 progress(done, len(game_ids))
         return count
+
+
+# KEYS: a creator's hosting set. ARGV: ceiling, game id, score. Adds the game unless the set
+# is full: -1 when added, else the set's size (a cluster's creation, whose append cannot see it).
+_RESERVE = """
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[1]) then return held end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+return -1
+"""
+
+
+def too_many_open_games(held: int, ceiling: int) -> Conflict:
+    return Conflict("too_many_open_games",
+                    f"you already host {held} games waiting for players (at most {ceiling}); "
+                    "wait until they fill or expire before opening another")
 
 
 def _sweep_score(record: Record, due: str) -> float:

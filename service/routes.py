@@ -47,13 +47,10 @@ def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
     body = GAME_CREATE_SCHEMA.load(object_body())
     assert player is not None
-    hosting = engine().open_games_of(player.id)
-    if limits().open_games and hosting >= limits().open_games:
-        raise Problem(409, "too_many_open_games",
-                      f"you already host {hosting} games waiting for players (at most {limits().open_games}); "
-                      "wait until they fill before opening another")
+    engine().check_open_games(player.id, limits().open_games)
     take(limits().game_creations(), player.id)
-    record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"])
+    record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"],
+                                  max_open=limits().open_games)
     return game_view(record, None), 201
 
 
