@@ -21,6 +21,7 @@ from service.chat import chat_bp
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
 from service.express import ExpressLane
+from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp
 from service.routes import games_bp, me_bp, players_bp
 from service.webhooks import webhooks_bp
@@ -75,6 +76,8 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
             take(limits.player(), player.id)
         else:
             take(limits.anonymous(), client_address())
+
+    honour_idempotency_keys(app, engine)
 
     for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp):
         app.register_blueprint(blueprint)

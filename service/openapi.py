@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -113,8 +113,30 @@ GAME_ID = _path("game_id", "The game's id (from POST /v1/games or the lobby)")
 AFTER = _query("after", "Only events after this version", {"type": "integer", "minimum": 0, "maximum": 10**15 - 1})
 
 
+IDEMPOTENCY_KEY = _header("Idempotency-Key", "Your id for this request: the same key and body again return the "
+                                              "first answer (its status and body) and change nothing; the same key "
+                                              "with another body is 409 idempotency_key_reused (1 to 200 "
+                                              "characters; kept a day, per player, or per address without a token)",
+                          {"type": "string", "minLength": 1, "maxLength": 200})
+#: What the header may be answered with on any POST.
+IDEMPOTENCY: dict[int, tuple[str, ...]] = {400: ("bad_idempotency_key",), 409: ("idempotency_key_reused", "busy")}
+
+
+def _with_idempotency(op: Operation) -> Operation:
+    """Every POST takes an Idempotency-Key (an action's is described with the action)."""
+    if op.method != "post":
+        return op
+    named = {param["name"] for param in op.params}
+    params = op.params if "Idempotency-Key" in named else (*op.params, IDEMPOTENCY_KEY)
+    return replace(op, params=params, problems=_join(op.problems, IDEMPOTENCY))
+
+
 def operations() -> list[Operation]:
     """Every operation of the API, in the order of the reference."""
+    return [_with_idempotency(op) for op in _operations()]
+
+
+def _operations() -> list[Operation]:
     games = ", ".join(registry.available())
     return [
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
