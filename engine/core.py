@@ -614,6 +614,33 @@ class Engine:
             self.scheduler.enqueue_drain()
         return len(due)
 
+    def expire_open_games(self, now: float | None = None, limit: int = 100) -> list[str]:
+        """End every open game that has waited longer than the ``open_game_ttl`` setting.
+
+        Each gets a ``GameEnded`` event (no winners, reason ``expired``) in its log, so it
+        leaves the lobby and stops counting against its creator's open games in the same
+        step; a join that races it wins or loses the append's version check, never both.
+        Returns the games expired (the sweep calls it; ``limit`` bounds one pass).
+        """
+        ttl = self.settings.open_game_ttl
+        if not ttl:
+            return []
+        cutoff = (time.time() if now is None else now) - ttl
+        expired = []
+        for raw in self.redis.zrangebyscore(self.keys.lobby(), "-inf", cutoff, start=0, num=limit):
+            game_id = raw.decode()
+            for _ in range(MAX_RETRIES):
+                record = self.projector.load(game_id)
+                if record is None or record["status"] != "open":
+                    break
+                if parse_time(record["created_at"]).timestamp() > cutoff:
+                    break
+                ended = GameEvent("GameEnded", {"winners": [], "reason": "expired", "seed": self._seed(game_id)})
+                if self._commit(game_id, record, [ended], {"kind": "system", "reason": "expired"}) is not None:
+                    expired.append(game_id)
+                    break
+        return expired
+
     def drain_due(self, batch: int = 20) -> int:
         """The drain job: run the step of every game in the due set; how many it ran.
 

@@ -108,6 +108,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     #: Chat messages per minute per player (0: no limit).
     chat_rate: int = 20
+    #: Seconds an open game waits for players before it expires (0: never).
+    open_game_ttl: float = 7 * 86400.0
     #: Whether webhooks may point at loopback, private and link-local addresses.
     webhooks_allow_private: bool = False
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
@@ -251,6 +253,7 @@ VARIABLES = (
     Variable("INTRIGUE_GAMES_PER_HOUR", "limits.games_per_hour", _number),
     Variable("INTRIGUE_OPEN_GAMES_PER_PLAYER", "limits.open_games", _count),
     Variable("INTRIGUE_TRUSTED_PROXIES", "limits.trusted_proxies", _count),
+    Variable("INTRIGUE_OPEN_GAME_TTL", "open_game_ttl", _number),
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),
