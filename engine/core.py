@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 import redis
 from redis.cluster import RedisCluster
 
@@ -118,39 +119,97 @@ class Engine:
         if settings.pax_card_sets is not None:
             pax_cards.use_operator_folder(settings.pax_card_sets)
         self._seeds: dict[str, str] = {}
-        self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
+        self._players: dict[str, tuple[Player, float]] = {}  # token hash -> player, until when to trust it
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
                                    on_events=self.projector.announced)
         #: On a cluster a rate-limit bucket and a game live in different hash slots: a gate's
         #: token is spent apart, before the command, instead of inside its append.
         self.cluster = isinstance(client, RedisCluster)
         self._reserve = LeanScript(client, _RESERVE)
+        self._add_token = LeanScript(client, _ADD_TOKEN)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
         """Register a player; the token is returned once and only its hash is kept."""
         player = Player(id=secrets.token_hex(8), name=name)
         token = secrets.token_urlsafe(32)
+        hashed = _token_hash(token)
         pipe = self.redis.pipeline()
         pipe.hset(self.keys.player(player.id), mapping={"name": name, "created_at": utc_now()})
-        pipe.hset(self.keys.tokens(), _token_hash(token), player.id)
+        pipe.hset(self.keys.player_tokens(player.id), token_id(hashed),
+                  canonical_json({"hash": hashed, "created_at": utc_now()}))
+        pipe.hset(self.keys.tokens(), hashed, player.id)
         pipe.execute()
         return player, token
 
+    def issue_token(self, player: Player, ceiling: int = 0) -> dict[str, Any]:
+        """Another token for ``player`` (to rotate one: issue, then revoke the old). Shown once.
+
+        ``ceiling`` (0: none) bounds the tokens a player holds, counted and added in one step.
+        """
+        token = secrets.token_urlsafe(32)
+        hashed = _token_hash(token)
+        issued = {"id": token_id(hashed), "created_at": utc_now()}
+        added = self._add_token(keys=[self.keys.player_tokens(player.id)],
+                                args=[ceiling, issued["id"], canonical_json({"hash": hashed,
+                                                                            "created_at": issued["created_at"]})])
+        if not added:
+            raise Conflict("too_many_tokens", f"you already hold {ceiling} tokens (at most {ceiling}); "
+                                              "revoke one with DELETE /v1/me/tokens/<id> first")
+        self.redis.hset(self.keys.tokens(), hashed, player.id)
+        return {**issued, "token": token, "last_used_at": None}
+
+    def tokens_of(self, player: Player, current: str | None = None) -> list[dict[str, Any]]:
+        """The player's tokens, oldest first: ids and dates, never a token or its hash."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.keys.player_tokens(player.id))
+        pipe.hgetall(self.keys.tokens_used(player.id))
+        held, used = pipe.execute()
+        current_id = token_id(_token_hash(current)) if current else None
+        listed = []
+        for raw_id, raw in held.items():
+            found = orjson.loads(raw)
+            ident = raw_id.decode()
+            last = used.get(raw_id)
+            listed.append({"id": ident, "created_at": found["created_at"],
+                           "last_used_at": last.decode() if last else None, "current": ident == current_id})
+        return sorted(listed, key=lambda item: (item["created_at"], item["id"]))
+
+    def revoke_token(self, player: Player, ident: str) -> None:
+        """Revoke one of the player's tokens: it stops working on every API process within
+        :data:`TOKEN_CACHE_SECONDS`, at once on this one."""
+        raw = self.redis.hget(self.keys.player_tokens(player.id), ident) if len(ident) <= MAX_GAME_ID else None
+        if raw is None:
+            raise NotFound("token_not_found", "you hold no token with this id (see GET /v1/me/tokens)")
+        hashed = orjson.loads(raw)["hash"]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hdel(self.keys.tokens(), hashed)
+        pipe.hdel(self.keys.player_tokens(player.id), ident)
+        pipe.hdel(self.keys.tokens_used(player.id), ident)
+        pipe.execute()
+        self._players.pop(hashed, None)
+
     def player_for_token(self, token: str) -> Player | None:
+        """The token's player. Kept in this process for :data:`TOKEN_CACHE_SECONDS` (a revoked
+        token stops working within that), each refresh noting when the token was last used."""
         hashed = _token_hash(token)
         cached = self._players.get(hashed)
-        if cached is not None:
-            return cached
+        now = time.monotonic()
+        if cached is not None and cached[1] > now:
+            return cached[0]
         player_id = self.redis.hget(self.keys.tokens(), hashed)
         if player_id is None:
+            self._players.pop(hashed, None)
             return None
         player_id = player_id.decode()
-        name = self.redis.hget(self.keys.player(player_id), "name")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(self.keys.player(player_id), "name")
+        pipe.hset(self.keys.tokens_used(player_id), token_id(hashed), utc_now())
+        name, _ = pipe.execute()
         player = Player(player_id, name.decode() if name else "")
         if len(self._players) > 100_000:
             self._players.clear()
-        self._players[hashed] = player
+        self._players[hashed] = (player, now + TOKEN_CACHE_SECONDS)
         return player
 
     def open_games_of(self, player_id: str) -> int:
@@ -177,6 +236,12 @@ class Engine:
     def gate(self, bucket: Bucket, subject: str) -> Gate | None:
         """The gate that spends ``subject``'s token of ``bucket`` in an action's append (see :meth:`act`)."""
         return self.limiter.gate(bucket, subject)
+
+    def take_all(self, asked: list[tuple[Bucket, str]]) -> None:
+        """Spend one token of each ``(bucket, subject)`` in one round trip, all or none, or refuse."""
+        wait, empty = self.limiter.allow_all(asked)
+        if wait:
+            raise limited(empty, wait)
 
     def take(self, bucket: Bucket, subject: str) -> None:
         """Spend one token of ``bucket`` for ``subject`` now, or refuse with when to retry."""
@@ -955,6 +1020,21 @@ if held >= tonumber(ARGV[1]) then return held end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 return -1
 """
+
+
+# KEYS: a player's tokens. ARGV: ceiling (0: none), token id, its record. 1 when added, else 0.
+_ADD_TOKEN = """
+if tonumber(ARGV[1]) > 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+"""
+#: How long a process trusts what it learnt of a token: a revoked one works elsewhere at most this long.
+TOKEN_CACHE_SECONDS = 2.0
+
+
+def token_id(hashed: str) -> str:
+    """A token's public id, from its hash: names it in lists and revocations, proves nothing."""
+    return hashlib.sha256(f"id:{hashed}".encode()).hexdigest()[:16]
 
 
 def too_many_open_games(held: int, ceiling: int) -> Conflict:

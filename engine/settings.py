@@ -48,17 +48,25 @@ class Limits:
     open_games: int = 10
     #: Proxies in front of the API that append the client to ``X-Forwarded-For``.
     trusted_proxies: int = 0
+    #: Requests per second per client address over all its players' tokens; bursts of twice that.
+    address_rate: float = 100
+    #: Tokens one player may hold at once (``POST /v1/me/tokens`` issues more).
+    tokens_per_player: int = 10
 
     @classmethod
     def off(cls) -> Limits:
         """No limits at all (benchmarks measure clients rather than police them)."""
-        return cls(player_rate=0, anonymous_rate=0, registrations_per_hour=0, games_per_hour=0, open_games=0)
+        return cls(player_rate=0, anonymous_rate=0, registrations_per_hour=0, games_per_hour=0, open_games=0,
+                   address_rate=0, tokens_per_player=0)
 
     def player(self) -> Bucket:
         return Bucket("player", self.player_rate, 2 * self.player_rate)
 
     def anonymous(self) -> Bucket:
         return Bucket("anonymous", self.anonymous_rate, 2 * self.anonymous_rate)
+
+    def address(self) -> Bucket:
+        return Bucket("address", self.address_rate, 2 * self.address_rate)
 
     def registrations(self) -> Bucket:
         return Bucket.per_hour("register", self.registrations_per_hour)
@@ -253,6 +261,8 @@ VARIABLES = (
     Variable("INTRIGUE_GAMES_PER_HOUR", "limits.games_per_hour", _number),
     Variable("INTRIGUE_OPEN_GAMES_PER_PLAYER", "limits.open_games", _count),
     Variable("INTRIGUE_TRUSTED_PROXIES", "limits.trusted_proxies", _count),
+    Variable("INTRIGUE_ADDRESS_RATE_LIMIT", "limits.address_rate", _number),
+    Variable("INTRIGUE_TOKENS_PER_PLAYER", "limits.tokens_per_player", _count),
     Variable("INTRIGUE_OPEN_GAME_TTL", "open_game_ttl", _number),
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),

@@ -105,6 +105,14 @@ class Keys:
     def tokens(self) -> str:
         return f"{self.prefix}:tokens"
 
+    def player_tokens(self, player_id: str) -> str:
+        """A player's tokens by id: the hash of each and when it was issued (never the token)."""
+        return f"{self.prefix}:player:{player_id}:tokens"
+
+    def tokens_used(self, player_id: str) -> str:
+        """When each of a player's tokens was last seen, by id (to the nearest few seconds)."""
+        return f"{self.prefix}:player:{player_id}:tokens:used"
+
     def lobby(self, game: str | None = None) -> str:
         """Open games by creation time: all of them, or those of one game (``lobby:coup``)."""
         return f"{self.prefix}:lobby" if game is None else f"{self.prefix}:lobby:{game}"

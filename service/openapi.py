@@ -40,7 +40,8 @@ LOBBY_LIMIT = 200
 # ------------------------------------------------------------------ problem codes
 #: What any request may be answered with, whatever it asks.
 ANYWHERE: dict[int, tuple[str, ...]] = {
-    429: ("rate_limited",), 431: ("headers_too_large",), 500: ("internal_error",), 503: ("store_unavailable",)}
+    429: ("rate_limited", "address_rate_limited"), 431: ("headers_too_large",), 500: ("internal_error",),
+    503: ("store_unavailable",)}
 #: A JSON body: what is wrong with it before any schema is applied.
 BODY_CODES = ("empty_body", "malformed_json", "bad_encoding", "too_deep", "malformed_body", "invalid_body")
 BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 413: ("body_too_large",), 415: ("unsupported_media_type",)}
@@ -246,6 +247,16 @@ def _operations() -> list[Operation]:
         Operation("get", "/v1/me/webhooks/{webhook_id}/deliveries", "A webhook's recent deliveries", "required", 200,
                   "DeliveryList", _join(TOKEN, {404: ("webhook_not_found",)}),
                   params=(_path("webhook_id", "The webhook's id"),)),
+        Operation("get", "/v1/me/tokens", "Your tokens: ids and dates, never a token", "required", 200, "TokenList",
+                  _join(TOKEN)),
+        Operation("post", "/v1/me/tokens", "Issue another token, shown once (to rotate: issue, then revoke the old)",
+                  "required", 201, "TokenIssued", _join(TOKEN, {409: ("too_many_tokens",)}),
+                  description="A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one "
+                              "client address shares its INTRIGUE_ADDRESS_RATE_LIMIT."),
+        Operation("delete", "/v1/me/tokens/{token_id}", "Revoke a token (this one too); it stops working within "
+                                                         "seconds on every API process", "required", 204, None,
+                  _join(TOKEN, {404: ("token_not_found",)}),
+                  params=(_path("token_id", "The token's id (from GET /v1/me/tokens)"),), ok_type=""),
         Operation("get", "/v1/openapi.json", "This document", "none", 200, None, {}, ok_type="application/json"),
     ]
 
@@ -255,7 +266,8 @@ SCHEMAS = {
     "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
-    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, **correspondence.SCHEMAS,
+    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "TokenList": schemas.TokenListSchema,
+    "TokenIssued": schemas.TokenIssuedSchema, **correspondence.SCHEMAS,
 }
 
 

@@ -16,7 +16,17 @@ from projections.views import game_view
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem, dump_bytes
 from service.chat import parse_cursor
-from service.context import after_answer, caller_seat, client_address, current_player, engine, is_operator, limits, take
+from service.context import (
+    after_answer,
+    bearer_token,
+    caller_seat,
+    client_address,
+    current_player,
+    engine,
+    is_operator,
+    limits,
+    take,
+)
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.schemas import GameCreateSchema, PlayerCreateSchema
 
@@ -276,6 +286,31 @@ def my_games() -> dict[str, Any]:
             continue  # the index lags a commit in flight: the game moved on
         games.append({**_public(found), "seat": seat, "awaiting_me": mine, "deadline": found["deadlines"][seat]})
     return {"games": games, "next_cursor": page.next_cursor}
+
+
+@me_bp.get("/tokens")
+def my_tokens() -> dict[str, Any]:
+    """The caller's tokens: ids and dates (issued, last used), never a token; ``current`` marks this one."""
+    player = current_player()
+    assert player is not None
+    return {"tokens": engine().tokens_of(player, bearer_token())}
+
+
+@me_bp.post("/tokens")
+def issue_token() -> tuple[dict[str, Any], int]:
+    """Another token for the caller, shown once: to rotate one, issue its successor, then revoke it."""
+    player = current_player()
+    assert player is not None
+    return engine().issue_token(player, limits().tokens_per_player), 201
+
+
+@me_bp.delete("/tokens/<token_id>")
+def revoke_token(token_id: str) -> tuple[str, int]:
+    """Revoke one of the caller's tokens (the one in use too): it stops working within seconds everywhere."""
+    player = current_player()
+    assert player is not None
+    engine().revoke_token(player, token_id)
+    return "", 204
 
 
 def _page(read: Callable[[int, str | None], Page]) -> Page:
