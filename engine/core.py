@@ -111,7 +111,8 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token or settings.operator_token
-        self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate)
+        self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate,
+                         per_game=settings.messages_per_game)
         self.limiter = RateLimiter(client, self.keys.prefix)
         self.hooks = Webhooks(client, self.keys,
                               make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None,

@@ -116,6 +116,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     #: Chat messages per minute per player (0: no limit).
     chat_rate: int = 20
+    #: Messages one game keeps (0: no ceiling).
+    messages_per_game: int = 1000
     #: Seconds an open game waits for players before it expires (0: never).
     open_game_ttl: float = 7 * 86400.0
     #: Whether webhooks may point at loopback, private and link-local addresses.
@@ -265,6 +267,7 @@ VARIABLES = (
     Variable("INTRIGUE_TOKENS_PER_PLAYER", "limits.tokens_per_player", _count),
     Variable("INTRIGUE_OPEN_GAME_TTL", "open_game_ttl", _number),
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
+    Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),
     Variable("INTRIGUE_WEBHOOK_RETRY_MAX", "webhook_retry.cap", _number),
