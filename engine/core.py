@@ -27,6 +27,7 @@ from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, No
 from engine.ratelimit import RateLimiter, limited
 from engine.scheduling import JobScheduler, make_queue
 from engine.settings import Bucket, Settings
+from engine.streams import Lease, StreamLeases
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
@@ -128,6 +129,7 @@ class Engine:
         self.cluster = isinstance(client, RedisCluster)
         self._reserve = LeanScript(client, _RESERVE)
         self._add_token = LeanScript(client, _ADD_TOKEN)
+        self.streams = StreamLeases(client, self.keys.prefix)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
@@ -503,6 +505,13 @@ class Engine:
     def read_events(self, game_id: str, after: int = 0, count: int | None = None) -> list[Envelope]:
         """The game's events after ``after``, at most ``count`` (its full, unredacted log)."""
         return self.store.read(game_id, after=after, count=count)
+
+    def open_stream(self, player_id: str | None, address: str, per_player: int, per_address: int) -> Lease:
+        """A lease for one more event stream of this player and address, or ``Limited`` past a ceiling."""
+        ceilings = [(f"address:{address}", per_address)]
+        if player_id is not None:
+            ceilings.insert(0, (f"player:{player_id}", per_player))
+        return self.streams.open(ceilings)
 
     def watch(self, game_id: str) -> AbstractContextManager[Watch]:
         """Wake on the game's next events or messages (register it before the first read)."""

@@ -50,6 +50,10 @@ class Limits:
     trusted_proxies: int = 0
     #: Requests per second per client address over all its players' tokens; bursts of twice that.
     address_rate: float = 100
+    #: Event streams one player holds open at once, over all its tokens and addresses.
+    streams_per_player: int = 50
+    #: Event streams one client address holds open at once, anonymous ones included.
+    streams_per_address: int = 500
     #: Tokens one player may hold at once (``POST /v1/me/tokens`` issues more).
     tokens_per_player: int = 10
 
@@ -57,7 +61,7 @@ class Limits:
     def off(cls) -> Limits:
         """No limits at all (benchmarks measure clients rather than police them)."""
         return cls(player_rate=0, anonymous_rate=0, registrations_per_hour=0, games_per_hour=0, open_games=0,
-                   address_rate=0, tokens_per_player=0)
+                   address_rate=0, tokens_per_player=0, streams_per_player=0, streams_per_address=0)
 
     def player(self) -> Bucket:
         return Bucket("player", self.player_rate, 2 * self.player_rate)
@@ -265,6 +269,8 @@ VARIABLES = (
     Variable("INTRIGUE_TRUSTED_PROXIES", "limits.trusted_proxies", _count),
     Variable("INTRIGUE_ADDRESS_RATE_LIMIT", "limits.address_rate", _number),
     Variable("INTRIGUE_TOKENS_PER_PLAYER", "limits.tokens_per_player", _count),
+    Variable("INTRIGUE_STREAMS_PER_PLAYER", "limits.streams_per_player", _count),
+    Variable("INTRIGUE_STREAMS_PER_ADDRESS", "limits.streams_per_address", _count),
     Variable("INTRIGUE_OPEN_GAME_TTL", "open_game_ttl", _number),
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
     Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),

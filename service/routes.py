@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, request
 
 from engine.chat import visible
+from engine.streams import Lease
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
@@ -29,6 +30,7 @@ from service.context import (
 )
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.schemas import GameCreateSchema, PlayerCreateSchema
+from service.view_cache import VIEWS
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -167,12 +169,17 @@ def event_stream(game_id: str) -> Response:
         cursor = parse_cursor(message or None)
     base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
     with_view = query_bool("view")
+    lease = None
+    if not is_operator():  # the player's and the address's ceilings of streams open at once (429 past one)
+        player = current_player(required=False)
+        lease = eng.open_stream(player.id if player else None, client_address(), limits().streams_per_player,
+                                limits().streams_per_address)
 
     def generate():
         nonlocal after, cursor
         opening = b": intrigue event stream\n\n"
         if with_view:
-            opening += b"event: game\ndata: " + dump_bytes(game_view(record, seat)) + b"\n\n"
+            opening += b"event: game\ndata: " + VIEWS.rendered(record, seat) + b"\n\n"
         yield opening
         current = record
         with eng.watch(game_id) as watch:
@@ -193,7 +200,7 @@ def event_stream(game_id: str) -> Response:
                 if with_view and after != before:
                     frame_id = f"{after}/{cursor}" if cursor else str(after)
                     frames.append(f"id: {frame_id}\nevent: game\ndata: ".encode())
-                    frames.append(dump_bytes(game_view(current, seat)))
+                    frames.append(VIEWS.rendered(current, seat))
                     frames.append(b"\n\n")
                 if frames:
                     yield b"".join(frames)
@@ -210,13 +217,34 @@ def event_stream(game_id: str) -> Response:
                     return
                 if not watch.wait(KEEP_ALIVE_SECONDS):
                     yield b": keep-alive\n\n"
+                if lease is not None:
+                    lease.renew_if_due()
 
     # Bytes handed to the server as they are: werkzeug would wrap the generator twice more
     # (encoding, closing) and Flask once (its request context, which nothing here reads),
     # three generator frames to resume for every frame pushed. Closing the response closes
     # the generator, which ends its watch.
-    return Response(generate(), mimetype="text/event-stream", direct_passthrough=True,
+    return Response(_Leased(generate(), lease), mimetype="text/event-stream", direct_passthrough=True,
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+class _Leased:
+    """A stream's frames, whose ``close`` (called by the server when the stream ends, even one
+    never started) also gives its lease back; iterating it is iterating the generator itself."""
+
+    def __init__(self, frames: Iterator[bytes], lease: Lease | None) -> None:
+        self.frames = frames
+        self.lease = lease
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.frames
+
+    def close(self) -> None:
+        try:
+            self.frames.close()  # type: ignore[attr-defined]
+        finally:
+            if self.lease is not None:
+                self.lease.release()
 
 
 @games_bp.get("/<game_id>/replay")
