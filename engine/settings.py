@@ -54,6 +54,12 @@ class Limits:
     streams_per_player: int = 50
     #: Event streams one client address holds open at once, anonymous ones included.
     streams_per_address: int = 500
+    #: Connections one client address holds open at once to one API process.
+    connections_per_address: int = 1000
+    #: Seconds a client has to send a request's headers (and an idle keep-alive connection lives).
+    header_timeout: float = 10.0
+    #: Seconds a client has to send a request's whole body, once its headers are read.
+    body_timeout: float = 10.0
     #: Tokens one player may hold at once (``POST /v1/me/tokens`` issues more).
     tokens_per_player: int = 10
 
@@ -192,6 +198,13 @@ def _number(raw: str) -> float:
     return value
 
 
+def _positive_number(raw: str) -> float:
+    value = _number(raw)
+    if value <= 0:
+        raise ValueError("a number of seconds above 0 is needed")
+    return value
+
+
 def _count(raw: str) -> int:
     if not raw.strip().isascii() or not raw.strip().isdigit():
         raise ValueError("a whole number of at least 0 is needed")
@@ -271,6 +284,9 @@ VARIABLES = (
     Variable("INTRIGUE_TOKENS_PER_PLAYER", "limits.tokens_per_player", _count),
     Variable("INTRIGUE_STREAMS_PER_PLAYER", "limits.streams_per_player", _count),
     Variable("INTRIGUE_STREAMS_PER_ADDRESS", "limits.streams_per_address", _count),
+    Variable("INTRIGUE_CONNECTIONS_PER_ADDRESS", "limits.connections_per_address", _count),
+    Variable("INTRIGUE_HEADER_TIMEOUT", "limits.header_timeout", _positive_number),
+    Variable("INTRIGUE_BODY_TIMEOUT", "limits.body_timeout", _positive_number),
     Variable("INTRIGUE_OPEN_GAME_TTL", "open_game_ttl", _number),
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
     Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),

@@ -21,6 +21,7 @@ from service.chat import chat_bp
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
 from service.express import SPENT, ExpressLane
+from service.http_errors import BodyTimeout, body_timeout_problem
 from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp
 from service.routes import games_bp, me_bp, players_bp
@@ -91,6 +92,10 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     def _invalid(err: ValidationError) -> Response:
         return problem_response(Problem(400, "invalid_body", "the request body does not match the schema",
                                         errors=err.messages))
+
+    @app.errorhandler(BodyTimeout)
+    def _slow_body(err: BodyTimeout) -> Response:
+        return problem_response(body_timeout_problem(err.seconds))
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

@@ -36,6 +36,7 @@ from engine.core import Player
 from engine.errors import Limited
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem, dump_bytes, problem_of, problem_response, run_after_answer
+from service.http_errors import close_after_answer
 from service.inputs import DIGITS, parse_json, prefers_minimal
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
@@ -77,7 +78,8 @@ class ExpressLane:
         matched = _ACTIONS.fullmatch(path)
         try:
             taken = self._take(environ) if matched is not None else None
-        except Limited as err:  # out of tokens: answered before the body is read
+        except Limited as err:  # out of tokens: answered before the body is read, which is never read
+            close_after_answer(environ)
             return problem_response(problem_of(err))(environ, start_response)
         except Exception:  # a RedisError while spending: the app meets the same and answers as it does
             return self.inner(environ, start_response)

@@ -40,11 +40,13 @@ LOBBY_LIMIT = 200
 # ------------------------------------------------------------------ problem codes
 #: What any request may be answered with, whatever it asks.
 ANYWHERE: dict[int, tuple[str, ...]] = {
-    429: ("rate_limited", "address_rate_limited"), 431: ("headers_too_large",), 500: ("internal_error",),
+    429: ("rate_limited", "address_rate_limited", "too_many_connections"), 431: ("headers_too_large",),
+    500: ("internal_error",),
     503: ("store_unavailable",)}
 #: A JSON body: what is wrong with it before any schema is applied.
 BODY_CODES = ("empty_body", "malformed_json", "bad_encoding", "too_deep", "malformed_body", "invalid_body")
-BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 413: ("body_too_large",), 415: ("unsupported_media_type",)}
+BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 408: ("body_timeout",), 413: ("body_too_large",),
+                                    415: ("unsupported_media_type",)}
 TOKEN: dict[int, tuple[str, ...]] = {401: ("auth_required", "bad_authorization", "bad_token")}
 #: A token is optional, but one that is sent must be valid.
 OPTIONAL_TOKEN: dict[int, tuple[str, ...]] = {401: ("bad_authorization", "bad_token")}
@@ -53,6 +55,7 @@ GAME: dict[int, tuple[str, ...]] = {404: ("game_not_found",)}
 _REASONS = {
     400: "Malformed request: the body, a header or a query value cannot be used",
     401: "Missing, malformed or unknown token", 403: "Not allowed for this caller", 404: "No such resource",
+    408: "The body did not arrive in time; the connection is closed",
     409: "Version or state conflict", 413: "Body larger than 64 KiB", 415: "Body not sent as application/json",
     422: "Well-formed but refused by the rules (`legal_actions` lists what you may do)",
     429: "Too many requests; wait `Retry-After` seconds (`retry_after` is exact)",

@@ -156,6 +156,8 @@ class RateLimited(TooManyRequests): ...
 class ChatRateLimited(TooManyRequests): ...
 class AddressRateLimited(TooManyRequests): ...
 class TooManyStreams(TooManyRequests): ...
+class TooManyConnections(TooManyRequests): ...
+class BodyTimeout(RequestRejected): ...
 class InternalError(ServerError): ...
 class NotImplementedByServer(ServerError): ...
 class StoreUnavailable(ServerError): ...
@@ -182,14 +184,14 @@ ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
     "too_many_webhooks": TooManyWebhooks, "bad_webhook_url": BadWebhookUrl,
     "webhook_host_unresolvable": WebhookHostUnresolvable, "webhook_destination_refused": WebhookDestinationRefused,
     "rate_limited": RateLimited, "chat_rate_limited": ChatRateLimited, "address_rate_limited": AddressRateLimited,
-    "too_many_streams": TooManyStreams,
+    "too_many_streams": TooManyStreams, "too_many_connections": TooManyConnections, "body_timeout": BodyTimeout,
     "internal_error": InternalError, "not_implemented": NotImplementedByServer, "store_unavailable": StoreUnavailable,
 }
 
 _BY_STATUS: dict[int, type[IntrigueError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
-                                              405: MethodNotAllowed, 409: Conflict, 413: RequestRejected,
-                                              415: RequestRejected, 422: RuleViolation, 429: TooManyRequests,
-                                              431: RequestRejected}
+                                              405: MethodNotAllowed, 408: RequestRejected, 409: Conflict,
+                                              413: RequestRejected, 415: RequestRejected, 422: RuleViolation,
+                                              429: TooManyRequests, 431: RequestRejected}
 
 
 def error_from_problem(status: int, problem: dict[str, Any], fallback_detail: str = "") -> IntrigueError:
@@ -212,4 +214,5 @@ __all__ = [
     "WebhookDestinationRefused", "RateLimited", "ChatRateLimited", "InternalError", "NotImplementedByServer",
     "StoreUnavailable",
     "TokenNotFound", "TooManyTokens", "TableTalkFull", "AddressRateLimited", "TooManyStreams",
+    "TooManyConnections", "BodyTimeout",
 ]
