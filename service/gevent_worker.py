@@ -210,6 +210,11 @@ def patch_all_but_select() -> None:
         monkey.patch_all(select=False)
 
 
+#: How long a refused connection is read from (and what it sent dropped) before it is closed.
+REFUSAL_LINGER_SECONDS = 1.0
+REFUSAL_DRAIN_BYTES = 65536
+
+
 class DeadlineBody:
     """A request's body that must be read whole before a deadline (gunicorn's body, wrapped).
 
@@ -330,14 +335,25 @@ class Worker(GeventWorker):
 
 
 def refuse_connection(client: Any, ceiling: int) -> None:
-    """429 ``too_many_connections`` on a connection over its address's ceiling, then close it
-    (nothing of the request is read: the answer goes out whatever the client sends)."""
+    """429 ``too_many_connections`` on a connection over its address's ceiling, then close it.
+
+    Nothing of the request is parsed: the answer goes out whatever the client sends. What it
+    sent is read and dropped for a moment before closing (a bounded lingering close), or the
+    kernel would answer its unread bytes with a reset that can destroy the 429 in flight.
+    """
     problem = Problem(429, "too_many_connections", f"your address holds {ceiling} connections to this server "
                                                    "already; close one first", retry_after=1)
     try:
-        client.setblocking(False)
-        client.send(raw_problem_answer(problem, retry_after=1))
-    except OSError:
+        with gevent.Timeout(REFUSAL_LINGER_SECONDS, False):  # the whole refusal, however the client drips
+            client.sendall(raw_problem_answer(problem, retry_after=1))
+            client.shutdown(socket.SHUT_WR)
+            dropped = 0
+            while dropped < REFUSAL_DRAIN_BYTES:
+                data = client.recv(16384)
+                if not data:
+                    break
+                dropped += len(data)
+    except OSError:  # a client that left: done with it
         pass
     finally:
         try:
