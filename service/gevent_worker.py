@@ -40,9 +40,10 @@ from gevent import monkey, socket
 from gunicorn.http import message, wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
-from engine.settings import Limits, Settings
-from service.answers import Problem
-from service.http_errors import BodyTimeout, raw_problem_answer
+from engine.settings import Limits, Settings  # the standard library alone: safe before gevent's patch
+
+# service.http_errors and service.answers import Flask and redis: only once a worker has patched
+# (this module is imported by gunicorn's arbiter, which must not create locks gevent replaces).
 
 
 class _Captured:
@@ -240,6 +241,8 @@ class DeadlineBody:
             return self._give_up()
 
     def _give_up(self) -> bytes:
+        from service.http_errors import BodyTimeout
+
         self.timed_out = True
         if hasattr(self.body, "failed"):
             self.body.failed = True  # never drained
@@ -298,6 +301,8 @@ class Worker(GeventWorker):
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         """A body that timed out while gunicorn drained it (its request was answered without
         reading it): the connection just closes."""
+        from service.http_errors import BodyTimeout
+
         if isinstance(exc, BodyTimeout):
             return
         super().handle_error(req, client, addr, exc)
@@ -341,6 +346,9 @@ def refuse_connection(client: Any, ceiling: int) -> None:
     sent is read and dropped for a moment before closing (a bounded lingering close), or the
     kernel would answer its unread bytes with a reset that can destroy the 429 in flight.
     """
+    from service.answers import Problem
+    from service.http_errors import raw_problem_answer
+
     problem = Problem(429, "too_many_connections", f"your address holds {ceiling} connections to this server "
                                                    "already; close one first", retry_after=1)
     try:
