@@ -145,3 +145,12 @@ def test_every_post_of_the_document_takes_the_key() -> None:
         post = methods["post"]
         assert "Idempotency-Key" in [param["name"] for param in post["parameters"]], path
         assert "idempotency_key_reused" in post["responses"]["409"]["description"], path
+
+
+def test_a_retried_token_issue_is_the_first_token(engine: Engine, client: FlaskClient) -> None:
+    auth = register(client, "rotator")
+    first = client.post("/v1/me/tokens", headers=keyed("tok-1", auth))
+    again = client.post("/v1/me/tokens", headers=keyed("tok-1", auth))
+    assert first.status_code == 201
+    assert_replayed(first, again)
+    assert len(client.get("/v1/me/tokens", headers=auth).get_json()["tokens"]) == 2
