@@ -208,7 +208,10 @@ class Engine:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hget(self.keys.player(player_id), "name")
         pipe.hset(self.keys.tokens_used(player_id), token_id(hashed), utc_now())
-        name, _ = pipe.execute()
+        # A token issued before tokens were listed joins its player's list when first seen.
+        pipe.hsetnx(self.keys.player_tokens(player_id), token_id(hashed),
+                    canonical_json({"hash": hashed, "created_at": utc_now()}))
+        name, _, _ = pipe.execute()
         player = Player(player_id, name.decode() if name else "")
         if len(self._players) > 100_000:
             self._players.clear()
@@ -296,11 +299,7 @@ class Engine:
                 self._abandon_creation(game_id)
                 raise too_many_open_games(held, max_open)
             cap = None
-        try:
-            done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}, cap=cap)
-        except Limited:
-            self._abandon_creation(game_id, hosting)
-            raise
+        done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}, cap=cap)
         if not isinstance(done, Committed):
             self._abandon_creation(game_id, hosting if max_open and self.cluster else None)
             held = self.open_games_of(creator.id)

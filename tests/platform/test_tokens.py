@@ -79,3 +79,17 @@ def test_a_player_cannot_revoke_another_players_token(engine: Engine) -> None:
     refused = client.delete(f"/v1/me/tokens/{alices}", headers=bearer(bob))
     assert refused.status_code == 404 and refused.get_json()["code"] == "token_not_found"
     assert client.get("/v1/me/games", headers=bearer(alice)).status_code == 200
+
+
+def test_a_token_issued_before_tokens_were_listed_is_listed_and_revocable_once_used(engine: Engine) -> None:
+    client = app_client(engine, NONE)
+    token = register(client, "old-timer")
+    player = engine.player_for_token(token)
+    assert player is not None
+    engine.redis.delete(engine.keys.player_tokens(player.id))  # as a registration of an earlier version left it
+    engine._players.clear()
+    listed = client.get("/v1/me/tokens", headers=bearer(token)).get_json()["tokens"]
+    assert [t["current"] for t in listed] == [True]
+    spare = client.post("/v1/me/tokens", headers=bearer(token)).get_json()["token"]
+    assert client.delete(f"/v1/me/tokens/{listed[0]['id']}", headers=bearer(spare)).status_code == 204
+    assert client.get("/v1/me/games", headers=bearer(token)).status_code == 401
