@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 import redis
 from redis.cluster import RedisCluster
 
@@ -26,10 +27,12 @@ from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, No
 from engine.ratelimit import RateLimiter, limited
 from engine.scheduling import JobScheduler, make_queue
 from engine.settings import Bucket, Settings
+from engine.streams import Lease, StreamLeases
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
-from events.store import EventStore, Gate, IndexCommands, Keys
+from events.lean import LeanScript
+from events.store import Cap, EventStore, Gate, IndexCommands, Keys
 from events.watch import FeedWatcher, Watch
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
@@ -109,7 +112,8 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token or settings.operator_token
-        self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate)
+        self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate,
+                         per_game=settings.messages_per_game)
         self.limiter = RateLimiter(client, self.keys.prefix)
         self.hooks = Webhooks(client, self.keys,
                               make_queue(scheduler.queue.connection, WEBHOOK_QUEUE) if scheduler else None,
@@ -117,43 +121,117 @@ class Engine:
         if settings.pax_card_sets is not None:
             pax_cards.use_operator_folder(settings.pax_card_sets)
         self._seeds: dict[str, str] = {}
-        self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
+        self._players: dict[str, tuple[Player, float]] = {}  # token hash -> player, until when to trust it
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
                                    on_events=self.projector.announced)
         #: On a cluster a rate-limit bucket and a game live in different hash slots: a gate's
         #: token is spent apart, before the command, instead of inside its append.
         self.cluster = isinstance(client, RedisCluster)
+        self._reserve = LeanScript(client, _RESERVE)
+        self._add_token = LeanScript(client, _ADD_TOKEN)
+        self.streams = StreamLeases(client, self.keys.prefix)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
         """Register a player; the token is returned once and only its hash is kept."""
         player = Player(id=secrets.token_hex(8), name=name)
         token = secrets.token_urlsafe(32)
+        hashed = _token_hash(token)
         pipe = self.redis.pipeline()
         pipe.hset(self.keys.player(player.id), mapping={"name": name, "created_at": utc_now()})
-        pipe.hset(self.keys.tokens(), _token_hash(token), player.id)
+        pipe.hset(self.keys.player_tokens(player.id), token_id(hashed),
+                  canonical_json({"hash": hashed, "created_at": utc_now()}))
+        pipe.hset(self.keys.tokens(), hashed, player.id)
         pipe.execute()
         return player, token
 
+    def issue_token(self, player: Player, ceiling: int = 0) -> dict[str, Any]:
+        """Another token for ``player`` (to rotate one: issue, then revoke the old). Shown once.
+
+        ``ceiling`` (0: none) bounds the tokens a player holds, counted and added in one step.
+        """
+        token = secrets.token_urlsafe(32)
+        hashed = _token_hash(token)
+        issued = {"id": token_id(hashed), "created_at": utc_now()}
+        added = self._add_token(keys=[self.keys.player_tokens(player.id)],
+                                args=[ceiling, issued["id"], canonical_json({"hash": hashed,
+                                                                            "created_at": issued["created_at"]})])
+        if not added:
+            raise Conflict("too_many_tokens", f"you already hold {ceiling} tokens (at most {ceiling}); "
+                                              "revoke one with DELETE /v1/me/tokens/<id> first")
+        self.redis.hset(self.keys.tokens(), hashed, player.id)
+        return {**issued, "token": token, "last_used_at": None}
+
+    def tokens_of(self, player: Player, current: str | None = None) -> list[dict[str, Any]]:
+        """The player's tokens, oldest first: ids and dates, never a token or its hash."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.keys.player_tokens(player.id))
+        pipe.hgetall(self.keys.tokens_used(player.id))
+        held, used = pipe.execute()
+        current_id = token_id(_token_hash(current)) if current else None
+        listed = []
+        for raw_id, raw in held.items():
+            found = orjson.loads(raw)
+            ident = raw_id.decode()
+            last = used.get(raw_id)
+            listed.append({"id": ident, "created_at": found["created_at"],
+                           "last_used_at": last.decode() if last else None, "current": ident == current_id})
+        return sorted(listed, key=lambda item: (item["created_at"], item["id"]))
+
+    def revoke_token(self, player: Player, ident: str) -> None:
+        """Revoke one of the player's tokens: it stops working on every API process within
+        :data:`TOKEN_CACHE_SECONDS`, at once on this one."""
+        raw = self.redis.hget(self.keys.player_tokens(player.id), ident) if len(ident) <= MAX_GAME_ID else None
+        if raw is None:
+            raise NotFound("token_not_found", "you hold no token with this id (see GET /v1/me/tokens)")
+        hashed = orjson.loads(raw)["hash"]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hdel(self.keys.tokens(), hashed)
+        pipe.hdel(self.keys.player_tokens(player.id), ident)
+        pipe.hdel(self.keys.tokens_used(player.id), ident)
+        pipe.execute()
+        self._players.pop(hashed, None)
+
     def player_for_token(self, token: str) -> Player | None:
+        """The token's player. Kept in this process for :data:`TOKEN_CACHE_SECONDS` (a revoked
+        token stops working within that), each refresh noting when the token was last used."""
         hashed = _token_hash(token)
         cached = self._players.get(hashed)
-        if cached is not None:
-            return cached
+        now = time.monotonic()
+        if cached is not None and cached[1] > now:
+            return cached[0]
         player_id = self.redis.hget(self.keys.tokens(), hashed)
         if player_id is None:
+            self._players.pop(hashed, None)
             return None
         player_id = player_id.decode()
-        name = self.redis.hget(self.keys.player(player_id), "name")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(self.keys.player(player_id), "name")
+        pipe.hset(self.keys.tokens_used(player_id), token_id(hashed), utc_now())
+        # A token issued before tokens were listed joins its player's list when first seen.
+        pipe.hsetnx(self.keys.player_tokens(player_id), token_id(hashed),
+                    canonical_json({"hash": hashed, "created_at": utc_now()}))
+        name, _, _ = pipe.execute()
         player = Player(player_id, name.decode() if name else "")
         if len(self._players) > 100_000:
             self._players.clear()
-        self._players[hashed] = player
+        self._players[hashed] = (player, now + TOKEN_CACHE_SECONDS)
         return player
 
     def open_games_of(self, player_id: str) -> int:
         """How many games ``player_id`` created that still wait for players."""
         return int(self.redis.zcard(self.keys.hosting(player_id)))
+
+    def check_open_games(self, player_id: str, ceiling: int) -> None:
+        """Refuse early a creator who already hosts ``ceiling`` open games (0: no ceiling).
+
+        A cheap look before the creation spends anything; the creation itself decides
+        again, atomically (see :meth:`create_game`).
+        """
+        if ceiling:
+            held = self.open_games_of(player_id)
+            if held >= ceiling:
+                raise too_many_open_games(held, ceiling)
 
     def is_operator(self, token: str) -> bool:
         # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError).
@@ -164,6 +242,12 @@ class Engine:
     def gate(self, bucket: Bucket, subject: str) -> Gate | None:
         """The gate that spends ``subject``'s token of ``bucket`` in an action's append (see :meth:`act`)."""
         return self.limiter.gate(bucket, subject)
+
+    def take_all(self, asked: list[tuple[Bucket, str]]) -> None:
+        """Spend one token of each ``(bucket, subject)`` in one round trip, all or none, or refuse."""
+        wait, empty = self.limiter.allow_all(asked)
+        if wait:
+            raise limited(empty, wait)
 
     def take(self, bucket: Bucket, subject: str) -> None:
         """Spend one token of ``bucket`` for ``subject`` now, or refuse with when to retry."""
@@ -180,7 +264,10 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any]) -> Record:
+                    time_control: Mapping[str, Any], max_open: int = 0) -> Record:
+        """Open a game. With ``max_open`` the creator's open games are counted and the game
+        created in one atomic step (the append's cap, or a reservation on a cluster), so
+        concurrent creations never pass the ceiling together."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
@@ -204,7 +291,30 @@ class Engine:
             "id": game_id, "game": game, "seats": seats, "options": full_options,
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
         })
-        return self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}).record
+        hosting = self.keys.hosting(creator.id)
+        cap = Cap(hosting, max_open) if max_open else None
+        if cap is not None and self.cluster:  # the hosting set lives in another hash slot: reserve first
+            held = int(self._reserve(keys=[hosting], args=[max_open, game_id, time.time()]))
+            if held >= 0:
+                self._abandon_creation(game_id)
+                raise too_many_open_games(held, max_open)
+            cap = None
+        done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}, cap=cap)
+        if not isinstance(done, Committed):
+            self._abandon_creation(game_id, hosting if max_open and self.cluster else None)
+            held = self.open_games_of(creator.id)
+            raise too_many_open_games(held, max_open)
+        return done.record
+
+    def _abandon_creation(self, game_id: str, hosting: str | None = None) -> None:
+        """Undo what a refused creation wrote before its append (seed, place, reservation)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self.keys.creating(), game_id)
+        pipe.delete(self.keys.seed(game_id))
+        pipe.execute()
+        if hosting is not None:
+            self.redis.zrem(hosting, game_id)
+        self._seeds.pop(game_id, None)
 
     def join(self, player: Player, game_id: str, answer_first: bool = False) -> Joined:
         """Take the first free seat; the last seat filled starts the game (setup runs here).
@@ -395,6 +505,13 @@ class Engine:
         """The game's events after ``after``, at most ``count`` (its full, unredacted log)."""
         return self.store.read(game_id, after=after, count=count)
 
+    def open_stream(self, player_id: str | None, address: str, per_player: int, per_address: int) -> Lease:
+        """A lease for one more event stream of this player and address, or ``Limited`` past a ceiling."""
+        ceilings = [(f"address:{address}", per_address)]
+        if player_id is not None:
+            ceilings.insert(0, (f"player:{player_id}", per_player))
+        return self.streams.open(ceilings)
+
     def watch(self, game_id: str) -> AbstractContextManager[Watch]:
         """Wake on the game's next events or messages (register it before the first read)."""
         return self.watcher.watch(game_id)
@@ -571,6 +688,33 @@ class Engine:
             self.scheduler.enqueue_drain()
         return len(due)
 
+    def expire_open_games(self, now: float | None = None, limit: int = 100) -> list[str]:
+        """End every open game that has waited longer than the ``open_game_ttl`` setting.
+
+        Each gets a ``GameEnded`` event (no winners, reason ``expired``) in its log, so it
+        leaves the lobby and stops counting against its creator's open games in the same
+        step; a join that races it wins or loses the append's version check, never both.
+        Returns the games expired (the sweep calls it; ``limit`` bounds one pass).
+        """
+        ttl = self.settings.open_game_ttl
+        if not ttl:
+            return []
+        cutoff = (time.time() if now is None else now) - ttl
+        expired = []
+        for raw in self.redis.zrangebyscore(self.keys.lobby(), "-inf", cutoff, start=0, num=limit):
+            game_id = raw.decode()
+            for _ in range(MAX_RETRIES):
+                record = self.projector.load(game_id)
+                if record is None or record["status"] != "open":
+                    break
+                if parse_time(record["created_at"]).timestamp() > cutoff:
+                    break
+                ended = GameEvent("GameEnded", {"winners": [], "reason": "expired", "seed": self._seed(game_id)})
+                if self._commit(game_id, record, [ended], {"kind": "system", "reason": "expired"}) is not None:
+                    expired.append(game_id)
+                    break
+        return expired
+
     def drain_due(self, batch: int = 20) -> int:
         """The drain job: run the step of every game in the due set; how many it ran.
 
@@ -664,7 +808,8 @@ class Engine:
 
     def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
                 idem: tuple[str, str] | None = None, gate: Gate | None = None,
-                later: list[Callable[[], None]] | None = None) -> Committed | dict[str, Any] | None:
+                later: list[Callable[[], None]] | None = None, cap: Cap | None = None
+                ) -> Committed | dict[str, Any] | None:
         """Seal, fold and append; then index and schedule. None on a version conflict; ``Limited``
         when the ``gate`` had no token (see :meth:`act`). Work owed after the answer goes to
         ``later`` when given (see :meth:`_owe`)."""
@@ -704,7 +849,7 @@ class Engine:
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record)
-            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate)
+            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate, cap)
             replies = [None, *result.replies]
         if result.status == "limited":
             assert gate is not None and result.wait is not None
@@ -874,6 +1019,37 @@ class Engine:
             if progress is not None:
                 progress(done, len(game_ids))
         return count
+
+
+# KEYS: a creator's hosting set. ARGV: ceiling, game id, score. Adds the game unless the set
+# is full: -1 when added, else the set's size (a cluster's creation, whose append cannot see it).
+_RESERVE = """
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[1]) then return held end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+return -1
+"""
+
+
+# KEYS: a player's tokens. ARGV: ceiling (0: none), token id, its record. 1 when added, else 0.
+_ADD_TOKEN = """
+if tonumber(ARGV[1]) > 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+"""
+#: How long a process trusts what it learnt of a token: a revoked one works elsewhere at most this long.
+TOKEN_CACHE_SECONDS = 2.0
+
+
+def token_id(hashed: str) -> str:
+    """A token's public id, from its hash: names it in lists and revocations, proves nothing."""
+    return hashlib.sha256(f"id:{hashed}".encode()).hexdigest()[:16]
+
+
+def too_many_open_games(held: int, ceiling: int) -> Conflict:
+    return Conflict("too_many_open_games",
+                    f"you already host {held} games waiting for players (at most {ceiling}); "
+                    "wait until they fill or expire before opening another")
 
 
 def _sweep_score(record: Record, due: str) -> float:

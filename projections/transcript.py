@@ -60,6 +60,8 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
     if event.type == "DeadlineMissed":
         bot = "; the bot plays the seat from now on" if data["autoplay"] else ""
         return f"{_name(after, data['seat'])} let a deadline pass: the default move is played{bot}"
+    if event.type == "GameEnded" and not data["winners"] and data["reason"] == "expired":
+        return "The game expires: its seats did not fill in time"
     if event.type == "GameEnded":
         winners = " and ".join(_name(after, seat) for seat in data["winners"])
         return f"The game ends ({data['reason']}): {winners} {'wins' if len(data['winners']) == 1 else 'share the win'}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -41,10 +41,13 @@ LOBBY_LIMIT = 200
 # ------------------------------------------------------------------ problem codes
 #: What any request may be answered with, whatever it asks.
 ANYWHERE: dict[int, tuple[str, ...]] = {
-    429: ("rate_limited",), 431: ("headers_too_large",), 500: ("internal_error",), 503: ("store_unavailable",)}
+    429: ("rate_limited", "address_rate_limited", "too_many_connections"), 431: ("headers_too_large",),
+    500: ("internal_error",),
+    503: ("store_unavailable",)}
 #: A JSON body: what is wrong with it before any schema is applied.
 BODY_CODES = ("empty_body", "malformed_json", "bad_encoding", "too_deep", "malformed_body", "invalid_body")
-BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 413: ("body_too_large",), 415: ("unsupported_media_type",)}
+BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 408: ("body_timeout",), 413: ("body_too_large",),
+                                    415: ("unsupported_media_type",)}
 TOKEN: dict[int, tuple[str, ...]] = {401: ("auth_required", "bad_authorization", "bad_token")}
 #: A token is optional, but one that is sent must be valid.
 OPTIONAL_TOKEN: dict[int, tuple[str, ...]] = {401: ("bad_authorization", "bad_token")}
@@ -53,6 +56,7 @@ GAME: dict[int, tuple[str, ...]] = {404: ("game_not_found",)}
 _REASONS = {
     400: "Malformed request: the body, a header or a query value cannot be used",
     401: "Missing, malformed or unknown token", 403: "Not allowed for this caller", 404: "No such resource",
+    408: "The body did not arrive in time; the connection is closed",
     409: "Version or state conflict", 413: "Body larger than 64 KiB", 415: "Body not sent as application/json",
     422: "Well-formed but refused by the rules (`legal_actions` lists what you may do)",
     429: "Too many requests; wait `Retry-After` seconds (`retry_after` is exact)",
@@ -114,8 +118,30 @@ GAME_ID = _path("game_id", "The game's id (from POST /v1/games or the lobby)")
 AFTER = _query("after", "Only events after this version", {"type": "integer", "minimum": 0, "maximum": 10**15 - 1})
 
 
+IDEMPOTENCY_KEY = _header("Idempotency-Key", "Your id for this request: the same key and body again return the "
+                                              "first answer (its status and body) and change nothing; the same key "
+                                              "with another body is 409 idempotency_key_reused (1 to 200 "
+                                              "characters; kept a day, per player, or per address without a token)",
+                          {"type": "string", "minLength": 1, "maxLength": 200})
+#: What the header may be answered with on any POST.
+IDEMPOTENCY: dict[int, tuple[str, ...]] = {400: ("bad_idempotency_key",), 409: ("idempotency_key_reused", "busy")}
+
+
+def _with_idempotency(op: Operation) -> Operation:
+    """Every POST takes an Idempotency-Key (an action's is described with the action)."""
+    if op.method != "post":
+        return op
+    named = {param["name"] for param in op.params}
+    params = op.params if "Idempotency-Key" in named else (*op.params, IDEMPOTENCY_KEY)
+    return replace(op, params=params, problems=_join(op.problems, IDEMPOTENCY))
+
+
 def operations() -> list[Operation]:
     """Every operation of the API, in the order of the reference."""
+    return [_with_idempotency(op) for op in _operations()]
+
+
+def _operations() -> list[Operation]:
     games = ", ".join(registry.available())
     return [
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
@@ -173,7 +199,8 @@ def operations() -> list[Operation]:
                           _query("messages_after", "Table talk after this message id (e.g. 12-0)",
                                  {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}))),
         Operation("get", "/v1/games/{game_id}/events/stream", "The same feed as server-sent events", "optional",
-                  200, None, _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query", "bad_last_event_id")}),
+                  200, None, _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query", "bad_last_event_id"),
+                                                          429: ("too_many_streams",)}),
                   params=(GAME_ID, AFTER,
                           _query("messages_after", "Table talk after this message id",
                                  {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}),
@@ -196,7 +223,8 @@ def operations() -> list[Operation]:
                   params=(GAME_ID,), ok_type="text/plain"),
         Operation("post", "/v1/games/{game_id}/messages", "Table talk: to everyone, or privately to one seat",
                   "required", 201, "ChatMessage",
-                  _join(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over",), 422: ("bad_recipient",),
+                  _join(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over", "table_talk_full"),
+                                            422: ("bad_recipient",),
                                             429: ("chat_rate_limited",)}),
                   params=(GAME_ID,), body="MessageCreate",
                   description="A message never changes the game's version."),
@@ -225,6 +253,16 @@ def operations() -> list[Operation]:
         Operation("get", "/v1/me/webhooks/{webhook_id}/deliveries", "A webhook's recent deliveries", "required", 200,
                   "DeliveryList", _join(TOKEN, {404: ("webhook_not_found",)}),
                   params=(_path("webhook_id", "The webhook's id"),)),
+        Operation("get", "/v1/me/tokens", "Your tokens: ids and dates, never a token", "required", 200, "TokenList",
+                  _join(TOKEN)),
+        Operation("post", "/v1/me/tokens", "Issue another token, shown once (to rotate: issue, then revoke the old)",
+                  "required", 201, "TokenIssued", _join(TOKEN, {409: ("too_many_tokens",)}),
+                  description="A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one "
+                              "client address shares its INTRIGUE_ADDRESS_RATE_LIMIT."),
+        Operation("delete", "/v1/me/tokens/{token_id}", "Revoke a token (this one too); it stops working within "
+                                                         "seconds on every API process", "required", 204, None,
+                  _join(TOKEN, {404: ("token_not_found",)}),
+                  params=(_path("token_id", "The token's id (from GET /v1/me/tokens)"),), ok_type=""),
         Operation("get", "/v1/openapi.json", "This document", "none", 200, None, {}, ok_type="application/json"),
     ]
 
@@ -234,7 +272,8 @@ SCHEMAS = {
     "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
-    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, **correspondence.SCHEMAS,
+    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "TokenList": schemas.TokenListSchema,
+    "TokenIssued": schemas.TokenIssuedSchema, **correspondence.SCHEMAS,
 }
 
 

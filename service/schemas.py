@@ -25,6 +25,24 @@ class PlayerSchema(Schema):
     token = fields.String(metadata={"description": "Bearer token; shown once, keep it secret"})
 
 
+class TokenSchema(Schema):
+    id = fields.String(required=True, metadata={"description": "Names the token in DELETE /v1/me/tokens/{token_id}"})
+    created_at = fields.String(required=True)
+    last_used_at = fields.String(allow_none=True, metadata={"description": "To the nearest few seconds"})
+    current = fields.Boolean(metadata={"description": "Whether this is the token of the request"})
+
+
+class TokenListSchema(Schema):
+    tokens = fields.List(fields.Nested(TokenSchema), required=True)
+
+
+class TokenIssuedSchema(Schema):
+    id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "Bearer token; shown once, keep it secret"})
+    created_at = fields.String(required=True)
+    last_used_at = fields.String(allow_none=True)
+
+
 class TimeControlSchema(Schema):
     class Meta:
         unknown = RAISE

@@ -60,6 +60,7 @@ class Sweeper(threading.Thread):
                 now = datetime.now(UTC)
                 self.engine.sweep(now=now)
                 self.sweep_webhooks(now)
+                self.expire_open_games(now)
                 wait = self.next_wait(now)
             except redis.RedisError as err:
                 log.warning("sweep failed, will retry: %s", err)
@@ -76,6 +77,16 @@ class Sweeper(threading.Thread):
             self.engine.hooks.sweep(now=now.timestamp())
         except Exception:
             log.exception("webhook sweep failed; retrying on the next pass")
+
+    def expire_open_games(self, now: datetime) -> None:
+        """End the open games that waited too long (logged and left for the next pass on failure)."""
+        try:
+            expired = self.engine.expire_open_games(now.timestamp())
+        except Exception:
+            log.exception("open-game expiry failed; retrying on the next pass")
+            return
+        if expired:
+            log.info("expired %d open game(s) nobody joined", len(expired))
 
     def next_wait(self, swept_at: datetime) -> float:
         """Sleep until the next deadline falls due, but never longer than ``sweep_seconds``.

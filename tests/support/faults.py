@@ -36,7 +36,10 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Limits no test reaches (the limiter stays in the path).
 UNREACHABLE_LIMITS = {"INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ANONYMOUS_RATE_LIMIT": "100000",
                       "INTRIGUE_REGISTRATIONS_PER_HOUR": "1000000", "INTRIGUE_GAMES_PER_HOUR": "1000000",
-                      "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000"}
+                      "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000",
+                      "INTRIGUE_ADDRESS_RATE_LIMIT": "1000000",
+                      "INTRIGUE_STREAMS_PER_PLAYER": "100000", "INTRIGUE_STREAMS_PER_ADDRESS": "100000",
+                      "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000"}
 
 
 class Proc:
