@@ -69,9 +69,10 @@ class Knowledge:
 @cache
 def knowledge_for(game: str) -> Knowledge:
     """The search knowledge of a registered game (the defaults for a game without its own)."""
-    from bots.knowledge import coup, revolution
+    from bots.knowledge import coup, ideology, pax, revolution
     from games import registry
 
     rules = registry.load(game)
-    special: dict[str, type[Knowledge]] = {"coup": coup.CoupKnowledge, "revolution": revolution.RevolutionKnowledge}
+    special: dict[str, type[Knowledge]] = {"coup": coup.CoupKnowledge, "revolution": revolution.RevolutionKnowledge,
+                                           "ideology": ideology.IdeologyKnowledge, "pax": pax.PaxKnowledge}
     return special.get(game, Knowledge)(rules)
