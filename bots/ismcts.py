@@ -33,6 +33,7 @@ from typing import Any
 import orjson
 
 from bots.base import Observation
+from bots.heuristics import heuristic_for
 from bots.knowledge import Knowledge, knowledge_for
 from games import registry
 from games.base import Action, GameEvent, GameRules, RuleViolation, Seat, State
@@ -88,7 +89,11 @@ class IsmctsBot:
             raise ValueError("the seat has no legal action to choose from")
         rules = registry.load(observation.game)
         knowledge = knowledge_for(observation.game)
-        sampler = rules.prepare_sampler(observation.view, observation.history, observation.seat)
+        try:
+            sampler = rules.prepare_sampler(observation.view, observation.history, observation.seat)
+        except ValueError:  # a history the sampler cannot read (a scenario's odd deck): play by rule of thumb
+            self.last = SearchStats()
+            return heuristic_for(observation.game).choose(observation, rng)
         search = _Search(rules, knowledge, observation.seat, self.exploration, rng)
         root_actions = knowledge.root_actions(observation, legal, sampler.sample(random.Random(0)), rules)
         if len(root_actions) == 1:

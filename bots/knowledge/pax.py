@@ -9,7 +9,8 @@ from games.pax.board import income_of
 
 
 class PaxKnowledge(Knowledge):
-    rollout_decisions = 30
+    #: The rules list every legal action (a few milliseconds each time), so rollouts stay short.
+    rollout_decisions = 6
     score_scale = 6.0
 
     def scores(self, state: State, seats: int) -> list[float] | None:

@@ -5,7 +5,7 @@ only secrets are the draw pile's order and which cards of the set were left in t
 The seat's history is replayed through :func:`games.pax.fold.evolve` with the draw pile
 written as unknowns; a card is pinned when the market deals it. Each sample then splits
 the cards nobody has seen between the pile and the box, keeping the rule that every
-Topple card is in the pile, and only below its top third (the setup stacks them there).
+Topple card is in the pile, and only below its top third (the shuffled setup stacks them there).
 """
 
 from __future__ import annotations
@@ -84,9 +84,11 @@ class PaxSampler:
         seen.update(card for card in state["deck"] if card != UNKNOWN)
         seen.update(state["box"])
         unseen = sorted(cid for cid, card in ids.items() if card["category"] in DECK_CATEGORIES and cid not in seen)
-        self.topples = [cid for cid in unseen if ids[cid]["category"] == "topple"]
-        self.others = [cid for cid in unseen if ids[cid]["category"] != "topple"]
         self.slots = state["deck"].count(UNKNOWN)
+        # A scenario's fixed pile may leave Topples in the box; the shuffled setup never does.
+        stacked = not state["scenario"]
+        self.topples = [cid for cid in unseen if stacked and ids[cid]["category"] == "topple"]
+        self.others = [cid for cid in unseen if cid not in self.topples]
         if len(self.topples) > self.slots or len(unseen) < self.slots:
             raise ValueError("the history does not add up to a Pax Porfiriana game this seat could be in")
 
