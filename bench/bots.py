@@ -8,6 +8,7 @@ the p50/p95 time of its decisions (the search's own time, measured around ``choo
 
     python -m bench bots                          # 200 games a title (long: hours)
     python -m bench bots --games 20 --titles coup,revolution
+    python -m bench bots --rows ismcts-random     # only the ISMCTS bot against random bots
     python -m bench bots --jobs 2                 # both cores, when the machine is free
 
 Ideology and Pax Porfiriana are played with their ``PLAYOUT_OPTIONS`` (turn caps), as the
@@ -131,7 +132,7 @@ HEADER = (f"{'title':<11} {'bot':<10} {'against':<13} {'games':>5} {'win share':
 
 def format_row(row: Row) -> str:
     return (f"{row.game:<11} {row.bot:<10} {row.opponents:<13} {row.games:>5} {row.win_share:>9.1%} "
-            f"{f'{row.low:.0%}-{row.high:.0%}':>14} {row.p50_ms:>7.0f} {row.p95_ms:>7.0f}")
+            f"{f'{row.low:.0%}-{row.high:.0%}':>14} {row.p50_ms:>7.1f} {row.p95_ms:>7.1f}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -139,15 +140,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per title and pairing (default 200)")
     parser.add_argument("--titles", default=",".join(TITLES), help=f"comma-separated, from {', '.join(TITLES)}")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1: the machine is shared)")
-    parser.add_argument("--no-heuristic", action="store_true", help="only ISMCTS against random bots")
+    parser.add_argument("--rows", default=",".join(f"{a}-{b}" for a, b in PAIRINGS),
+                        help="comma-separated pairings BOT-OPPONENTS (default: all three)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args(argv)
     titles = [title.strip() for title in args.titles.split(",") if title.strip()]
     unknown = sorted(set(titles) - set(TITLES))
-    if unknown or args.games < 1 or args.jobs < 1:
-        parser.error(f"unknown title(s): {', '.join(unknown)}" if unknown else "--games and --jobs must be >= 1")
-    pairings = PAIRINGS[:1] if args.no_heuristic else PAIRINGS
-    print(f"# python -m bench bots --games {args.games} --titles {','.join(titles)} --jobs {args.jobs}")
+    pairings = [tuple(row.strip().split("-", 1)) for row in args.rows.split(",") if row.strip()]
+    bad_rows = [row for row in pairings if row not in PAIRINGS]
+    if unknown or bad_rows or args.games < 1 or args.jobs < 1:
+        parser.error(f"unknown title(s): {', '.join(unknown)}" if unknown
+                     else f"unknown row(s); rows are {', '.join(f'{a}-{b}' for a, b in PAIRINGS)}" if bad_rows
+                     else "--games and --jobs must be >= 1")
+    rows_flag = ",".join(f"{a}-{b}" for a, b in pairings)
+    print(f"# python -m bench bots --games {args.games} --titles {','.join(titles)} --rows {rows_flag} "
+          f"--jobs {args.jobs}")
     print(HEADER)
     rows = run(titles, args.games, args.jobs, pairings)
     if args.json:
