@@ -40,6 +40,8 @@ TITLES = ("coup", "revolution", "ideology", "pax")
 SEATS = 3
 #: (bot under test, the two opponents)
 PAIRINGS = (("ismcts", "random"), ("ismcts", "heuristic"), ("heuristic", "random"))
+#: A game still on after this many decisions (bots blocking each other for ever) counts as lost.
+MAX_DECISIONS = 2_000
 
 
 def make_bot(kind: str, game: str) -> Bot:
@@ -83,7 +85,7 @@ def play_one(spec: GameSpec) -> tuple[GameSpec, float, list[float]]:
     bots[seat] = make_bot(spec.tested, spec.game)
     options = dict(getattr(registry.load(spec.game), "PLAYOUT_OPTIONS", {}))
     record = play(spec.game, bots, seed=f"bench-bots:{spec.game}:{spec.tested}:{spec.opponents}:{spec.index}",
-                  options=options)
+                  options=options, max_decisions=MAX_DECISIONS)
     winners = record.outcome.winners
     share = 1.0 / len(winners) if seat in winners else 0.0
     return spec, share, record.decisions[seat]

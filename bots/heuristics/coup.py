@@ -50,13 +50,14 @@ class CoupHeuristic:
         if "reveal" in kinds:
             return dict(max(legal, key=lambda a: KEEP_ORDER.index(a["card"])))
         if "pass" in kinds:
-            return self._react(view, legal, seat, hand, pick)
+            return self._react(view, legal, seat, hand, pick, rng)
         target = _strongest_rival(view, seat)
         for option in (pick("coup", target=target), pick("assassinate", target=target) if "assassin" in hand else None,
                        pick("tax") if "duke" in hand else None):
             if option is not None:
                 return option
-        if "captain" in hand:
+        # Steals and foreign aid can be blocked turn after turn: mixing in income keeps the game moving.
+        if "captain" in hand and rng.random() < 0.5:
             rich = [s for s in view["seats"] if s["seat"] != seat and s["alive"] and s["coins"] >= 2]
             if rich:
                 option = pick("steal", target=max(rich, key=lambda s: s["coins"])["seat"])
@@ -64,16 +65,22 @@ class CoupHeuristic:
                     return option
         if "ambassador" in hand and len(set(hand)) < len(hand):
             return pick("exchange") or dict(legal[0])
-        return pick("foreign_aid") or pick("income") or dict(legal[0])
+        if rng.random() < 0.5:
+            return pick("foreign_aid") or pick("income") or dict(legal[0])
+        return pick("income") or dict(legal[0])
 
     @staticmethod
-    def _react(view: Mapping[str, Any], legal: list[Action], seat: int, hand: Sequence[str], pick: Any) -> Action:
+    def _react(view: Mapping[str, Any], legal: list[Action], seat: int, hand: Sequence[str], pick: Any,
+               rng: random.Random) -> Action:
         seen = _seen(view, hand)
         window = view["window"]
-        claim = view["block"]["card"] if window and window["kind"] == "block" else (view["action"] or {}).get("claim")
+        blocked = bool(window and window["kind"] == "block")
+        claim = view["block"]["card"] if blocked else (view["action"] or {}).get("claim")
         challenge = pick("challenge")
         if challenge is not None and claim is not None and seen[claim] >= COPIES:
             return challenge
+        if challenge is not None and blocked and (view["action"] or {}).get("seat") == seat and rng.random() < 0.4:
+            return challenge  # a block of its own action is sometimes called, or a bluffed block stalls the game
         for action in legal:
             if action["type"] == "block" and action["card"] in hand:
                 return dict(action)
