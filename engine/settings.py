@@ -118,6 +118,10 @@ class Settings:
     bind: str = "0.0.0.0:8000"
     #: API processes under gunicorn (None: one per usable core but one).
     web_concurrency: int | None = None
+    #: Most search iterations of one ISMCTS decision (a bot seat's or a takeover's).
+    bot_iterations: int = 5000
+    #: Most milliseconds of one ISMCTS decision, whichever of the two ends first.
+    bot_milliseconds: float = 450.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -173,6 +177,13 @@ def _number(raw: str) -> float:
         value = -1.0
     if not value >= 0 or value == float("inf"):
         raise ValueError("a number of at least 0 is needed")
+    return value
+
+
+def _positive_number(raw: str) -> float:
+    value = _number(raw)
+    if value <= 0:
+        raise ValueError("a number above 0 is needed")
     return value
 
 
@@ -259,4 +270,6 @@ VARIABLES = (
     Variable("INTRIGUE_WEBHOOK_DISABLE_AFTER", "webhook_retry.disable_after", _number),
     Variable("INTRIGUE_LOG_LEVEL", "log_level", _log_level),
     Variable("INTRIGUE_PAX_CARD_SETS", "pax_card_sets", _text),
+    Variable("INTRIGUE_BOT_ITERATIONS", "bot_iterations", _positive_count),
+    Variable("INTRIGUE_BOT_MILLISECONDS", "bot_milliseconds", _positive_number),
 )
