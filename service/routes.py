@@ -53,7 +53,8 @@ def create_game() -> tuple[dict[str, Any], int]:
                       f"you already host {hosting} games waiting for players (at most {limits().open_games}); "
                       "wait until they fill before opening another")
     take(limits().game_creations(), player.id)
-    record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"])
+    record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"],
+                                  body["bots"])
     return game_view(record, None), 201
 
 
