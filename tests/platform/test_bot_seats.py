@@ -1,0 +1,120 @@
+"""Bot seats in the engine: the job asked for each awaited bot seat, what the bot is shown, stale jobs."""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+
+from bots import Observation
+from engine.core import Engine, Player
+from engine.scheduling import BOTS_QUEUE, make_queue
+from engine.seat_bots import observation_for
+from engine.settings import Settings
+from projections.views import game_view
+from service.seat_client import SeatHistory, observation_from_feed
+
+
+@pytest.fixture()
+def engine(engine: Engine) -> Engine:
+    """The platform's engine with a small ISMCTS budget: a bot seat decides in a blink."""
+    return Engine(engine.redis, engine.scheduler, snapshot_every=5,
+                  settings=Settings(bot_iterations=30, bot_milliseconds=200))
+
+
+def _canonical(observation: Observation) -> bytes:
+    return orjson.dumps({"game": observation.game, "seat": observation.seat, "view": observation.view,
+                         "legal": list(observation.legal_actions),
+                         "history": [(e.type, e.data, e.actor) for e in observation.history]},
+                        option=orjson.OPT_SORT_KEYS)
+
+
+def _feed_observation(engine: Engine, game_id: str, seat: int) -> Observation:
+    """What a client of ``seat`` would build: its game view and its whole feed, read as the API reads them."""
+    history = SeatHistory()
+    after, cursor = 0, None
+    while True:
+        items, after, cursor, full, _ = engine.feed_page(game_id, seat, after, cursor, 1, 500)
+        for item in items:
+            history.add(item)
+        if not full:
+            break
+    return observation_from_feed(game_view(engine.load(game_id), seat), history)
+
+
+def _bot_game(engine: Engine, game: str = "coup") -> tuple[str, Player]:
+    person = engine.create_player("person")[0]
+    record = engine.create_game(person, game, 3, {}, {"seconds_per_move": 3600}, {"1": "random", "2": "ismcts"})
+    assert record["status"] == "open" and record["players"][0] is None
+    engine.join(person, record["id"])
+    return record["id"], person
+
+
+def test_every_commit_that_leaves_a_bot_seat_awaited_asks_the_bots_queue_and_stale_jobs_do_nothing(
+        engine: Engine) -> None:
+    game_id, person = _bot_game(engine)
+    queue = make_queue(engine.redis, BOTS_QUEUE)
+    rng = random.Random(5)
+    played = stale = 0
+    for _ in range(400):
+        record = engine.load(game_id)
+        if record["status"] == "finished":
+            break
+        version = record["version"]
+        awaited = [seat for seat, kind in enumerate(record["awaiting"]) if kind is not None]
+        if not awaited:
+            assert engine.advance(game_id) == "resolved"
+            continue
+        asked = set(queue.job_ids)
+        for seat in (1, 2):
+            assert (f"bot-{game_id}-{version}-{seat}" in asked) == (seat in awaited), (version, seat, awaited)
+        if 0 in awaited and rng.random() < 0.5 or awaited == [0]:
+            legal = game_view(record, 0)["legal_actions"]
+            engine.act(person, game_id, rng.choice(legal))
+            continue
+        seat = next(s for s in awaited if s != 0)
+        assert engine.play_bot_seat(game_id, version, seat) == "played"
+        played += 1
+        # The same job again, or the other bot seat's job for that version: the game moved on.
+        for again in (1, 2):
+            before = engine.version(game_id)
+            assert engine.play_bot_seat(game_id, version, again) == "stale"
+            assert engine.version(game_id) == before
+            stale += 1
+    assert engine.load(game_id)["status"] == "finished" and played > 5 and stale > 10
+    # A job for a seat that is not a bot's, or for a finished game, does nothing either.
+    assert engine.play_bot_seat(game_id, engine.version(game_id), 0) == "stale"
+
+
+def test_a_person_seat_is_never_played_by_a_bot_job(engine: Engine) -> None:
+    game_id, _ = _bot_game(engine)
+    record = engine.load(game_id)
+    assert engine.play_bot_seat(game_id, record["version"], 0) in ("not_a_bot", "nothing_to_do")
+    assert engine.version(game_id) == record["version"]
+
+
+def test_the_bot_is_shown_exactly_its_seats_view_and_feed(engine: Engine) -> None:
+    """The worker's observation, built from the stored events, equals a client's from the seat's feed."""
+    compared = 0
+    for game in ("coup", "revolution", "ideology", "pax"):
+        game_id, person = _bot_game(engine, game)
+        rng = random.Random(game)
+        for step in range(40):
+            record = engine.load(game_id)
+            if record["status"] == "finished":
+                break
+            awaited = [seat for seat, kind in enumerate(record["awaiting"]) if kind is not None]
+            if not awaited:
+                engine.advance(game_id)
+                continue
+            seat = rng.choice(awaited)
+            if seat != 0 and step % 3 == 0:
+                from_store = observation_for(record, engine.store.read(game_id), seat)
+                assert _canonical(from_store) == _canonical(_feed_observation(engine, game_id, seat)), (game, step)
+                compared += 1
+            if seat == 0:
+                engine.act(person, game_id, rng.choice(game_view(record, 0)["legal_actions"]))
+            else:
+                engine.play_bot_seat(game_id, record["version"], seat)
+    assert compared >= 8
