@@ -65,6 +65,8 @@ def test_two_bot_seats_and_a_person_play_coup_to_its_end(server: str) -> None:
                    if e.cause.get("kind") == "bot" and e.cause.get("batch") == e.seq}
     assert {(1, "ismcts"), (2, "random")} <= bot_batches, "each bot seat played its own strategy"
     assert all(e.cause.get("kind") != "player" or e.cause["seat"] == 0 for e in events), "only the person posts"
+    text = host.request("GET", f"/v1/games/{game_id}/transcript").text
+    assert "bots hold seat 1 (ISMCTS bot), seat 2 (Random bot)" in text.splitlines()[0]
     # A bot seat is nobody's: it has no inbox and no list of games.
     assert host.get("/v1/me/games")["games"][0]["id"] == game_id
 
