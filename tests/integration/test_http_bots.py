@@ -112,3 +112,15 @@ def test_intrigue_bot_without_the_sdk_says_so_in_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "intrigue bot: the Python SDK is needed: pip install -e clients/python (the intrigue-client distribution)"]
+
+
+def test_the_sdk_seats_bots_and_names_the_refusals(server: str) -> None:
+    import intrigue_client
+
+    me = intrigue_client.Client.register(server, "sdk bot host")
+    game = me.create_game("revolution", 3, bots={1: "ismcts", 2: "random"})
+    assert game["bots"] == {"1": "ismcts", "2": "random"} and game["players"][2]["bot"] == "random"
+    with pytest.raises(intrigue_client.BadBotSeat):
+        me.create_game("revolution", 3, bots={3: "random"})
+    with pytest.raises(intrigue_client.UnknownBotStrategy):
+        me.create_game("revolution", 3, bots={1: "alphazero"})
