@@ -87,6 +87,28 @@ def test_every_commit_that_leaves_a_bot_seat_awaited_asks_the_bots_queue_and_sta
     assert engine.play_bot_seat(game_id, engine.version(game_id), 0) == "stale"
 
 
+def test_a_game_step_never_plays_a_bot_seat_its_decision_waits_for_the_bots_queue(engine: Engine) -> None:
+    """The games queue's step (``advance``, the drain) leaves a bot seat's decision to the bot workers,
+    so a search never holds up a step or a deadline of any game."""
+    game_id, person = _bot_game(engine)
+    for _ in range(200):
+        record = engine.load(game_id)
+        awaited = [seat for seat, kind in enumerate(record["awaiting"]) if kind is not None]
+        if awaited and 0 not in awaited:
+            break
+        if not awaited:
+            engine.advance(game_id)
+        else:
+            engine.act(person, game_id, game_view(record, 0)["legal_actions"][0])
+    else:
+        raise AssertionError("no bot seat was ever awaited alone")
+    assert engine.advance(game_id) == "nothing_due"
+    engine.drain_due()
+    assert engine.version(game_id) == record["version"]
+    asked = make_queue(engine.redis, BOTS_QUEUE).job_ids
+    assert all(f"bot-{game_id}-{record['version']}-{seat}" in asked for seat in awaited)
+
+
 def test_a_person_seat_is_never_played_by_a_bot_job(engine: Engine) -> None:
     game_id, _ = _bot_game(engine)
     record = engine.load(game_id)
