@@ -595,8 +595,9 @@ class Engine:
 
         The bot is shown what the seat's own client could read (its view, legal actions
         and redacted feed, see ``engine.seat_bots``), and its action is decided and appended
-        as any player's, expecting ``version``: if the game moved during the search, the
-        append refuses it and the commit that moved it has asked for the next decision.
+        as any player's, expecting ``version``. If the game moved during the search, the
+        action still lands when the seat's view and legal actions are unchanged; otherwise
+        nothing happens, and the commit that moved the game has asked for the next decision.
         """
         record = self.projector.load(game_id)
         if record is None or record["status"] != "active" or record["version"] != version:
@@ -617,8 +618,23 @@ class Engine:
             action = dict(rng.choice(list(observation.legal_actions)))
             drafts = self._decide(record, seat, action, version)
         cause = {"kind": "bot", "seat": seat, "action": action, "strategy": strategy}
-        done = self._commit(game_id, record, drafts, cause)
-        return "played" if isinstance(done, Committed) else "stale"
+        for _ in range(MAX_RETRIES):
+            if isinstance(self._commit(game_id, record, drafts, cause), Committed):
+                return "played"
+            # The game moved during the search. If the seat still sees the same game (a rival
+            # replaced a sealed bid, say), its decision stands, as a player's posted without
+            # If-Match would; otherwise the commit that moved it asked for a fresh decision.
+            # Without this, a rival that keeps replacing its bid could starve the bot.
+            record = self.load(game_id)
+            if (record["status"] != "active" or not rules.may_act(record["state"], seat)
+                    or rules.view(record["state"], seat) != observation.view
+                    or rules.legal_actions(record["state"], seat) != list(observation.legal_actions)):
+                return "stale"
+            try:
+                drafts = self._decide(record, seat, action, record["version"])
+            except DomainError:
+                return "stale"
+        return "stale"
 
     def sweep(self, now: datetime | None = None, limit: int = 500) -> int:
         """Ask for every game whose deadline has come (no job is booked for a deadline), and

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 import pytest
@@ -140,3 +142,49 @@ def test_the_bot_is_shown_exactly_its_seats_view_and_feed(engine: Engine) -> Non
             else:
                 engine.play_bot_seat(game_id, record["version"], seat)
     assert compared >= 8
+
+
+class _RivalMovesDuringTheSearch:
+    """A strategy whose search is overtaken: ``meanwhile`` commits another seat's action, then it picks."""
+
+    name = "random"
+
+    def __init__(self, meanwhile: Callable[[], None]) -> None:
+        self.meanwhile = meanwhile
+
+    def choose(self, observation: Observation, rng: random.Random) -> dict[str, Any]:
+        self.meanwhile()
+        return dict(observation.legal_actions[0])
+
+
+def _revolution_bid_round(engine: Engine) -> tuple[str, Player, dict[str, Any]]:
+    game_id, person = _bot_game(engine, "revolution")
+    record = engine.load(game_id)
+    assert all(kind is not None for kind in record["awaiting"]), "a bid round awaits every seat"
+    bids = [a for a in game_view(record, 0)["legal_actions"] if a["type"] == "bid"]
+    engine.act(person, game_id, bids[0])
+    return game_id, person, bids[1]
+
+
+def test_a_decision_overtaken_by_a_move_it_cannot_see_still_lands(engine: Engine,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rival replacing its sealed bid changes nothing the bot seat sees: its bid stands."""
+    game_id, person, other_bid = _revolution_bid_round(engine)
+    version = engine.version(game_id)
+    strategy = _RivalMovesDuringTheSearch(lambda: engine.act(person, game_id, other_bid))
+    monkeypatch.setattr("engine.core.make_bot", lambda name, budget: strategy)
+    assert engine.play_bot_seat(game_id, version, 1) == "played"
+    events = engine.store.read(game_id, after=version)
+    assert [(e.actor, e.cause["kind"]) for e in events[:2]] == [(0, "player"), (1, "bot")]
+
+
+def test_a_decision_overtaken_by_a_move_it_can_see_is_dropped(engine: Engine,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other bot seat bidding meanwhile changes what seat 1 sees: its stale decision is not posted."""
+    game_id, _, _ = _revolution_bid_round(engine)
+    version = engine.version(game_id)
+    inner = _RivalMovesDuringTheSearch(lambda: None)  # seat 2's bot (ismcts here) just bids
+    strategy = _RivalMovesDuringTheSearch(lambda: engine.play_bot_seat(game_id, version, 2))
+    monkeypatch.setattr("engine.core.make_bot", lambda name, budget: strategy if name == "random" else inner)
+    assert engine.play_bot_seat(game_id, version, 1) == "stale"
+    assert [(e.actor, e.cause["kind"]) for e in engine.store.read(game_id, after=version)] == [(2, "bot")]
