@@ -22,13 +22,16 @@ from tests.support.client import Client
 
 
 def play_randomly(human: Client, game_id: str, rng: random.Random, give_up_after: float = 240.0) -> dict[str, Any]:
-    """The human's seat plays a random legal action whenever it has one; the game's final view."""
+    """The human's seat plays a random legal action whenever it owes one; the game's final view.
+
+    A seat that may still replace a sealed bid is not awaited: it has played its part.
+    """
     deadline = time.monotonic() + give_up_after
     view = human.game(game_id)
     while time.monotonic() < deadline:
         if view["status"] == "finished":
             return view
-        if view["legal_actions"]:
+        if view["legal_actions"] and view["seat"] in view["awaiting"]:
             response = human.request("POST", f"/v1/games/{game_id}/actions", rng.choice(view["legal_actions"]),
                                      headers={"If-Match": str(view["version"])})
             assert response.status_code in (200, 409), response.text
