@@ -9,6 +9,7 @@ on one game only one wins; the other re-reads and re-decides, or reports 409.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -50,6 +51,8 @@ MAX_GAME_ID = 64
 #: A step left in the due set this long with no drain job asked for is asked for by the sweep;
 #: a system step not taken this long after it fell due is asked for again (see _sweep_score).
 STALE_DUE_SECONDS = 2.0
+#: A bot seat awaited this long with no move was not asked for (a lost job): the sweep asks again.
+BOT_STALL_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -691,7 +694,8 @@ class Engine:
                                             withscores=True)
         return upcoming[0][1] - now_ts if upcoming else None
 
-    def reconcile(self, suspects: Mapping[str, bytes] | None = None) -> tuple[int, dict[str, bytes]]:
+    def reconcile(self, suspects: Mapping[str, bytes] | None = None,
+                  now: float | None = None) -> tuple[int, dict[str, bytes]]:
         """Re-run the follow-up of every game whose indexes lag its stream (after a crash).
 
         A commit in flight lags for a moment too, between its append and its follow-up,
@@ -703,14 +707,20 @@ class Engine:
         and those being created. A finished game leaves the active set in the same
         follow-up that indexes its last event, so its work is done; the cost of a pass
         grows with the games in play, not with every game ever played.
+
+        A bot seat left awaited for ``BOT_STALL_SECONDS`` (its job was lost: the process
+        that owed the request died after its answer, or the bot worker died searching) is
+        asked for again, as of ``now``.
         """
         suspects = suspects or {}
         candidates = self._reconcile_candidates()
         repaired, lagging = 0, {}
         pipe = self.redis.pipeline(transaction=False)
         for game_id in candidates:
-            pipe.hmget(self.keys.meta(game_id), "version", "indexed")
-        for game_id, (version, indexed) in zip(candidates, pipe.execute(), strict=True):
+            pipe.hmget(self.keys.meta(game_id), "version", "indexed", "card")
+        for game_id, (version, indexed, listed) in zip(candidates, pipe.execute(), strict=True):
+            if version is not None and version == indexed and listed is not None:
+                self._ask_again_for_stalled_bots(game_id, listed, now)
             if version is None or version == indexed:
                 continue
             if suspects.get(game_id) != version:
@@ -721,6 +731,19 @@ class Engine:
                 self._follow_up(record)
                 repaired += 1
         return repaired, lagging
+
+    def _ask_again_for_stalled_bots(self, game_id: str, listed: bytes, now: float | None) -> None:
+        """Ask again for the decision of a bot seat awaited too long (its listing card says so)."""
+        if self.scheduler is None or b'"bots":{"' not in listed:
+            return
+        found = json.loads(listed)
+        if found.get("status") != "active":
+            return
+        if parse_time(found["updated_at"]).timestamp() > (now or time.time()) - BOT_STALL_SECONDS:
+            return
+        for seat in found.get("bots") or {}:
+            if found["awaiting"][int(seat)] is not None:
+                self._bot_request(game_id, found["version"], int(seat))()
 
     def _reconcile_candidates(self, abandoned_after: float = 3600.0) -> list[str]:
         """Open, active and still-being-created games; drops creations that never appended."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -10,7 +11,7 @@ import orjson
 import pytest
 
 from bots import Observation
-from engine.core import Engine, Player
+from engine.core import BOT_STALL_SECONDS, Engine, Player
 from engine.scheduling import BOTS_QUEUE, make_queue
 from engine.seat_bots import observation_for
 from engine.settings import Settings
@@ -188,3 +189,25 @@ def test_a_decision_overtaken_by_a_move_it_can_see_is_dropped(engine: Engine,
     monkeypatch.setattr("engine.core.make_bot", lambda name, budget: strategy if name == "random" else inner)
     assert engine.play_bot_seat(game_id, version, 1) == "stale"
     assert [(e.actor, e.cause["kind"]) for e in engine.store.read(game_id, after=version)] == [(2, "bot")]
+
+
+def test_the_sweep_asks_again_for_a_bot_seat_whose_job_was_lost(engine: Engine) -> None:
+    game_id, person = _bot_game(engine)
+    for _ in range(50):
+        record = engine.load(game_id)
+        awaited_bots = [seat for seat in (1, 2) if record["awaiting"][seat] is not None]
+        if awaited_bots:
+            break
+        if any(record["awaiting"]):
+            engine.act(person, game_id, game_view(record, 0)["legal_actions"][0])
+        else:
+            engine.advance(game_id)
+    queue = make_queue(engine.redis, BOTS_QUEUE)
+    queue.empty()  # the requests were lost
+    wanted = {f"bot-{game_id}-{record['version']}-{seat}" for seat in awaited_bots}
+    assert wanted
+    engine.reconcile(now=time.time() + 30)  # not long enough: a search may still be running
+    assert not wanted & set(queue.job_ids)
+    engine.reconcile(now=time.time() + BOT_STALL_SECONDS + 5)
+    assert wanted <= set(queue.job_ids)
+    assert engine.play_bot_seat(game_id, record["version"], awaited_bots[0]) == "played"
