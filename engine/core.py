@@ -9,12 +9,13 @@ on one game only one wins; the other re-reads and re-decides, or reports 409.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,10 +23,12 @@ import orjson
 import redis
 from redis.cluster import RedisCluster
 
+from bots.ismcts import Budget
 from engine.chat import Chat, merge, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.scheduling import JobScheduler, make_queue
+from engine.seat_bots import bot_seats, check_bots, make_bot, observation_for
 from engine.settings import Bucket, Settings
 from engine.streams import Lease, StreamLeases
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
@@ -51,6 +54,8 @@ MAX_GAME_ID = 64
 #: A step left in the due set this long with no drain job asked for is asked for by the sweep;
 #: a system step not taken this long after it fell due is asked for again (see _sweep_score).
 STALE_DUE_SECONDS = 2.0
+#: A bot seat awaited this long with no move was not asked for (a lost job): the sweep asks again.
+BOT_STALL_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,8 @@ class _FollowUp:
     #: The game ended with this commit: it is archived here, or by the worker's step asked for.
     ended: bool = False
     archive_here: bool = True
+    #: Bot seats the commit leaves awaited: a bot worker is asked for each one's decision.
+    bot_turns: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -264,10 +271,13 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any], max_open: int = 0) -> Record:
-        """Open a game. With ``max_open`` the creator's open games are counted and the game
-        created in one atomic step (the append's cap, or a reservation on a cluster), so
-        concurrent creations never pass the ceiling together."""
+                    time_control: Mapping[str, Any], max_open: int = 0,
+                    bots: Mapping[str, Any] | None = None) -> Record:
+        """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
+
+        With ``max_open`` the creator's open games are counted and the game created in one
+        atomic step (the append's cap, or a reservation on a cluster), so concurrent creations
+        never pass the ceiling together."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
@@ -278,6 +288,10 @@ class Engine:
             full_options = rules.validate_options(dict(options), seats)
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
+        try:
+            chosen_bots = check_bots(bots or {}, seats)
+        except ValueError as err:
+            raise Invalid(*err.args) from None
         game_id = secrets.token_hex(6)
         seed = secrets.token_hex(32)
         # Written before the append, in one round trip: the seed, and the game's place
@@ -290,6 +304,7 @@ class Engine:
         created = GameEvent("GameCreated", {
             "id": game_id, "game": game, "seats": seats, "options": full_options,
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
+            **({"bots": chosen_bots} if chosen_bots else {}),
         })
         hosting = self.keys.hosting(creator.id)
         cap = Cap(hosting, max_open) if max_open else None
@@ -658,19 +673,90 @@ class Engine:
         # The bot picks with its own stream: the rules' draws must not depend on its pick,
         # or an audit replaying the decision would draw different cards.
         bot_rng = self._rng(game_id, version + 1, "bot")
+        cause: dict[str, Any] = {"kind": "timeout", "seat": seat}
         if was_autoplay:
-            action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+            action, strategy = self._takeover(record, seat, bot_rng)
+            cause.update(kind="bot", strategy=strategy)
         else:
-            action, kind = rules.on_timeout(record["state"], seat), "timeout"
+            action = rules.on_timeout(record["state"], seat)
         try:
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         except RuleViolation:
             log.exception("default action refused in game %s for seat %s; playing a random legal one", game_id, seat)
-            action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
+            action = bot_rng.choice(rules.legal_actions(record["state"], seat))
+            cause.update(kind="bot", strategy="random")
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         missed = GameEvent("DeadlineMissed", {"seat": seat, "misses": misses, "autoplay": autoplay}, actor=seat)
-        done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "seat": seat, "action": action})
+        done = self._commit(game_id, record, [missed, *drafts], {**cause, "action": action})
         return "timed_out" if done else "raced"
+
+    def bot_budget(self) -> Budget:
+        """What one ISMCTS decision may spend (the settings' ``INTRIGUE_BOT_*``)."""
+        return Budget(iterations=self.settings.bot_iterations, milliseconds=self.settings.bot_milliseconds)
+
+    def _takeover(self, record: Record, seat: int, rng: Any) -> tuple[dict[str, Any], str]:
+        """The strong bot's move for an absent player's seat, from that seat's own information,
+        and the strategy that chose it.
+
+        It runs within the step, so its budget bounds how long the step takes. A game with
+        no sampler (a test's toy game), or a search that fails, gets a random legal move
+        rather than a stalled seat.
+        """
+        rules = rules_of(record)
+        if hasattr(rules, "prepare_sampler"):
+            try:
+                observation = observation_for(record, self.store.read(record["id"], upto=record["version"]), seat)
+                return dict(make_bot("ismcts", self.bot_budget()).choose(observation, rng)), "ismcts"
+            except Exception:
+                log.exception("the takeover search failed in game %s for seat %s; playing a random legal move",
+                              record["id"], seat)
+        return dict(rng.choice(rules.legal_actions(record["state"], seat))), "random"
+
+    def play_bot_seat(self, game_id: str, version: int, seat: int) -> str:
+        """A bot seat's decision at ``version``: the bot worker's job. Does nothing once the game moved on.
+
+        The bot is shown what the seat's own client could read (its view, legal actions
+        and redacted feed, see ``engine.seat_bots``), and its action is decided and appended
+        as any player's, expecting ``version``. If the game moved during the search, the
+        action still lands when the seat's view and legal actions are unchanged; otherwise
+        nothing happens, and the commit that moved the game has asked for the next decision.
+        """
+        record = self.projector.load(game_id)
+        if record is None or record["status"] != "active" or record["version"] != version:
+            return "stale"
+        strategy = bot_seats(record).get(seat)
+        if strategy is None:
+            return "not_a_bot"
+        rules = rules_of(record)
+        if not rules.may_act(record["state"], seat) or not self._seed_at_hand(game_id):
+            return "nothing_to_do"
+        observation = observation_for(record, self.store.read(game_id, upto=version), seat)
+        rng = self._rng(game_id, version + 1, f"bot:{seat}")
+        action = dict(make_bot(strategy, self.bot_budget()).choose(observation, rng))
+        try:
+            drafts = self._decide(record, seat, action, version)
+        except DomainError:  # the bot's mistake must not stall its seat: a random legal move instead
+            log.exception("bot seat %s of game %s chose an action the rules refuse: %s", seat, game_id, action)
+            action = dict(rng.choice(list(observation.legal_actions)))
+            drafts = self._decide(record, seat, action, version)
+        cause = {"kind": "bot", "seat": seat, "action": action, "strategy": strategy}
+        for _ in range(MAX_RETRIES):
+            if isinstance(self._commit(game_id, record, drafts, cause), Committed):
+                return "played"
+            # The game moved during the search. If the seat still sees the same game (a rival
+            # replaced a sealed bid, say), its decision stands, as a player's posted without
+            # If-Match would; otherwise the commit that moved it asked for a fresh decision.
+            # Without this, a rival that keeps replacing its bid could starve the bot.
+            record = self.load(game_id)
+            if (record["status"] != "active" or not rules.may_act(record["state"], seat)
+                    or rules.view(record["state"], seat) != observation.view
+                    or rules.legal_actions(record["state"], seat) != list(observation.legal_actions)):
+                return "stale"
+            try:
+                drafts = self._decide(record, seat, action, record["version"])
+            except DomainError:
+                return "stale"
+        return "stale"
 
     def sweep(self, now: datetime | None = None, limit: int = 500) -> int:
         """Ask for every game whose deadline has come (no job is booked for a deadline), and
@@ -754,7 +840,8 @@ class Engine:
                                             withscores=True)
         return upcoming[0][1] - now_ts if upcoming else None
 
-    def reconcile(self, suspects: Mapping[str, bytes] | None = None) -> tuple[int, dict[str, bytes]]:
+    def reconcile(self, suspects: Mapping[str, bytes] | None = None,
+                  now: float | None = None) -> tuple[int, dict[str, bytes]]:
         """Re-run the follow-up of every game whose indexes lag its stream (after a crash).
 
         A commit in flight lags for a moment too, between its append and its follow-up,
@@ -766,14 +853,20 @@ class Engine:
         and those being created. A finished game leaves the active set in the same
         follow-up that indexes its last event, so its work is done; the cost of a pass
         grows with the games in play, not with every game ever played.
+
+        A bot seat left awaited for ``BOT_STALL_SECONDS`` (its job was lost: the process
+        that owed the request died after its answer, or the bot worker died searching) is
+        asked for again, as of ``now``.
         """
         suspects = suspects or {}
         candidates = self._reconcile_candidates()
         repaired, lagging = 0, {}
         pipe = self.redis.pipeline(transaction=False)
         for game_id in candidates:
-            pipe.hmget(self.keys.meta(game_id), "version", "indexed")
-        for game_id, (version, indexed) in zip(candidates, pipe.execute(), strict=True):
+            pipe.hmget(self.keys.meta(game_id), "version", "indexed", "card")
+        for game_id, (version, indexed, listed) in zip(candidates, pipe.execute(), strict=True):
+            if version is not None and version == indexed and listed is not None:
+                self._ask_again_for_stalled_bots(game_id, listed, now)
             if version is None or version == indexed:
                 continue
             if suspects.get(game_id) != version:
@@ -784,6 +877,19 @@ class Engine:
                 self._follow_up(record)
                 repaired += 1
         return repaired, lagging
+
+    def _ask_again_for_stalled_bots(self, game_id: str, listed: bytes, now: float | None) -> None:
+        """Ask again for the decision of a bot seat awaited too long (its listing card says so)."""
+        if self.scheduler is None or b'"bots":{"' not in listed:
+            return
+        found = json.loads(listed)
+        if found.get("status") != "active":
+            return
+        if parse_time(found["updated_at"]).timestamp() > (now or time.time()) - BOT_STALL_SECONDS:
+            return
+        for seat in found.get("bots") or {}:
+            if found["awaiting"][int(seat)] is not None:
+                self._bot_request(game_id, found["version"], int(seat))()
 
     def _reconcile_candidates(self, abandoned_after: float = 3600.0) -> list[str]:
         """Open, active and still-being-created games; drops creations that never appended."""
@@ -900,7 +1006,7 @@ class Engine:
             else:
                 pipe.srem(self.keys.active(), game_id)
         for seat, player in enumerate(record["players"]):
-            if player is None:
+            if player is None or "bot" in player:  # a bot has no list of games and no inbox
                 continue
             if full or before["players"][seat] is None:  # type: ignore[index]
                 pipe.zadd(self.keys.player_games(player["id"]),
@@ -927,6 +1033,8 @@ class Engine:
         due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
         plan = _FollowUp(record=record,
                          ended=record["status"] == "finished" and (full or before["status"] != "finished"))  # type: ignore[index]
+        if record["status"] == "active" and self.scheduler is not None:
+            plan.bot_turns = [seat for seat in bot_seats(record) if record["awaiting"][seat] is not None]
         if plan.ended and defer_archive and self.scheduler is not None:
             # Archiving reads and rewrites the whole stream: a worker does it, so the last
             # move's answer does not wait for it (it held that answer up ~100 ms under load).
@@ -963,6 +1071,8 @@ class Engine:
                 self._owe(self.scheduler.enqueue_drain, later)  # type: ignore[union-attr]
         elif plan.due_now:
             self.scheduler.advance(plan.record["id"])  # type: ignore[union-attr]
+        for seat in plan.bot_turns:
+            self._owe(self._bot_request(plan.record["id"], plan.record["version"], seat), later)
         if plan.notes:
             try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
                 self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
@@ -982,6 +1092,19 @@ class Engine:
         """
         self.store.archive(game_id)
         self._seeds.pop(game_id, None)
+
+    def _bot_request(self, game_id: str, version: int, seat: int) -> Callable[[], None]:
+        """Asking a bot worker for a bot seat's decision; a failure is logged, never the commit's.
+
+        If the request is lost, the seat's deadline still stands: its default is played then.
+        """
+        def request() -> None:
+            try:
+                self.scheduler.enqueue_bot(game_id, version, seat)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("could not ask for the decision of bot seat %s in game %s at version %s",
+                              seat, game_id, version)
+        return request
 
     @staticmethod
     def _owe(work: Callable[[], None], later: list[Callable[[], None]] | None) -> None:

@@ -140,6 +140,10 @@ class Settings:
     bind: str = "0.0.0.0:8000"
     #: API processes under gunicorn (None: one per usable core but one).
     web_concurrency: int | None = None
+    #: Most search iterations of one ISMCTS decision (a bot seat's or a takeover's).
+    bot_iterations: int = 5000
+    #: Most milliseconds of one ISMCTS decision, whichever of the two ends first.
+    bot_milliseconds: float = 450.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -201,7 +205,7 @@ def _number(raw: str) -> float:
 def _positive_number(raw: str) -> float:
     value = _number(raw)
     if value <= 0:
-        raise ValueError("a number of seconds above 0 is needed")
+        raise ValueError("a number above 0 is needed")
     return value
 
 
@@ -297,4 +301,6 @@ VARIABLES = (
     Variable("INTRIGUE_WEBHOOK_DISABLE_AFTER", "webhook_retry.disable_after", _number),
     Variable("INTRIGUE_LOG_LEVEL", "log_level", _log_level),
     Variable("INTRIGUE_PAX_CARD_SETS", "pax_card_sets", _text),
+    Variable("INTRIGUE_BOT_ITERATIONS", "bot_iterations", _positive_count),
+    Variable("INTRIGUE_BOT_MILLISECONDS", "bot_milliseconds", _positive_number),
 )

@@ -246,7 +246,7 @@ class Webhooks:
             return None
         notes = []
         for seat, player in enumerate(record["players"]):
-            if player is None:
+            if player is None or "bot" in player:  # a bot seat has no player to notify
                 continue
             if record["awaiting"][seat] is not None and before["awaiting"][seat] is None:
                 notes.append(("your_turn", seat, player["id"]))

@@ -129,6 +129,21 @@ class GameRules(Protocol):
     def redact(self, event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
         """The event's ``data`` as ``seat`` may see it, or ``None`` to hide it entirely."""
 
+    def determinize(self, view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat,
+                    rng: random.Random) -> State:
+        """A complete state ``seat`` could be in, drawn with ``rng`` from what it knows.
+
+        ``history`` is every event of the game as ``redact`` shows it to ``seat`` (hidden
+        ones left out), ``view`` its current view. The function never sees the real state:
+        cards and bids the seat has not been shown are dealt at random among the
+        possibilities, so ``view(result, seat) == view``. Bots search over such samples
+        (information-set Monte Carlo tree search). Lives in ``games/<name>/sample.py``.
+        """
+
+    def prepare_sampler(self, view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat) -> Any:
+        """The work of :meth:`determinize` done once: an object whose ``sample(rng)`` returns
+        a fresh determinized state each call (a search draws thousands per decision)."""
+
     def describe(self, before: State | None, event: EventLike, after: State) -> str | None:
         """One readable English line about ``event`` for the transcript of a finished game.
 

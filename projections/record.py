@@ -43,14 +43,29 @@ def awaiting(record: Record) -> dict[int, str]:
     return _awaited(record)
 
 
+#: How a bot seat's player reads in views and listings, by strategy.
+BOT_NAMES = {"ismcts": "ISMCTS bot", "random": "Random bot"}
+
+
+def bot_player(strategy: str) -> dict[str, str]:
+    """The player entry of a seat a bot holds: an id no registered player can have, and its strategy."""
+    return {"id": f"bot:{strategy}", "name": BOT_NAMES.get(strategy, f"{strategy} bot"), "bot": strategy}
+
+
 def _game_created(event: Envelope) -> Record:
     data = event.data
     seats = data["seats"]
+    # Bot seats are taken at creation: the people's seats are the ones left, and the last
+    # of them to join starts the game.
+    bots = dict(data.get("bots") or {})
+    players: list[dict[str, str] | None] = [None] * seats
+    for seat, strategy in bots.items():
+        players[int(seat)] = bot_player(strategy)
     return {
         "id": data["id"], "game": data["game"], "seats": seats, "options": data["options"],
         "time_control": {**DEFAULT_TIME_CONTROL, **data["time_control"]},
         "created_at": event.at, "created_by": data["created_by"], "seed_hash": data["seed_hash"],
-        "status": "open", "players": [None] * seats, "version": 0, "last_hash": "", "updated_at": event.at,
+        "status": "open", "players": players, "bots": bots, "version": 0, "last_hash": "", "updated_at": event.at,
         "state": None, "awaiting": [None] * seats, "deadlines": [None] * seats, "misses": [0] * seats,
         "autoplay": [False] * seats, "winners": None, "reason": None, "seed": None,
         "move_deadlines": [None] * seats,

@@ -51,7 +51,9 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
     data = event.data
     if event.type == "GameCreated":
         scenario = "; a scenario: its creator fixed the hidden cards" if is_scenario(after) else ""
-        return f"{data['game']} for {data['seats']} seats (game {data['id']}){scenario}"
+        bots = ", ".join(_name(after, int(seat)) for seat in sorted(data.get("bots") or {}, key=int))
+        seated = f"; bots hold {bots}" if bots else ""
+        return f"{data['game']} for {data['seats']} seats (game {data['id']}){scenario}{seated}"
     if event.type == "PlayerJoined":
         return None
     if event.type == "GameStarted":

@@ -24,6 +24,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, jsonify
 
+from engine.seat_bots import STRATEGIES
 from games import registry
 from games.shapes import action_schema, options_schema, rule_codes
 from projections.listing import CURSOR_PATTERN
@@ -37,6 +38,12 @@ docs_bp = Blueprint("docs", __name__)
 
 EXAMPLES_PATH = Path(__file__).with_name("api_examples.json")
 LOBBY_LIMIT = 200
+#: A game's bot seats in ``POST /v1/games``: seat numbers (as JSON keys) to strategies.
+BOTS_SCHEMA: dict[str, Any] = {
+    "type": "object", "description": schemas.BOTS_DESCRIPTION,
+    "propertyNames": {"type": "string", "pattern": "^[0-9]{1,3}$"},
+    "additionalProperties": {"type": "string", "enum": list(STRATEGIES)},
+    "example": {"2": "ismcts"}}
 
 # ------------------------------------------------------------------ problem codes
 #: What any request may be answered with, whatever it asks.
@@ -147,10 +154,14 @@ def _operations() -> list[Operation]:
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
                   _join(BODY), body="PlayerCreate", description="The token is shown once; only its hash is kept."),
         Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
-                  _join(BODY, TOKEN, {409: ("too_many_open_games",), 422: ("unknown_game", "bad_seat_count")}),
+                  _join(BODY, TOKEN, {409: ("too_many_open_games",),
+                                      422: ("unknown_game", "bad_seat_count", "bad_bot_seat", "unknown_bot_strategy")}),
                   body="GameCreate",
                   description=f"Games: {games}. Each game's seats and options are in its `GameCreate` branch; "
-                              "a game's own option problems are 422 with that game's code.",
+                              "a game's own option problems are 422 with that game's code. `bots` seats bots "
+                              "at once (`{\"2\": \"ismcts\"}`): a seat that is not the game's is "
+                              "`bad_bot_seat` (so is leaving no seat for a person), a strategy other than "
+                              "`ismcts` or `random` is `unknown_bot_strategy`.",
                   open_codes=("the game's option codes",)),
         Operation("get", "/v1/games", "The lobby: open games, oldest first", "none", 200, "GameList",
                   {400: ("bad_query", "bad_cursor")},
@@ -296,7 +307,8 @@ def game_schemas() -> dict[str, dict[str, Any]]:
             "type": "object", "required": ["game", "seats"], "additionalProperties": False,
             "properties": {"game": {"type": "string", "enum": [name]},
                            "seats": {"type": "integer", "minimum": rules.MIN_SEATS, "maximum": rules.MAX_SEATS},
-                           "options": options_schema(rules), "time_control": _ref("TimeControl")},
+                           "options": options_schema(rules), "time_control": _ref("TimeControl"),
+                           "bots": BOTS_SCHEMA},
             "example": {"game": name, "seats": rules.MIN_SEATS, "options": {},
                         "time_control": {"seconds_per_move": 86400}}}
         action = f"{_camel(name)}Action"

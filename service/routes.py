@@ -62,7 +62,7 @@ def create_game() -> tuple[dict[str, Any], int]:
     engine().check_open_games(player.id, limits().open_games)
     take(limits().game_creations(), player.id)
     record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"],
-                                  max_open=limits().open_games)
+                                  max_open=limits().open_games, bots=body["bots"])
     return game_view(record, None), 201
 
 

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
 
+from engine.seat_bots import STRATEGIES
 from service.plain_text import PATTERN, OneLine
 
 DAY = 86400
+#: What a game's creator reads about seating bots (the request's ``bots``).
+BOTS_DESCRIPTION = ("Seats bots hold from the start, by seat number (0 is the first seat): `ismcts` (a search "
+                    "from the seat's own view and feed) or `random` (a random legal move). The people join the "
+                    "other seats; the game starts when they are filled. At least one seat is left for a person")
 
 
 class PlayerCreateSchema(Schema):
@@ -67,11 +72,15 @@ class GameCreateSchema(Schema):
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, load_default=lambda: _TIME_CONTROL.load({}))
+    bots = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict,
+                       metadata={"description": BOTS_DESCRIPTION})
 
 
 class PlayerRefSchema(Schema):
     id = fields.String()
     name = fields.String()
+    bot = fields.String(validate=validate.OneOf(STRATEGIES),
+                        metadata={"description": "Present on a seat a bot holds: its strategy"})
 
 
 class GameSummarySchema(Schema):
@@ -87,6 +96,8 @@ class GameSummarySchema(Schema):
     updated_at = fields.String()
     seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end. It proves "
                                                        "the shuffles only when `scenario` is false"})
+    bots = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(STRATEGIES)),
+                       metadata={"description": "The seats bots hold, by seat number, with their strategy"})
     scenario = fields.Boolean(metadata={"description": "True when the creator fixed hidden information (a deck's "
                                                        "order, a region pile) with an option: the creator may know "
                                                        "every hand, and nothing is shuffled from the seed, so "

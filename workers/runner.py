@@ -104,7 +104,7 @@ class Sweeper(threading.Thread):
         return min(self.sweep_seconds, max(0.0, upcoming - elapsed) + DEADLINE_GRACE)
 
 
-def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks"),
+def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks", "bots"),
                  settings: Settings | None = None) -> tuple[SimpleWorker, Engine]:
     """The RQ worker and the engine its jobs use, each with its own Redis client.
 
@@ -132,7 +132,7 @@ def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")
 
 
 def run_worker(redis_url: str, settings: Settings, *, sweep_seconds: float = 1.0, burst: bool = False,
-               queues: tuple[str, ...] = ("games", "webhooks")) -> None:
+               queues: tuple[str, ...] = ("games", "webhooks", "bots")) -> None:
     worker, engine = build_worker(redis_url, queues, settings)
     install_engine(engine)
     sweeper = Sweeper(engine, sweep_seconds=sweep_seconds)

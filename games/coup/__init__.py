@@ -22,6 +22,7 @@ from games.coup.rules import (
     setup,
     validate_options,
 )
+from games.coup.sample import determinize, prepare_sampler
 from games.coup.views import redact, view
 
 __all__ = [
@@ -32,12 +33,14 @@ __all__ = [
     "SECRET_OPTIONS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

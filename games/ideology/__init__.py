@@ -23,6 +23,7 @@ from games.ideology.rules import (
     setup,
     validate_options,
 )
+from games.ideology.sample import determinize, prepare_sampler
 from games.ideology.views import describe, redact, view
 
 __all__ = [
@@ -34,12 +35,14 @@ __all__ = [
     "SECRET_OPTIONS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

@@ -24,6 +24,7 @@ from games.pax.rules import (
     setup,
     validate_options,
 )
+from games.pax.sample import determinize, prepare_sampler
 from games.pax.schema import ACTION_SCHEMA, REQUIRED_FIELDS
 from games.pax.views import describe, redact, view
 
@@ -37,12 +38,14 @@ __all__ = [
     "SECRET_OPTIONS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

@@ -21,6 +21,7 @@ from games.revolution.rules import (
     setup,
     validate_options,
 )
+from games.revolution.sample import determinize, prepare_sampler
 from games.revolution.views import redact, view
 
 __all__ = [
@@ -30,12 +31,14 @@ __all__ = [
     "REQUIRED_FIELDS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

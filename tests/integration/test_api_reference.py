@@ -170,7 +170,9 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     natasha_body = call(anon, "POST", "/v1/players", "/v1/players", {"name": "natasha"}, expect=201)
     natasha = Client(server, token=natasha_body["token"])
     sacha = Client.register(server, "sacha")
-    create = {"game": "coup", "seats": 2, "options": {}, "time_control": {"seconds_per_move": 86400}}
+    # The third seat is a bot's from the start (the workers play it): the example shows how.
+    create = {"game": "coup", "seats": 3, "options": {}, "time_control": {"seconds_per_move": 86400},
+              "bots": {"2": "random"}}
     game_id = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
     # The lobby lists open games oldest first, and earlier tests may have left some open on
     # this server: the example is the page that holds this session's game alone.
@@ -206,7 +208,8 @@ def play(server: str) -> dict[str, dict[str, Any]]:
 
 
 def finish(server: str, game_id: str, players: list[Client]) -> None:
-    """Play a 2-seat Coup to its end: coup when you can, income otherwise, first legal answer elsewhere."""
+    """Play the people's seats of a Coup to its end: coup when you can, income otherwise, first legal
+    answer elsewhere; a bot seat is played by the workers."""
     for _ in range(400):
         views = [p.game(game_id) for p in players]
         if views[0]["status"] == "finished":

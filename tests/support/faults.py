@@ -40,6 +40,9 @@ UNREACHABLE_LIMITS = {"INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ANONYMOUS_RATE_
                       "INTRIGUE_ADDRESS_RATE_LIMIT": "1000000",
                       "INTRIGUE_STREAMS_PER_PLAYER": "100000", "INTRIGUE_STREAMS_PER_ADDRESS": "100000",
                       "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000"}
+#: A takeover after missed deadlines is one ISMCTS search inside the step: small here, so the
+#: one-second clocks of these tests are not spent searching.
+SMALL_BOT_BUDGET = {"INTRIGUE_BOT_ITERATIONS": "40", "INTRIGUE_BOT_MILLISECONDS": "100"}
 
 
 class Proc:
@@ -114,7 +117,8 @@ class Fleet:
     def __init__(self, tmp: Path, apis: int = 2, workers: int = 2) -> None:
         self.tmp = tmp
         self.redis = KillableRedis(tmp / "redis")
-        env = {**os.environ, "REDIS_URL": self.redis.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+        env = {**os.environ, "REDIS_URL": self.redis.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS,
+               **SMALL_BOT_BUDGET}
         self.ports = [free_port() for _ in range(apis)]
         self.apis = [Proc(f"api{i}", [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                                       "--workers", "0"], env, tmp / f"api{i}.log")

@@ -162,11 +162,16 @@ class Client:
 
     # ------------------------------------------------------------------ games
     def create_game(self, game: str, seats: int, options: Mapping[str, Any] | None = None,
-                    time_control: TimeControl | None = None) -> GameView:
-        """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``."""
+                    time_control: TimeControl | None = None, bots: Mapping[int, str] | None = None) -> GameView:
+        """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``.
+
+        ``bots`` seats the server's bots at once, by seat number: ``{2: "ismcts"}`` or ``"random"``.
+        """
         body: dict[str, Any] = {"game": game, "seats": seats, "options": dict(options or {})}
         if time_control is not None:
             body["time_control"] = dict(time_control)
+        if bots:
+            body["bots"] = {str(seat): strategy for seat, strategy in bots.items()}
         return cast(GameView, self._json("POST", "/v1/games", body=body))
 
     def lobby(self, game: str | None = None, *, limit: int | None = None, cursor: str | None = None) -> GamePage:

@@ -25,6 +25,8 @@ class Player(TypedDict):
 class PlayerRef(TypedDict):
     id: str
     name: str
+    #: On a seat a bot holds: its strategy (``ismcts`` or ``random``).
+    bot: NotRequired[str]
 
 
 class TimeControl(TypedDict, total=False):
@@ -48,6 +50,8 @@ class GameSummary(TypedDict):
     created_at: str
     updated_at: str
     seed_hash: str
+    #: The seats bots hold, by seat number (as a string), with their strategy.
+    bots: NotRequired[dict[str, str]]
 
 
 class GameView(GameSummary):
