@@ -1,7 +1,13 @@
-"""``python -m bench``: the whole benchmark suite (see bench/suite.py)."""
+"""``python -m bench``: the whole benchmark suite (see bench/suite.py); ``python -m bench bots``:
+the bots' strength and decision time (see bench/bots.py)."""
 
 import sys
 
-from bench.suite import main
+if len(sys.argv) > 1 and sys.argv[1] == "bots":
+    from bench.bots import main as bots_main
+
+    sys.exit(bots_main(sys.argv[2:]))
+
+from bench.suite import main  # noqa: E402
 
 sys.exit(main())

@@ -30,7 +30,9 @@ PRODUCTION_API_PROCESSES = default_api_processes(usable_cpus())
 #: Every limit of the README's configuration table turned off.
 NO_LIMITS = {name: "0" for name in ("INTRIGUE_RATE_LIMIT", "INTRIGUE_ANONYMOUS_RATE_LIMIT",
                                     "INTRIGUE_REGISTRATIONS_PER_HOUR", "INTRIGUE_GAMES_PER_HOUR",
-                                    "INTRIGUE_OPEN_GAMES_PER_PLAYER")}
+                                    "INTRIGUE_OPEN_GAMES_PER_PLAYER", "INTRIGUE_ADDRESS_RATE_LIMIT",
+                                    "INTRIGUE_STREAMS_PER_PLAYER", "INTRIGUE_STREAMS_PER_ADDRESS",
+                                    "INTRIGUE_CONNECTIONS_PER_ADDRESS")}
 
 
 def wait_for(url: str, timeout: float = 30) -> None:

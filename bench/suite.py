@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="toy sizes: checks that every row runs")
     parser.add_argument("--only", help=f"comma-separated groups of rows: {', '.join(GROUPS)}")
     parser.add_argument("--json", default="bench/results.json", help="where to save the table (default %(default)s)")
-    parser.add_argument("--png", default="docs/bench.png", help="where to draw it (default %(default)s)")
+    parser.add_argument("--png", default="bench/results.png", help="where to draw it (default %(default)s)")
     parser.add_argument("--redis-url", help="measure on this Redis (a spare one: rows write to it) instead of "
                                             "a fresh embedded one per group")
     args = parser.parse_args(argv)

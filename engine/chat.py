@@ -20,7 +20,7 @@ from typing import Any
 
 import redis
 
-from engine.errors import Limited
+from engine.errors import Conflict, Limited
 from events.envelope import Envelope, utc_now
 from events.lean import LeanScript
 from events.store import Keys
@@ -30,13 +30,21 @@ from projections.views import OPERATOR
 MAX_TEXT = 500
 #: Messages per player per minute, over all games, unless the operator says otherwise (``INTRIGUE_CHAT_RATE``).
 DEFAULT_CHAT_RATE = 20
+#: Messages one game keeps, unless the operator says otherwise (``INTRIGUE_MESSAGES_PER_GAME``).
+DEFAULT_MESSAGES_PER_GAME = 1000
 FEED_TYPE = "ChatMessage"
 
-# KEYS: chat stream, game meta hash. ARGV: the message (JSON), the game's feed channel.
+# KEYS: chat stream, game meta hash. ARGV: the message (JSON), the game's feed channel, the
+# most messages a game keeps (0: no ceiling). A full table answers {'full', count}.
 # "m" on the feed channel wakes the game's watchers to read the chat (events.watch).
 # The id's first part is the game's version now; a stream id never goes back, so a
 # message posted after a later one (impossible while versions only grow) keeps order.
 _POST = """
+local ceiling = tonumber(ARGV[3])
+if ceiling > 0 then
+  local held = redis.call('XLEN', KEYS[1])
+  if held >= ceiling then return {'full', held} end
+end
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local n = 0
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
@@ -59,19 +67,25 @@ class Chat:
     """Posting, reading and filtering one game's messages."""
 
     def __init__(self, client: redis.Redis, keys: Keys,
-                 read_events: Callable[..., list[Envelope]] | None = None, rate: int = DEFAULT_CHAT_RATE) -> None:
+                 read_events: Callable[..., list[Envelope]] | None = None, rate: int = DEFAULT_CHAT_RATE,
+                 per_game: int = DEFAULT_MESSAGES_PER_GAME) -> None:
         self.redis = client
         self.keys = keys
         #: The store's reader, for games whose stream has been archived (see events.archive).
         self.read_events = read_events
         #: Messages per minute per player (0: no limit).
         self.rate = rate
+        #: Messages one game keeps (0: no ceiling): table talk is kept for ever, so it is bounded.
+        self.per_game = per_game
         self._post = LeanScript(client, _POST)
 
     def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
         body = {"from": seat, "to": to, "text": text, "at": utc_now()}
         raw = self._post(keys=[self.keys.chat(game_id), self.keys.meta(game_id)],
-                         args=[json.dumps(body), self.keys.feed(game_id)])
+                         args=[json.dumps(body), self.keys.feed(game_id), self.per_game])
+        if isinstance(raw, list):
+            raise Conflict("table_talk_full", f"this game's table talk is full ({self.per_game} messages); "
+                                              "nothing more can be said at this table")
         return _message(raw, body)
 
     def read(self, game_id: str, cursor: str | None, from_version: int = 0, upto_version: int | None = None,

@@ -9,28 +9,34 @@ on one game only one wins; the other re-reads and re-decides, or reports 409.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 import redis
 from redis.cluster import RedisCluster
 
+from bots.ismcts import Budget
 from engine.chat import Chat, merge, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.ratings import Ratings, result_of
 from engine.scheduling import JobScheduler, make_queue
+from engine.seat_bots import bot_seats, check_bots, make_bot, observation_for
 from engine.settings import Bucket, Settings
+from engine.streams import Lease, StreamLeases
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
-from events.store import EventStore, Gate, IndexCommands, Keys
+from events.lean import LeanScript
+from events.store import Cap, EventStore, Gate, IndexCommands, Keys
 from events.watch import FeedWatcher, Watch
 from games import registry
 from games.base import GameEvent, InvalidOptions, RuleViolation, derive_rng
@@ -47,7 +53,6 @@ from projections.record import (
     resigned,
     rules_of,
     seat_of,
-    takeover_pick,
 )
 from projections.transcript import transcript
 from projections.views import feed_item
@@ -60,6 +65,8 @@ MAX_GAME_ID = 64
 #: A step left in the due set this long with no drain job asked for is asked for by the sweep;
 #: a system step not taken this long after it fell due is asked for again (see _sweep_score).
 STALE_DUE_SECONDS = 2.0
+#: A bot seat awaited this long with no move was not asked for (a lost job): the sweep asks again.
+BOT_STALL_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,8 @@ class _FollowUp:
     #: The game ended with this commit: it is archived here, or by the worker's step asked for.
     ended: bool = False
     archive_here: bool = True
+    #: Bot seats the commit leaves awaited: a bot worker is asked for each one's decision.
+    bot_turns: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -121,7 +130,8 @@ class Engine:
         self.projector = Projector(self.store, snapshot_every=snapshot_every)
         self.scheduler = scheduler
         self.operator_token = operator_token or settings.operator_token
-        self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate)
+        self.chat = Chat(client, self.keys, self.store.read, rate=settings.chat_rate,
+                         per_game=settings.messages_per_game)
         self.limiter = RateLimiter(client, self.keys.prefix)
         self.ratings = Ratings(client, self.keys.prefix, settings.leaderboard_min_games)
         self.hooks = Webhooks(client, self.keys,
@@ -130,43 +140,117 @@ class Engine:
         if settings.pax_card_sets is not None:
             pax_cards.use_operator_folder(settings.pax_card_sets)
         self._seeds: dict[str, str] = {}
-        self._players: dict[str, Player] = {}  # token hash -> player; tokens never change owner
+        self._players: dict[str, tuple[Player, float]] = {}  # token hash -> player, until when to trust it
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
                                    on_events=self.projector.announced)
         #: On a cluster a rate-limit bucket and a game live in different hash slots: a gate's
         #: token is spent apart, before the command, instead of inside its append.
         self.cluster = isinstance(client, RedisCluster)
+        self._reserve = LeanScript(client, _RESERVE)
+        self._add_token = LeanScript(client, _ADD_TOKEN)
+        self.streams = StreamLeases(client, self.keys.prefix)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
         """Register a player; the token is returned once and only its hash is kept."""
         player = Player(id=secrets.token_hex(8), name=name)
         token = secrets.token_urlsafe(32)
+        hashed = _token_hash(token)
         pipe = self.redis.pipeline()
         pipe.hset(self.keys.player(player.id), mapping={"name": name, "created_at": utc_now()})
-        pipe.hset(self.keys.tokens(), _token_hash(token), player.id)
+        pipe.hset(self.keys.player_tokens(player.id), token_id(hashed),
+                  canonical_json({"hash": hashed, "created_at": utc_now()}))
+        pipe.hset(self.keys.tokens(), hashed, player.id)
         pipe.execute()
         return player, token
 
+    def issue_token(self, player: Player, ceiling: int = 0) -> dict[str, Any]:
+        """Another token for ``player`` (to rotate one: issue, then revoke the old). Shown once.
+
+        ``ceiling`` (0: none) bounds the tokens a player holds, counted and added in one step.
+        """
+        token = secrets.token_urlsafe(32)
+        hashed = _token_hash(token)
+        issued = {"id": token_id(hashed), "created_at": utc_now()}
+        added = self._add_token(keys=[self.keys.player_tokens(player.id)],
+                                args=[ceiling, issued["id"], canonical_json({"hash": hashed,
+                                                                            "created_at": issued["created_at"]})])
+        if not added:
+            raise Conflict("too_many_tokens", f"you already hold {ceiling} tokens (at most {ceiling}); "
+                                              "revoke one with DELETE /v1/me/tokens/<id> first")
+        self.redis.hset(self.keys.tokens(), hashed, player.id)
+        return {**issued, "token": token, "last_used_at": None}
+
+    def tokens_of(self, player: Player, current: str | None = None) -> list[dict[str, Any]]:
+        """The player's tokens, oldest first: ids and dates, never a token or its hash."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.keys.player_tokens(player.id))
+        pipe.hgetall(self.keys.tokens_used(player.id))
+        held, used = pipe.execute()
+        current_id = token_id(_token_hash(current)) if current else None
+        listed = []
+        for raw_id, raw in held.items():
+            found = orjson.loads(raw)
+            ident = raw_id.decode()
+            last = used.get(raw_id)
+            listed.append({"id": ident, "created_at": found["created_at"],
+                           "last_used_at": last.decode() if last else None, "current": ident == current_id})
+        return sorted(listed, key=lambda item: (item["created_at"], item["id"]))
+
+    def revoke_token(self, player: Player, ident: str) -> None:
+        """Revoke one of the player's tokens: it stops working on every API process within
+        :data:`TOKEN_CACHE_SECONDS`, at once on this one."""
+        raw = self.redis.hget(self.keys.player_tokens(player.id), ident) if len(ident) <= MAX_GAME_ID else None
+        if raw is None:
+            raise NotFound("token_not_found", "you hold no token with this id (see GET /v1/me/tokens)")
+        hashed = orjson.loads(raw)["hash"]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hdel(self.keys.tokens(), hashed)
+        pipe.hdel(self.keys.player_tokens(player.id), ident)
+        pipe.hdel(self.keys.tokens_used(player.id), ident)
+        pipe.execute()
+        self._players.pop(hashed, None)
+
     def player_for_token(self, token: str) -> Player | None:
+        """The token's player. Kept in this process for :data:`TOKEN_CACHE_SECONDS` (a revoked
+        token stops working within that), each refresh noting when the token was last used."""
         hashed = _token_hash(token)
         cached = self._players.get(hashed)
-        if cached is not None:
-            return cached
+        now = time.monotonic()
+        if cached is not None and cached[1] > now:
+            return cached[0]
         player_id = self.redis.hget(self.keys.tokens(), hashed)
         if player_id is None:
+            self._players.pop(hashed, None)
             return None
         player_id = player_id.decode()
-        name = self.redis.hget(self.keys.player(player_id), "name")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(self.keys.player(player_id), "name")
+        pipe.hset(self.keys.tokens_used(player_id), token_id(hashed), utc_now())
+        # A token issued before tokens were listed joins its player's list when first seen.
+        pipe.hsetnx(self.keys.player_tokens(player_id), token_id(hashed),
+                    canonical_json({"hash": hashed, "created_at": utc_now()}))
+        name, _, _ = pipe.execute()
         player = Player(player_id, name.decode() if name else "")
         if len(self._players) > 100_000:
             self._players.clear()
-        self._players[hashed] = player
+        self._players[hashed] = (player, now + TOKEN_CACHE_SECONDS)
         return player
 
     def open_games_of(self, player_id: str) -> int:
         """How many games ``player_id`` created that still wait for players."""
         return int(self.redis.zcard(self.keys.hosting(player_id)))
+
+    def check_open_games(self, player_id: str, ceiling: int) -> None:
+        """Refuse early a creator who already hosts ``ceiling`` open games (0: no ceiling).
+
+        A cheap look before the creation spends anything; the creation itself decides
+        again, atomically (see :meth:`create_game`).
+        """
+        if ceiling:
+            held = self.open_games_of(player_id)
+            if held >= ceiling:
+                raise too_many_open_games(held, ceiling)
 
     def is_operator(self, token: str) -> bool:
         # Bytes, not str: compare_digest refuses str with non-ASCII characters (a TypeError).
@@ -177,6 +261,12 @@ class Engine:
     def gate(self, bucket: Bucket, subject: str) -> Gate | None:
         """The gate that spends ``subject``'s token of ``bucket`` in an action's append (see :meth:`act`)."""
         return self.limiter.gate(bucket, subject)
+
+    def take_all(self, asked: list[tuple[Bucket, str]]) -> None:
+        """Spend one token of each ``(bucket, subject)`` in one round trip, all or none, or refuse."""
+        wait, empty = self.limiter.allow_all(asked)
+        if wait:
+            raise limited(empty, wait)
 
     def take(self, bucket: Bucket, subject: str) -> None:
         """Spend one token of ``bucket`` for ``subject`` now, or refuse with when to retry."""
@@ -193,10 +283,16 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any], unlisted: bool = False, invite: Sequence[str] = (),
-                    game_id: str | None = None, rematch_of: str | None = None, rated: bool = True) -> Record:
-        """A new open game. ``unlisted`` keeps it out of the lobby; with ``invite`` only the
-        players named (and its creator) may join, and each is told (``invited``)."""
+                    time_control: Mapping[str, Any], max_open: int = 0,
+                    bots: Mapping[str, Any] | None = None, unlisted: bool = False, invite: Sequence[str] = (),
+                    game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None) -> Record:
+        """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
+
+        With ``max_open`` the creator's open games are counted and the game created in one
+        atomic step (the append's cap, or a reservation on a cluster), so concurrent creations
+        never pass the ceiling together. ``unlisted`` keeps it out of the lobby; with ``invite``
+        only the players named (and its creator) may join, and each is told (``invited``).
+        ``rated`` (default: whether no seat is a bot's) says whether the result moves ratings."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
@@ -207,6 +303,10 @@ class Engine:
             full_options = rules.validate_options(dict(options), seats)
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
+        try:
+            chosen_bots = check_bots(bots or {}, seats)
+        except ValueError as err:
+            raise Invalid(*err.args) from None
         invite = list(dict.fromkeys(invite))
         if len(invite) > seats:
             raise Invalid("too_many_invitations", f"{len(invite)} players invited to a game of {seats} seats")
@@ -234,12 +334,37 @@ class Engine:
         created = GameEvent("GameCreated", {
             "id": game_id, "game": game, "seats": seats, "options": full_options,
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
+            **({"bots": chosen_bots} if chosen_bots else {}),
             **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
-            **({"rematch_of": rematch_of} if rematch_of else {}), "rated": rated,
+            **({"rematch_of": rematch_of} if rematch_of else {}),
+            "rated": (not chosen_bots) if rated is None else rated,
         })
-        done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id})
-        # Only a chosen id can lose the append (to another caller creating the same rematch).
-        return done.record if isinstance(done, Committed) else self.load(game_id)
+        hosting = self.keys.hosting(creator.id)
+        cap = Cap(hosting, max_open) if max_open else None
+        if cap is not None and self.cluster:  # the hosting set lives in another hash slot: reserve first
+            held = int(self._reserve(keys=[hosting], args=[max_open, game_id, time.time()]))
+            if held >= 0:
+                self._abandon_creation(game_id)
+                raise too_many_open_games(held, max_open)
+            cap = None
+        done = self._commit(game_id, None, [created], {"kind": "create", "player": creator.id}, cap=cap)
+        if not isinstance(done, Committed):
+            if chosen:  # another caller created the same rematch first
+                return self.load(game_id)
+            self._abandon_creation(game_id, hosting if max_open and self.cluster else None)
+            held = self.open_games_of(creator.id)
+            raise too_many_open_games(held, max_open)
+        return done.record
+
+    def _abandon_creation(self, game_id: str, hosting: str | None = None) -> None:
+        """Undo what a refused creation wrote before its append (seed, place, reservation)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self.keys.creating(), game_id)
+        pipe.delete(self.keys.seed(game_id))
+        pipe.execute()
+        if hosting is not None:
+            self.redis.zrem(hosting, game_id)
+        self._seeds.pop(game_id, None)
 
     def rematch(self, player: Player, game_id: str, answer_first: bool = False) -> Joined:
         """A new game like a finished one, offered to its players, with the caller seated in it.
@@ -454,7 +579,7 @@ class Engine:
                     if replay is not None:
                         return replay
                 raise
-            cause = {"kind": "player", "action": dict(action), "seat": seat}
+            cause = {"kind": "player", "seat": seat, "action": dict(action)}
             if idempotency_key is not None:
                 cause["key"] = idempotency_key
             done = self._commit(game_id, record, drafts, cause, idem, gate, later)
@@ -542,6 +667,13 @@ class Engine:
     def read_events(self, game_id: str, after: int = 0, count: int | None = None) -> list[Envelope]:
         """The game's events after ``after``, at most ``count`` (its full, unredacted log)."""
         return self.store.read(game_id, after=after, count=count)
+
+    def open_stream(self, player_id: str | None, address: str, per_player: int, per_address: int) -> Lease:
+        """A lease for one more event stream of this player and address, or ``Limited`` past a ceiling."""
+        ceilings = [(f"address:{address}", per_address)]
+        if player_id is not None:
+            ceilings.insert(0, (f"player:{player_id}", per_player))
+        return self.streams.open(ceilings)
 
     def watch(self, game_id: str) -> AbstractContextManager[Watch]:
         """Wake on the game's next events or messages (register it before the first read)."""
@@ -690,23 +822,95 @@ class Engine:
         # or an audit replaying the decision would draw different cards.
         bot_rng = self._rng(game_id, version + 1, "bot")
         if seat in resigned(record):  # no deadline was missed: the bot holds the seat for good
-            action = takeover_pick(bot_rng, rules.legal_actions(record["state"], seat))
+            action, strategy = self._takeover(record, seat, bot_rng)
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
-            done = self._commit(game_id, record, drafts, {"kind": "bot", "action": action, "seat": seat})
+            done = self._commit(game_id, record, drafts,
+                                {"kind": "bot", "seat": seat, "strategy": strategy, "action": action})
             return "bot_played" if done else "raced"
+        cause: dict[str, Any] = {"kind": "timeout", "seat": seat}
         if was_autoplay:
-            action, kind = takeover_pick(bot_rng, rules.legal_actions(record["state"], seat)), "bot"
+            action, strategy = self._takeover(record, seat, bot_rng)
+            cause.update(kind="bot", strategy=strategy)
         else:
-            action, kind = rules.on_timeout(record["state"], seat), "timeout"
+            action = rules.on_timeout(record["state"], seat)
         try:
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         except RuleViolation:
             log.exception("default action refused in game %s for seat %s; playing a random legal one", game_id, seat)
-            action, kind = takeover_pick(bot_rng, rules.legal_actions(record["state"], seat)), "bot"
+            action = bot_rng.choice(rules.legal_actions(record["state"], seat))
+            cause.update(kind="bot", strategy="random")
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         missed = GameEvent("DeadlineMissed", {"seat": seat, "misses": misses, "autoplay": autoplay}, actor=seat)
-        done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "action": action, "seat": seat})
+        done = self._commit(game_id, record, [missed, *drafts], {**cause, "action": action})
         return "timed_out" if done else "raced"
+
+    def bot_budget(self) -> Budget:
+        """What one ISMCTS decision may spend (the settings' ``INTRIGUE_BOT_*``)."""
+        return Budget(iterations=self.settings.bot_iterations, milliseconds=self.settings.bot_milliseconds)
+
+    def _takeover(self, record: Record, seat: int, rng: Any) -> tuple[dict[str, Any], str]:
+        """The strong bot's move for an absent player's seat, from that seat's own information,
+        and the strategy that chose it.
+
+        It runs within the step, so its budget bounds how long the step takes. A game with
+        no sampler (a test's toy game), or a search that fails, gets a random legal move
+        rather than a stalled seat.
+        """
+        rules = rules_of(record)
+        if hasattr(rules, "prepare_sampler"):
+            try:
+                observation = observation_for(record, self.store.read(record["id"], upto=record["version"]), seat)
+                return dict(make_bot("ismcts", self.bot_budget()).choose(observation, rng)), "ismcts"
+            except Exception:
+                log.exception("the takeover search failed in game %s for seat %s; playing a random legal move",
+                              record["id"], seat)
+        return dict(rng.choice(rules.legal_actions(record["state"], seat))), "random"
+
+    def play_bot_seat(self, game_id: str, version: int, seat: int) -> str:
+        """A bot seat's decision at ``version``: the bot worker's job. Does nothing once the game moved on.
+
+        The bot is shown what the seat's own client could read (its view, legal actions
+        and redacted feed, see ``engine.seat_bots``), and its action is decided and appended
+        as any player's, expecting ``version``. If the game moved during the search, the
+        action still lands when the seat's view and legal actions are unchanged; otherwise
+        nothing happens, and the commit that moved the game has asked for the next decision.
+        """
+        record = self.projector.load(game_id)
+        if record is None or record["status"] != "active" or record["version"] != version:
+            return "stale"
+        strategy = bot_seats(record).get(seat)
+        if strategy is None:
+            return "not_a_bot"
+        rules = rules_of(record)
+        if not rules.may_act(record["state"], seat) or not self._seed_at_hand(game_id):
+            return "nothing_to_do"
+        observation = observation_for(record, self.store.read(game_id, upto=version), seat)
+        rng = self._rng(game_id, version + 1, f"bot:{seat}")
+        action = dict(make_bot(strategy, self.bot_budget()).choose(observation, rng))
+        try:
+            drafts = self._decide(record, seat, action, version)
+        except DomainError:  # the bot's mistake must not stall its seat: a random legal move instead
+            log.exception("bot seat %s of game %s chose an action the rules refuse: %s", seat, game_id, action)
+            action = dict(rng.choice(list(observation.legal_actions)))
+            drafts = self._decide(record, seat, action, version)
+        cause = {"kind": "bot", "seat": seat, "action": action, "strategy": strategy}
+        for _ in range(MAX_RETRIES):
+            if isinstance(self._commit(game_id, record, drafts, cause), Committed):
+                return "played"
+            # The game moved during the search. If the seat still sees the same game (a rival
+            # replaced a sealed bid, say), its decision stands, as a player's posted without
+            # If-Match would; otherwise the commit that moved it asked for a fresh decision.
+            # Without this, a rival that keeps replacing its bid could starve the bot.
+            record = self.load(game_id)
+            if (record["status"] != "active" or not rules.may_act(record["state"], seat)
+                    or rules.view(record["state"], seat) != observation.view
+                    or rules.legal_actions(record["state"], seat) != list(observation.legal_actions)):
+                return "stale"
+            try:
+                drafts = self._decide(record, seat, action, record["version"])
+            except DomainError:
+                return "stale"
+        return "stale"
 
     def sweep(self, now: datetime | None = None, limit: int = 500) -> int:
         """Ask for every game whose deadline has come (no job is booked for a deadline), and
@@ -723,6 +927,33 @@ class Engine:
         if waiting and not due:
             self.scheduler.enqueue_drain()
         return len(due)
+
+    def expire_open_games(self, now: float | None = None, limit: int = 100) -> list[str]:
+        """End every open game that has waited longer than the ``open_game_ttl`` setting.
+
+        Each gets a ``GameEnded`` event (no winners, reason ``expired``) in its log, so it
+        leaves the lobby and stops counting against its creator's open games in the same
+        step; a join that races it wins or loses the append's version check, never both.
+        Returns the games expired (the sweep calls it; ``limit`` bounds one pass).
+        """
+        ttl = self.settings.open_game_ttl
+        if not ttl:
+            return []
+        cutoff = (time.time() if now is None else now) - ttl
+        expired = []
+        for raw in self.redis.zrangebyscore(self.keys.lobby(), "-inf", cutoff, start=0, num=limit):
+            game_id = raw.decode()
+            for _ in range(MAX_RETRIES):
+                record = self.projector.load(game_id)
+                if record is None or record["status"] != "open":
+                    break
+                if parse_time(record["created_at"]).timestamp() > cutoff:
+                    break
+                ended = GameEvent("GameEnded", {"winners": [], "reason": "expired", "seed": self._seed(game_id)})
+                if self._commit(game_id, record, [ended], {"kind": "system", "reason": "expired"}) is not None:
+                    expired.append(game_id)
+                    break
+        return expired
 
     def drain_due(self, batch: int = 20) -> int:
         """The drain job: run the step of every game in the due set; how many it ran.
@@ -763,7 +994,8 @@ class Engine:
                                             withscores=True)
         return upcoming[0][1] - now_ts if upcoming else None
 
-    def reconcile(self, suspects: Mapping[str, bytes] | None = None) -> tuple[int, dict[str, bytes]]:
+    def reconcile(self, suspects: Mapping[str, bytes] | None = None,
+                  now: float | None = None) -> tuple[int, dict[str, bytes]]:
         """Re-run the follow-up of every game whose indexes lag its stream (after a crash).
 
         A commit in flight lags for a moment too, between its append and its follow-up,
@@ -775,14 +1007,20 @@ class Engine:
         and those being created. A finished game leaves the active set in the same
         follow-up that indexes its last event, so its work is done; the cost of a pass
         grows with the games in play, not with every game ever played.
+
+        A bot seat left awaited for ``BOT_STALL_SECONDS`` (its job was lost: the process
+        that owed the request died after its answer, or the bot worker died searching) is
+        asked for again, as of ``now``.
         """
         suspects = suspects or {}
         candidates = self._reconcile_candidates()
         repaired, lagging = 0, {}
         pipe = self.redis.pipeline(transaction=False)
         for game_id in candidates:
-            pipe.hmget(self.keys.meta(game_id), "version", "indexed")
-        for game_id, (version, indexed) in zip(candidates, pipe.execute(), strict=True):
+            pipe.hmget(self.keys.meta(game_id), "version", "indexed", "card")
+        for game_id, (version, indexed, listed) in zip(candidates, pipe.execute(), strict=True):
+            if version is not None and version == indexed and listed is not None:
+                self._ask_again_for_stalled_bots(game_id, listed, now)
             if version is None or version == indexed:
                 continue
             if suspects.get(game_id) != version:
@@ -793,6 +1031,19 @@ class Engine:
                 self._follow_up(record)
                 repaired += 1
         return repaired, lagging
+
+    def _ask_again_for_stalled_bots(self, game_id: str, listed: bytes, now: float | None) -> None:
+        """Ask again for the decision of a bot seat awaited too long (its listing card says so)."""
+        if self.scheduler is None or b'"bots":{"' not in listed:
+            return
+        found = json.loads(listed)
+        if found.get("status") != "active":
+            return
+        if parse_time(found["updated_at"]).timestamp() > (now or time.time()) - BOT_STALL_SECONDS:
+            return
+        for seat in found.get("bots") or {}:
+            if found["awaiting"][int(seat)] is not None:
+                self._bot_request(game_id, found["version"], int(seat))()
 
     def _reconcile_candidates(self, abandoned_after: float = 3600.0) -> list[str]:
         """Open, active and still-being-created games; drops creations that never appended."""
@@ -818,7 +1069,8 @@ class Engine:
 
     def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
                 idem: tuple[str, str] | None = None, gate: Gate | None = None,
-                later: list[Callable[[], None]] | None = None) -> Committed | dict[str, Any] | None:
+                later: list[Callable[[], None]] | None = None, cap: Cap | None = None
+                ) -> Committed | dict[str, Any] | None:
         """Seal, fold and append; then index and schedule. None on a version conflict; ``Limited``
         when the ``gate`` had no token (see :meth:`act`). Work owed after the answer goes to
         ``later`` when given (see :meth:`_owe`)."""
@@ -858,7 +1110,7 @@ class Engine:
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record)
-            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate)
+            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate, cap)
             replies = [None, *result.replies]
         if result.status == "limited":
             assert gate is not None and result.wait is not None
@@ -920,10 +1172,10 @@ class Engine:
             else:
                 pipe.srem(self.keys.active(), game_id)
         for seat, player in enumerate(record["players"]):
-            if player is None:
+            if player is None or "bot" in player:  # a bot has no list of games and no inbox
                 gone = None if full else before["players"][seat]  # type: ignore[index]
-                if gone is not None and gone["id"] not in (record.get("invite") or ()):  # no longer theirs
-                    pipe.zrem(self.keys.player_games(gone["id"]), game_id)
+                if player is None and gone is not None and gone["id"] not in (record.get("invite") or ()):
+                    pipe.zrem(self.keys.player_games(gone["id"]), game_id)  # a seat left: no longer theirs
                 continue
             if full or before["players"][seat] is None:  # type: ignore[index]
                 pipe.zadd(self.keys.player_games(player["id"]),
@@ -950,6 +1202,8 @@ class Engine:
         due_ms = int(parse_time(due).timestamp() * 1000) if due is not None else None
         plan = _FollowUp(record=record,
                          ended=record["status"] == "finished" and (full or before["status"] != "finished"))  # type: ignore[index]
+        if record["status"] == "active" and self.scheduler is not None:
+            plan.bot_turns = [seat for seat in bot_seats(record) if record["awaiting"][seat] is not None]
         if plan.ended and defer_archive and self.scheduler is not None:
             # Archiving reads and rewrites the whole stream: a worker does it, so the last
             # move's answer does not wait for it (it held that answer up ~100 ms under load).
@@ -986,6 +1240,8 @@ class Engine:
                 self._owe(self.scheduler.enqueue_drain, later)  # type: ignore[union-attr]
         elif plan.due_now:
             self.scheduler.advance(plan.record["id"])  # type: ignore[union-attr]
+        for seat in plan.bot_turns:
+            self._owe(self._bot_request(plan.record["id"], plan.record["version"], seat), later)
         if plan.notes:
             try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
                 self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])
@@ -1009,6 +1265,19 @@ class Engine:
             self.ratings.record(result)
         self.store.archive(game_id)
         self._seeds.pop(game_id, None)
+
+    def _bot_request(self, game_id: str, version: int, seat: int) -> Callable[[], None]:
+        """Asking a bot worker for a bot seat's decision; a failure is logged, never the commit's.
+
+        If the request is lost, the seat's deadline still stands: its default is played then.
+        """
+        def request() -> None:
+            try:
+                self.scheduler.enqueue_bot(game_id, version, seat)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("could not ask for the decision of bot seat %s in game %s at version %s",
+                              seat, game_id, version)
+        return request
 
     @staticmethod
     def _owe(work: Callable[[], None], later: list[Callable[[], None]] | None) -> None:
@@ -1074,6 +1343,37 @@ class Engine:
         for entry, name in zip(entries, pipe.execute() if entries else [], strict=True):
             entry["name"] = name.decode() if name else ""
         return entries, next_offset
+
+
+# KEYS: a creator's hosting set. ARGV: ceiling, game id, score. Adds the game unless the set
+# is full: -1 when added, else the set's size (a cluster's creation, whose append cannot see it).
+_RESERVE = """
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[1]) then return held end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+return -1
+"""
+
+
+# KEYS: a player's tokens. ARGV: ceiling (0: none), token id, its record. 1 when added, else 0.
+_ADD_TOKEN = """
+if tonumber(ARGV[1]) > 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+"""
+#: How long a process trusts what it learnt of a token: a revoked one works elsewhere at most this long.
+TOKEN_CACHE_SECONDS = 2.0
+
+
+def token_id(hashed: str) -> str:
+    """A token's public id, from its hash: names it in lists and revocations, proves nothing."""
+    return hashlib.sha256(f"id:{hashed}".encode()).hexdigest()[:16]
+
+
+def too_many_open_games(held: int, ceiling: int) -> Conflict:
+    return Conflict("too_many_open_games",
+                    f"you already host {held} games waiting for players (at most {ceiling}); "
+                    "wait until they fill or expire before opening another")
 
 
 def _sweep_score(record: Record, due: str) -> float:

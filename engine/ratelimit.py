@@ -25,6 +25,25 @@ from events.store import Gate
 # the seconds to wait before one is there (as a string: Lua numbers become integers).
 _TAKE = TOKEN_BUCKET_LUA + "return tostring(take_token(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])))\n"
 
+# KEYS: the buckets. ARGV: each bucket's tokens per second and capacity, in turn. Spends one
+# token of each when every one has a token, else none; returns "0" or the longest wait.
+_TAKE_ALL = TOKEN_BUCKET_LUA + """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local held = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens, at = tonumber(held[1]), tonumber(held[2])
+  if tokens == nil or at == nil then tokens, at = burst, now end
+  tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+  if tokens < 1 then wait = math.max(wait, (1 - tokens) / rate) end
+end
+if wait > 0 then return tostring(wait) end
+for i, key in ipairs(KEYS) do take_token(key, tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])) end
+return '0'
+"""
+
 
 class RateLimiter:
     """Takes tokens from buckets kept in Redis, one round trip per take."""
@@ -33,6 +52,7 @@ class RateLimiter:
         self.redis = client
         self.prefix = prefix
         self._take = LeanScript(client, _TAKE)
+        self._take_all = LeanScript(client, _TAKE_ALL)
 
     def key(self, bucket: Bucket, subject: str) -> str:
         return f"{self.prefix}:limit:{bucket.name}:{subject}"
@@ -46,12 +66,42 @@ class RateLimiter:
         gate = self.gate(bucket, subject)
         return self.spend(gate) if gate is not None else 0.0
 
+    def allow_all(self, asked: list[tuple[Bucket, str]]) -> tuple[float, str]:
+        """One token of each ``(bucket, subject)`` in one round trip, all or none: (0, "") if
+        spent, else the seconds to wait and the name of a bucket that was empty."""
+        gates = [gate for bucket, subject in asked if (gate := self.gate(bucket, subject)) is not None]
+        if not gates:
+            return 0.0, ""
+        if len(gates) == 1:
+            return self.spend(gates[0]), gates[0].name
+        if not _same_node(self.redis):  # buckets of several hash slots: one script each
+            for gate in gates:
+                wait = self.spend(gate)
+                if wait:
+                    return wait, gate.name
+            return 0.0, ""
+        args = [value for gate in gates for value in (gate.rate, gate.burst)]
+        wait = float(self._take_all(keys=[gate.key for gate in gates], args=args))
+        if not wait:
+            return 0.0, ""
+        empty = [gate.name for gate in gates if float(self.redis.hget(gate.key, "tokens") or gate.burst) < 1]
+        return wait, (empty or [gates[0].name])[-1]
+
     def spend(self, gate: Gate) -> float:
         """:meth:`allow` for a gate's bucket (one an append did not get to spend)."""
         return float(self._take(keys=[gate.key], args=[gate.rate, gate.burst]))
 
 
+def _same_node(client: redis.Redis) -> bool:
+    """Whether one script may touch keys of any hash slot (not on a Redis Cluster)."""
+    return isinstance(client, redis.Redis)
+
+
 def limited(bucket_name: str, wait: float) -> Limited:
-    """The refusal of a request whose token of ``bucket_name`` is not there yet."""
+    """The refusal of a request whose token of ``bucket_name`` is not there yet: the client
+    address's ceiling over all its tokens has a code of its own."""
+    if bucket_name == "address":
+        return Limited("address_rate_limited", f"too many requests from your address, all its tokens together; "
+                                               f"retry in {wait:.2f} s", retry_after=round(wait, 3))
     return Limited("rate_limited", f"too many requests ({bucket_name}); retry in {wait:.2f} s",
                    retry_after=round(wait, 3))

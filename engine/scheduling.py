@@ -20,10 +20,15 @@ from events.store import MAX_CONNECTIONS, IndexCommands, Keys
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "intrigue"
+#: Bot seats' decisions: a queue of their own, so a search never holds up a game's step.
+BOTS_QUEUE = "intrigue-bots"
 #: The queues a worker may serve, by the name an operator gives: game steps and deadlines,
-#: and webhook deliveries.
-QUEUES = {"games": QUEUE_NAME, "webhooks": WEBHOOK_QUEUE}
+#: webhook deliveries, and bot seats' decisions.
+QUEUES = {"games": QUEUE_NAME, "webhooks": WEBHOOK_QUEUE, "bots": BOTS_QUEUE}
 DRAIN = "workers.jobs.drain"
+PLAY_BOT_SEAT = "workers.bots.play_seat"
+#: A bot's decision is bounded by its budget; this only stops one that hangs.
+BOT_JOB_TIMEOUT = 120
 #: How long a "drain job queued" mark lives: a job lost with its mark set delays due
 #: steps by at most this (and the sweep asks for a drain regardless of the mark).
 QUEUED_MARK_MS = 5_000
@@ -65,6 +70,16 @@ class JobScheduler:
     def __init__(self, queue: Queue, keys: Keys | None = None) -> None:
         self.queue = queue
         self.keys = keys or Keys()
+        self.bots = make_queue(queue.connection, BOTS_QUEUE)
+
+    def enqueue_bot(self, game_id: str, version: int, seat: int) -> None:
+        """Ask a bot worker for the decision of bot seat ``seat`` at ``version`` of the game.
+
+        The job does nothing once the game has moved past ``version`` (the commit that moved
+        it asked for whatever bot decision follows), so a repeated or late job is harmless.
+        """
+        self.bots.enqueue(PLAY_BOT_SEAT, game_id, version, seat, job_id=f"bot-{game_id}-{version}-{seat}",
+                          result_ttl=0, failure_ttl=3600, job_timeout=BOT_JOB_TIMEOUT)
 
     def advance(self, game_id: str) -> None:
         """Ask for ``advance(game_id)`` now (where the due set could not ride in the commit)."""

@@ -48,17 +48,35 @@ class Limits:
     open_games: int = 10
     #: Proxies in front of the API that append the client to ``X-Forwarded-For``.
     trusted_proxies: int = 0
+    #: Requests per second per client address over all its players' tokens; bursts of twice that.
+    address_rate: float = 100
+    #: Event streams one player holds open at once, over all its tokens and addresses.
+    streams_per_player: int = 50
+    #: Event streams one client address holds open at once, anonymous ones included.
+    streams_per_address: int = 500
+    #: Connections one client address holds open at once to one API process.
+    connections_per_address: int = 1000
+    #: Seconds a client has to send a request's headers (and an idle keep-alive connection lives).
+    header_timeout: float = 10.0
+    #: Seconds a client has to send a request's whole body, once its headers are read.
+    body_timeout: float = 10.0
+    #: Tokens one player may hold at once (``POST /v1/me/tokens`` issues more).
+    tokens_per_player: int = 10
 
     @classmethod
     def off(cls) -> Limits:
         """No limits at all (benchmarks measure clients rather than police them)."""
-        return cls(player_rate=0, anonymous_rate=0, registrations_per_hour=0, games_per_hour=0, open_games=0)
+        return cls(player_rate=0, anonymous_rate=0, registrations_per_hour=0, games_per_hour=0, open_games=0,
+                   address_rate=0, tokens_per_player=0, streams_per_player=0, streams_per_address=0)
 
     def player(self) -> Bucket:
         return Bucket("player", self.player_rate, 2 * self.player_rate)
 
     def anonymous(self) -> Bucket:
         return Bucket("anonymous", self.anonymous_rate, 2 * self.anonymous_rate)
+
+    def address(self) -> Bucket:
+        return Bucket("address", self.address_rate, 2 * self.address_rate)
 
     def registrations(self) -> Bucket:
         return Bucket.per_hour("register", self.registrations_per_hour)
@@ -108,6 +126,10 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     #: Chat messages per minute per player (0: no limit).
     chat_rate: int = 20
+    #: Messages one game keeps (0: no ceiling).
+    messages_per_game: int = 1000
+    #: Seconds an open game waits for players before it expires (0: never).
+    open_game_ttl: float = 7 * 86400.0
     #: Whether webhooks may point at loopback, private and link-local addresses.
     webhooks_allow_private: bool = False
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
@@ -118,6 +140,10 @@ class Settings:
     bind: str = "0.0.0.0:8000"
     #: API processes under gunicorn (None: one per usable core but one).
     web_concurrency: int | None = None
+    #: Most search iterations of one ISMCTS decision (a bot seat's or a takeover's).
+    bot_iterations: int = 5000
+    #: Most milliseconds of one ISMCTS decision, whichever of the two ends first.
+    bot_milliseconds: float = 450.0
     #: Rated games a player must have finished in a title to appear on its leaderboard.
     leaderboard_min_games: int = 5
 
@@ -175,6 +201,13 @@ def _number(raw: str) -> float:
         value = -1.0
     if not value >= 0 or value == float("inf"):
         raise ValueError("a number of at least 0 is needed")
+    return value
+
+
+def _positive_number(raw: str) -> float:
+    value = _number(raw)
+    if value <= 0:
+        raise ValueError("a number above 0 is needed")
     return value
 
 
@@ -253,8 +286,17 @@ VARIABLES = (
     Variable("INTRIGUE_GAMES_PER_HOUR", "limits.games_per_hour", _number),
     Variable("INTRIGUE_OPEN_GAMES_PER_PLAYER", "limits.open_games", _count),
     Variable("INTRIGUE_TRUSTED_PROXIES", "limits.trusted_proxies", _count),
+    Variable("INTRIGUE_ADDRESS_RATE_LIMIT", "limits.address_rate", _number),
+    Variable("INTRIGUE_TOKENS_PER_PLAYER", "limits.tokens_per_player", _count),
+    Variable("INTRIGUE_STREAMS_PER_PLAYER", "limits.streams_per_player", _count),
+    Variable("INTRIGUE_STREAMS_PER_ADDRESS", "limits.streams_per_address", _count),
+    Variable("INTRIGUE_CONNECTIONS_PER_ADDRESS", "limits.connections_per_address", _count),
+    Variable("INTRIGUE_HEADER_TIMEOUT", "limits.header_timeout", _positive_number),
+    Variable("INTRIGUE_BODY_TIMEOUT", "limits.body_timeout", _positive_number),
+    Variable("INTRIGUE_OPEN_GAME_TTL", "open_game_ttl", _number),
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
     Variable("INTRIGUE_LEADERBOARD_MIN_GAMES", "leaderboard_min_games", _count),
+    Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),
     Variable("INTRIGUE_WEBHOOK_RETRY_MAX", "webhook_retry.cap", _number),
@@ -262,4 +304,6 @@ VARIABLES = (
     Variable("INTRIGUE_WEBHOOK_DISABLE_AFTER", "webhook_retry.disable_after", _number),
     Variable("INTRIGUE_LOG_LEVEL", "log_level", _log_level),
     Variable("INTRIGUE_PAX_CARD_SETS", "pax_card_sets", _text),
+    Variable("INTRIGUE_BOT_ITERATIONS", "bot_iterations", _positive_count),
+    Variable("INTRIGUE_BOT_MILLISECONDS", "bot_milliseconds", _positive_number),
 )

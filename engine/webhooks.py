@@ -255,7 +255,7 @@ class Webhooks:
         notes = []
         out = set(record.get("resigned") or ())
         for seat, player in enumerate(record["players"]):
-            if player is None:
+            if player is None or "bot" in player:  # a bot seat has no player to notify
                 continue
             if seat in out:  # the takeover bot plays a resigned seat: its player is told only of the end
                 if record["status"] == "finished" and before["status"] != "finished":

@@ -105,6 +105,14 @@ class Keys:
     def tokens(self) -> str:
         return f"{self.prefix}:tokens"
 
+    def player_tokens(self, player_id: str) -> str:
+        """A player's tokens by id: the hash of each and when it was issued (never the token)."""
+        return f"{self.prefix}:player:{player_id}:tokens"
+
+    def tokens_used(self, player_id: str) -> str:
+        """When each of a player's tokens was last seen, by id (to the nearest few seconds)."""
+        return f"{self.prefix}:player:{player_id}:tokens:used"
+
     def lobby(self, game: str | None = None) -> str:
         """Open games by creation time: all of them, or those of one game (``lobby:coup``)."""
         return f"{self.prefix}:lobby" if game is None else f"{self.prefix}:lobby:{game}"
@@ -177,7 +185,10 @@ FEED_EVENTS_BYTES = 65536
 # and the gate's bucket, if any.
 # ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel,
 # index commands (a JSON array of commands, each an array of strings; "[]" for none), the
-# gate's bucket key ("" for none), its rate and burst, events (JSON)...
+# gate's bucket key ("" for none), its rate and burst, the cap's sorted set ("" for none) and
+# its ceiling, events (JSON)...
+# A cap refuses the append ('full', the set's size) when its sorted set already holds its
+# ceiling of members: a creator's open games are counted and the game created in one step.
 # The gate spends the actor's rate-limit token once the append is known to go ahead (not a
 # duplicate, not stale), and refuses it ('limited', the seconds to wait) when there is none.
 # The index commands run only once the append has succeeded, in the same atomic step, and
@@ -192,6 +203,10 @@ if ARGV[2] ~= '' then
   if seen then return {'duplicate', seen} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+if ARGV[9] ~= '' then
+  local held = redis.call('ZCARD', ARGV[9])
+  if held >= tonumber(ARGV[10]) then return {'full', tostring(held)} end
+end
 if ARGV[6] ~= '' then
   local wait = take_token(ARGV[6], tonumber(ARGV[7]), tonumber(ARGV[8]))
   if wait > 0 then return {'limited', tostring(wait)} end
@@ -214,7 +229,7 @@ for _, command in ipairs(cjson.decode(ARGV[5])) do
   reply[#reply + 1] = redis.call(unpack(command))
 end
 return reply
-""".replace("FEED_EVENTS_BYTES", str(FEED_EVENTS_BYTES)).replace("FIRST_EVENT", "9")
+""".replace("FEED_EVENTS_BYTES", str(FEED_EVENTS_BYTES)).replace("FIRST_EVENT", "11")
 
 
 # KEYS: events stream, archive. ARGV: low id, high id, count (0: all).
@@ -256,8 +271,9 @@ ARCHIVE_CACHE = 256
 
 @dataclass(frozen=True)
 class AppendResult:
-    """What an append did: ``ok``, ``conflict`` (someone else moved the game on), ``duplicate``
-    or ``limited`` (its gate had no token: ``wait`` seconds until one)."""
+    """What an append did: ``ok``, ``conflict`` (someone else moved the game on), ``duplicate``,
+    ``limited`` (its gate had no token: ``wait`` seconds until one) or ``full`` (its cap was
+    reached: ``version`` holds the count)."""
 
     status: str
     version: int | None = None
@@ -311,6 +327,17 @@ class IndexCommands:
 
 
 @dataclass(frozen=True)
+class Cap:
+    """A sorted set an append refuses to grow past ``ceiling`` members (see ``_APPEND``).
+
+    Its key must live where the game's keys do, as a gate's (not on a Redis Cluster).
+    """
+
+    key: str
+    ceiling: int
+
+
+@dataclass(frozen=True)
 class Gate:
     """A rate-limit bucket an append spends one token of, in its own step (see ``_APPEND``).
 
@@ -338,21 +365,22 @@ class EventStore:
 
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                idempotency: tuple[str, dict[str, Any]] | None = None,
-               index: IndexCommands | None = None, gate: Gate | None = None) -> AppendResult:
+               index: IndexCommands | None = None, gate: Gate | None = None,
+               cap: Cap | None = None) -> AppendResult:
         """Append ``events`` if the game is still at ``expected_version``; all or nothing.
 
         The ``index`` commands run after a successful append, in the same step; their
         replies are the result's ``replies``. A ``gate`` spends a rate-limit token when the
         append goes ahead, or refuses it (``limited``). (Neither with a Redis Cluster: they
-        may name keys of other hash slots.)
+        may name keys of other hash slots.) A ``cap`` refuses it (``full``) when its set is full.
         """
-        keys, args = self._append_call(game_id, expected_version, events, idempotency, index, gate)
+        keys, args = self._append_call(game_id, expected_version, events, idempotency, index, gate, cap)
         return self.parse_append(self._append(keys=keys, args=args))
 
     def _append_call(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                      idempotency: tuple[str, dict[str, Any]] | None,
-                     index: IndexCommands | None = None, gate: Gate | None = None
-                     ) -> tuple[list[str], list[Any]]:
+                     index: IndexCommands | None = None, gate: Gate | None = None,
+                     cap: Cap | None = None) -> tuple[list[str], list[Any]]:
         if not events:
             raise ValueError("nothing to append")
         if events[0].seq != expected_version + 1:
@@ -367,8 +395,12 @@ class EventStore:
         if gate is not None:
             keys.append(gate.key)
             gate_args = [gate.key, repr(float(gate.rate)), repr(float(gate.burst))]
+        cap_args: list[Any] = ["", 0]
+        if cap is not None:
+            keys.append(cap.key)
+            cap_args = [cap.key, cap.ceiling]
         args = [expected_version, field, json.dumps(record), self.keys.feed(game_id), commands, *gate_args,
-                *(e.to_json() for e in events)]
+                *cap_args, *(e.to_json() for e in events)]
         return keys, args
 
     @staticmethod
@@ -379,6 +411,8 @@ class EventStore:
             return AppendResult("duplicate", record=json.loads(value))
         if status == "limited":
             return AppendResult("limited", wait=float(value))
+        if status == "full":
+            return AppendResult("full", version=int(value))
         return AppendResult(status, version=int(value), replies=rest)
 
     def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:

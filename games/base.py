@@ -129,6 +129,21 @@ class GameRules(Protocol):
     def redact(self, event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
         """The event's ``data`` as ``seat`` may see it, or ``None`` to hide it entirely."""
 
+    def determinize(self, view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat,
+                    rng: random.Random) -> State:
+        """A complete state ``seat`` could be in, drawn with ``rng`` from what it knows.
+
+        ``history`` is every event of the game as ``redact`` shows it to ``seat`` (hidden
+        ones left out), ``view`` its current view. The function never sees the real state:
+        cards and bids the seat has not been shown are dealt at random among the
+        possibilities, so ``view(result, seat) == view``. Bots search over such samples
+        (information-set Monte Carlo tree search). Lives in ``games/<name>/sample.py``.
+        """
+
+    def prepare_sampler(self, view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat) -> Any:
+        """The work of :meth:`determinize` done once: an object whose ``sample(rng)`` returns
+        a fresh determinized state each call (a search draws thousands per decision)."""
+
     def describe(self, before: State | None, event: EventLike, after: State) -> str | None:
         """One readable English line about ``event`` for the transcript of a finished game.
 
@@ -182,3 +197,22 @@ def require_fields(action: Action, allowed: Sequence[str]) -> None:
     extra = sorted(set(action) - set(allowed) - {"type"})
     if extra:
         raise RuleViolation("unknown_field", f"unexpected field(s) for {action.get('type')!r}: {', '.join(extra)}")
+
+
+def require_present(action: Any, required: Mapping[str, Sequence[str]],
+                    codes: Mapping[str, str] | None = None) -> None:
+    """Refuse an action that lacks a field its type requires, naming the field.
+
+    ``required`` maps each action type to the fields the API reference marks required: a
+    missing field is never read as a default choice (an exchange without ``discard`` is
+    not "keep the hand"). ``codes`` gives a field a game's own problem code; the rest are
+    ``missing_field``. An action that is not an object with a string ``type`` is left to
+    the game's own checks.
+    """
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        return
+    kind = action["type"]
+    for name in required.get(kind, ()):
+        if name not in action:
+            code = (codes or {}).get(name, "missing_field")
+            raise RuleViolation(code, f"{kind!r} needs the field {name!r}")

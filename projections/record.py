@@ -21,11 +21,10 @@ keeps the plain deadlines, where each seat's reserve starts to run.
 
 from __future__ import annotations
 
-import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from events.envelope import Envelope, canonical_json, parse_time
+from events.envelope import Envelope, parse_time
 from games.base import GameRules, Outcome
 from games.registry import load
 
@@ -44,14 +43,29 @@ def awaiting(record: Record) -> dict[int, str]:
     return _awaited(record)
 
 
+#: How a bot seat's player reads in views and listings, by strategy.
+BOT_NAMES = {"ismcts": "ISMCTS bot", "random": "Random bot"}
+
+
+def bot_player(strategy: str) -> dict[str, str]:
+    """The player entry of a seat a bot holds: an id no registered player can have, and its strategy."""
+    return {"id": f"bot:{strategy}", "name": BOT_NAMES.get(strategy, f"{strategy} bot"), "bot": strategy}
+
+
 def _game_created(event: Envelope) -> Record:
     data = event.data
     seats = data["seats"]
+    # Bot seats are taken at creation: the people's seats are the ones left, and the last
+    # of them to join starts the game.
+    bots = dict(data.get("bots") or {})
+    players: list[dict[str, str] | None] = [None] * seats
+    for seat, strategy in bots.items():
+        players[int(seat)] = bot_player(strategy)
     return {
         "id": data["id"], "game": data["game"], "seats": seats, "options": data["options"],
         "time_control": {**DEFAULT_TIME_CONTROL, **data["time_control"]},
         "created_at": event.at, "created_by": data["created_by"], "seed_hash": data["seed_hash"],
-        "status": "open", "players": [None] * seats, "version": 0, "last_hash": "", "updated_at": event.at,
+        "status": "open", "players": players, "bots": bots, "version": 0, "last_hash": "", "updated_at": event.at,
         "state": None, "awaiting": [None] * seats, "deadlines": [None] * seats, "misses": [0] * seats,
         "autoplay": [False] * seats, "winners": None, "reason": None, "seed": None,
         "move_deadlines": [None] * seats,
@@ -245,12 +259,14 @@ def still_in(record: Record) -> list[int]:
 def platform_outcome(record: Record) -> Outcome | None:
     """How an active game ends, if it does now: the game's own outcome, with resigned seats out of it.
 
-    A game with at most one seat still in ends (the seat left wins, as on Board Game Arena
-    and lichess). Otherwise the game's rules decide; a resigned seat never wins, and should
-    the takeover bot win on its behalf, the seats still in share the win instead.
+    A game with at most one seat still in, or whose people have all resigned (bots alone
+    would play on), ends: the seats left share the win, as on Board Game Arena and lichess.
+    Otherwise the game's rules decide; a resigned seat never wins, and should the takeover
+    bot win on its behalf, the seats still in share the win instead.
     """
     left = still_in(record)
-    if record["state"] is not None and len(left) <= 1 < record["seats"]:
+    people_in = [seat for seat in left if "bot" not in (record["players"][seat] or {})]
+    if record["state"] is not None and resigned(record) and (len(left) <= 1 < record["seats"] or not people_in):
         return Outcome(tuple(left), "resigned")
     outcome = rules_of(record).outcome(record["state"]) if record["state"] is not None else None
     if outcome is None:
@@ -272,15 +288,6 @@ def final_ranks(record: Record) -> list[int]:
     for position, seat in enumerate(reversed(out)):
         ranks[seat] = 2 + position
     return ranks
-
-
-def takeover_pick(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """The takeover bot's move: drawn from the legal actions in one canonical order.
-
-    A game may list its actions in its state's dict order, which a state read back from a
-    snapshot need not share with one folded afresh; the audit must pick what the bot did.
-    """
-    return rng.choice(sorted(legal, key=canonical_json))
 
 
 def seat_of(record: Record, player_id: str) -> int | None:

@@ -51,7 +51,9 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
     data = event.data
     if event.type == "GameCreated":
         scenario = "; a scenario: its creator fixed the hidden cards" if is_scenario(after) else ""
-        return f"{data['game']} for {data['seats']} seats (game {data['id']}){scenario}"
+        bots = ", ".join(_name(after, int(seat)) for seat in sorted(data.get("bots") or {}, key=int))
+        seated = f"; bots hold {bots}" if bots else ""
+        return f"{data['game']} for {data['seats']} seats (game {data['id']}){scenario}{seated}"
     if event.type == "PlayerJoined":
         return None
     if event.type == "GameStarted":
@@ -66,6 +68,8 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
         return "The creator cancels the game before it starts"
     if event.type == "SeatResigned":
         return f"{_name(after, data['seat'])} resigns: the takeover bot plays the seat from now on"
+    if event.type == "GameEnded" and not data["winners"] and data["reason"] == "expired":
+        return "The game expires: its seats did not fill in time"
     if event.type == "GameEnded":
         winners = " and ".join(_name(after, seat) for seat in data["winners"])
         return f"The game ends ({data['reason']}): {winners} {'wins' if len(data['winners']) == 1 else 'share the win'}"

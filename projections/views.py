@@ -25,7 +25,8 @@ def summary(record: Record) -> dict[str, Any]:
         "status": record["status"],
         "version": record["version"],
         "seats": record["seats"],
-        "players": [None if p is None else {"id": p["id"], "name": p["name"]} for p in record["players"]],
+        "players": [_player(p) for p in record["players"]],
+        "bots": dict(record.get("bots") or {}),
         "options": public_options(record),
         "time_control": record["time_control"],
         "created_at": record["created_at"],
@@ -48,6 +49,16 @@ def viewer(record: Record, seat: int | None | str) -> int | None | str:
     if isinstance(seat, int) and record["status"] != "finished" and seat in resigned(record):
         return None
     return seat
+
+
+def _player(player: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A seat's player as every caller sees it: id and name, and the strategy of a bot."""
+    if player is None:
+        return None
+    shown = {"id": player["id"], "name": player["name"]}
+    if "bot" in player:
+        shown["bot"] = player["bot"]
+    return shown
 
 
 def is_scenario(record: Record) -> bool:
@@ -123,7 +134,10 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
     data = event.data
     if event.type == "GameCreated":
         keep = ("id", "game", "seats", "time_control", "created_by", "seed_hash")
-        return {**{k: data[k] for k in keep}, "options": public_options(record), "scenario": is_scenario(record)}
+        shown = {**{k: data[k] for k in keep}, "options": public_options(record), "scenario": is_scenario(record)}
+        if data.get("bots"):
+            shown["bots"] = dict(data["bots"])
+        return shown
     if event.type == "PlayerJoined":
         return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
     if event.type == "DeadlineMissed":

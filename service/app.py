@@ -6,7 +6,7 @@ from dataclasses import replace
 from functools import partial
 
 import redis
-from flask import Flask, Response, g
+from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -20,9 +20,12 @@ from service.answers import OrjsonProvider, Problem, as_problem, problem_respons
 from service.chat import chat_bp
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
-from service.express import ExpressLane
+from service.express import SPENT, ExpressLane
+from service.http_errors import BodyTimeout, body_timeout_problem
+from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp
 from service.routes import games_bp, leaderboards_bp, me_bp, players_bp
+from service.webclient import WebClient
 from service.webhooks import webhooks_bp
 
 
@@ -50,9 +53,6 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     if rate_limit is not None:
         limits = replace(limits, player_rate=rate_limit)
     app.extensions["intrigue.limits"] = limits
-    if limits.trusted_proxies:
-        # The client is the address the nearest trusted proxy saw, not whatever a client claims.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=limits.trusted_proxies)  # type: ignore[method-assign]
 
     @app.after_request
     def _then_ask_workers(response: Response) -> Response:
@@ -69,12 +69,14 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
         except Problem:
             player = None  # a bad token is refused by the route (asking again); until then it is anonymous
             g.pop("player", None)
-        if g.get("operator"):
+        if g.get("operator") or request.environ.get(SPENT):
             return
-        if player is not None:
-            take(limits.player(), player.id)
+        if player is not None:  # the player's tokens, and the address's ceiling over all its tokens
+            engine.take_all([(limits.player(), player.id), (limits.address(), client_address())])
         else:
             take(limits.anonymous(), client_address())
+
+    honour_idempotency_keys(app, engine)
 
     for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp):
         app.register_blueprint(blueprint)
@@ -91,6 +93,10 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     def _invalid(err: ValidationError) -> Response:
         return problem_response(Problem(400, "invalid_body", "the request body does not match the schema",
                                         errors=err.messages))
+
+    @app.errorhandler(BodyTimeout)
+    def _slow_body(err: BodyTimeout) -> Response:
+        return problem_response(body_timeout_problem(err.seconds))
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:
@@ -113,5 +119,11 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     # The lane leaves every chunked body to the app, whose first step reads and checks it whole.
     app.wsgi_app = ChunkedBodies(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
+    app.wsgi_app = WebClient(app.wsgi_app)  # type: ignore[method-assign]  # the browser client at /
+    # The lane comes first: an action, the hot path, meets no other layer before it.
     app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
+    if limits.trusted_proxies:
+        # The client is the address the nearest trusted proxy saw, not whatever a client claims
+        # (outermost, so the express lane counts the same address as the app).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=limits.trusted_proxies)  # type: ignore[method-assign]
     return app

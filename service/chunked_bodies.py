@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from service.answers import Problem
+from service.http_errors import BodyTimeout, body_timeout_problem
 
 #: The most a request body may hold (the app's ``MAX_CONTENT_LENGTH``), chunked or not.
 MAX_BODY_BYTES = 64 * 1024
@@ -78,6 +79,8 @@ class ChunkedBodies:
         stream = environ["wsgi.input"]
         try:
             data = stream.read(self.limit + 1)
+        except BodyTimeout as err:
+            return _refuse(environ, start_response, body_timeout_problem(err.seconds))
         except ChunkTooLarge as err:
             return _refuse(environ, start_response, Problem(
                 413, "body_too_large", f"a chunk of {err.size} bytes is over the body limit of {self.limit} bytes"))

@@ -1,4 +1,4 @@
-"""The ``intrigue`` command: serve, worker, verify, reindex."""
+"""The ``intrigue`` command: serve, worker, verify, reindex, bot."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from engine.seat_bots import STRATEGIES
 from engine.settings import Settings, SettingsError, environment_with
+from service.version import package_version
 
 log = logging.getLogger("intrigue")
 
@@ -37,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--processes", type=int, default=1,
                        help="API processes (gunicorn with gevent workers: each serves thousands of connections)")
     serve.add_argument("--workers", type=int, default=1,
-                       help="game worker processes to start beside the API (one more delivers webhooks; 0: none)")
+                       help="game worker processes to start beside the API (one more delivers webhooks, "
+                            "one more plays the bot seats; 0: none)")
 
     attach = ("--data DIR attaches to the embedded Redis of the intrigue serve running on DIR; "
               "otherwise REDIS_URL names the Redis")
@@ -46,8 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--sweep-seconds", type=float, default=1.0, help="longest pause of the deadline sweep")
-    worker.add_argument("--queues", default="games,webhooks",
-                        help="queues to serve, in order: games (steps, deadlines), webhooks (deliveries)")
+    worker.add_argument("--queues", default="games,webhooks,bots",
+                        help="queues to serve, in order: games (steps, deadlines), webhooks (deliveries), "
+                             "bots (bot seats' decisions)")
 
     verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed",
                                  description="Exit 0: the log checks; 1: it was tampered with (or the game has "
@@ -58,8 +62,22 @@ def main(argv: list[str] | None = None) -> int:
                                   help="rebuild the lobby, inbox and deadline indexes and the ratings from the streams")
     reindex.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
 
+    bot = commands.add_parser("bot", formatter_class=defaults,
+                              help="play a seat of a game with one of the server's bots, through the Python SDK",
+                              description="Plays the seat TOKEN holds in game ID (joining it if it is open) "
+                                          "until the game ends, as any client would: over HTTP, with the "
+                                          "intrigue_client SDK (pip install -e clients/python). An ISMCTS "
+                                          "decision's budget is INTRIGUE_BOT_ITERATIONS and "
+                                          "INTRIGUE_BOT_MILLISECONDS.")
+    bot.add_argument("--url", required=True, help="the server's base URL, e.g. http://127.0.0.1:8000")
+    bot.add_argument("--token", required=True, help="the bearer token of the player whose seat the bot plays")
+    bot.add_argument("--game", required=True, metavar="ID", help="the game's id")
+    bot.add_argument("--strategy", choices=STRATEGIES, default="ismcts", help="which bot plays")
+    bot.add_argument("--seed", type=int, help="seed of the bot's own choices (default: a fresh one)")
+
     args = parser.parse_args(argv)
-    command = {"serve": _serve, "worker": _worker, "verify": _verify, "reindex": _reindex}[args.command]
+    command = {"serve": _serve, "worker": _worker, "verify": _verify, "reindex": _reindex,
+               "bot": _bot}[args.command]
     try:
         # Read once, here: an unusable value is one line now, not a traceback at the first request.
         args.settings = Settings.from_env()
@@ -71,12 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("intrigue")
-    except PackageNotFoundError:
-        return "unknown"
+    return package_version()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -128,10 +141,11 @@ def _serve(args: argparse.Namespace) -> int:
             folder.record(redis_url=redis_url, children=children)
             log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
         env = environment_with(REDIS_URL=redis_url)
-        # Game workers, and one for webhook deliveries: a slow receiver never delays a deadline.
-        # With --workers 0 the operator runs workers apart (``intrigue worker`` serves both queues).
-        webhook_worker = [["--queues", "webhooks"]] if args.workers > 0 else []
-        for extra in [["--queues", "games"]] * args.workers + webhook_worker:
+        # Game workers, one for webhook deliveries and one for bot seats: neither a slow receiver
+        # nor a bot's search ever delays a deadline. With --workers 0 the operator runs workers
+        # apart (``intrigue worker`` serves every queue).
+        apart = [["--queues", "webhooks"], ["--queues", "bots"]] if args.workers > 0 else []
+        for extra in [["--queues", "games"]] * args.workers + apart:
             # Its own process group, so stopping a leftover worker stops the scheduler it forked.
             workers.append(subprocess.Popen(worker_command(tuple(extra[1].split(","))), env=env,
                                             preexec_fn=die_with_parent(), process_group=0))
@@ -274,6 +288,16 @@ def _verify(args: argparse.Namespace) -> int:
     print(f"OK: {report.events} events, hash chain intact, seed matches its commitment, every step replayed; "
           f"winners {report.winners}")
     return 0
+
+
+def _bot(args: argparse.Namespace) -> int:
+    """Delegate to ``service.seat_client``, which imports the SDK only now (the server needs none)."""
+    from bots.ismcts import Budget
+    from service.seat_client import play_seat
+
+    settings: Settings = args.settings
+    budget = Budget(iterations=settings.bot_iterations, milliseconds=settings.bot_milliseconds)
+    return play_seat(args.url, args.token, args.game, args.strategy, budget, args.seed)
 
 
 def _reindex(args: argparse.Namespace) -> int:

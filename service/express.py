@@ -14,11 +14,11 @@ put back as it was read), so every refusal keeps the status, code and headers of
 reference. Past those checks the lane answers itself: the engine's own refusals and errors,
 and the 429 of a caller out of tokens, get the same problem answers as the app's.
 
-The caller's rate-limit token is spent once per request, as the app's ``before_request``
-does, but without a round trip of its own where it can: the lane hands the engine a gate
-(``events.store.Gate``), and the append spends the token in the same step (see
-``Engine.act``; on a Redis Cluster, where the bucket and the game live in different hash
-slots, the engine spends it first). What a commit asks of the workers comes back with the
+The caller's rate-limit tokens (the player's, and its address's ceiling over all its
+tokens) are spent once per request, as the app's ``before_request`` does, before the body
+is read: a caller out of tokens is answered 429 at once, whatever it sends or holds back
+after its headers. A request the lane hands to the app carries a mark (``SPENT``) so the
+app does not spend them again. What a commit asks of the workers comes back with the
 engine's result and runs after the answer is sent, as it does for the app's routes.
 """
 
@@ -33,14 +33,18 @@ from flask import Flask
 from marshmallow import ValidationError
 
 from engine.core import Player
+from engine.errors import Limited
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem, dump_bytes, problem_of, problem_response, run_after_answer
+from service.http_errors import close_after_answer
 from service.inputs import DIGITS, parse_json, prefers_minimal
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
 _JSON = ("application/json", "application/json; charset=utf-8")
 
 StartResponse = Callable[..., Any]
+#: The environ's mark of a request whose rate-limit tokens the lane already spent.
+SPENT = "intrigue.tokens_spent"
 
 
 class _Answer:
@@ -72,17 +76,22 @@ class ExpressLane:
         if environ.get("REQUEST_METHOD") != "POST" or not path.endswith("/actions"):
             return self.inner(environ, start_response)
         matched = _ACTIONS.fullmatch(path)
-        taken = self._take(environ) if matched is not None else None
+        try:
+            taken = self._take(environ) if matched is not None else None
+        except Limited as err:  # out of tokens: answered before the body is read, which is never read
+            close_after_answer(environ)
+            return problem_response(problem_of(err))(environ, start_response)
+        except Exception:  # a RedisError while spending: the app meets the same and answers as it does
+            return self.inner(environ, start_response)
         if taken is None:
             return self.inner(environ, start_response)
         player, action = taken
         engine = self.app.extensions["intrigue"]
-        gate = engine.gate(self.app.extensions["intrigue.limits"].player(), player.id)
         minimal = prefers_minimal(environ.get("HTTP_PREFER"))
         try:
             body, work = submit_action(engine, player, matched.group(1), action, environ.get("HTTP_IDEMPOTENCY_KEY"),
-                                       environ.get("HTTP_IF_MATCH"), minimal, gate)
-        except (ValidationError, Problem):  # the request's own fault, found before anything was spent
+                                       environ.get("HTTP_IF_MATCH"), minimal)
+        except (ValidationError, Problem):  # the request's own fault, found before anything changed
             return self.inner(environ, start_response)
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
@@ -96,8 +105,9 @@ class ExpressLane:
     def _take(self, environ: dict[str, Any]) -> tuple[Player, dict[str, Any]] | None:
         """The caller and the action, if the lane may answer; else None.
 
-        Nothing here changes anything: up to this point the Flask app can take the request
-        over as if the lane were not there.
+        Nothing here changes anything but the caller's rate-limit tokens, spent before the
+        body is read (``Limited`` when there are none): the Flask app can take the request
+        over as if the lane were not there, and does not spend them again.
         """
         if environ.get("CONTENT_TYPE") not in _JSON or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
@@ -112,18 +122,24 @@ class ExpressLane:
             return None
         engine = self.app.extensions["intrigue"]
         try:
+            if engine.is_operator(token):
+                return None
+            player = engine.player_for_token(token)
+        except Exception:  # a RedisError: the app meets the same and answers as it does
+            return None
+        if player is None:
+            return None
+        limits = self.app.extensions["intrigue.limits"]
+        engine.take_all([(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")])
+        environ[SPENT] = True
+        try:
             data = environ["wsgi.input"].read(int(length))
         except Exception:  # the client went away: the app reads on and answers as it does
             return None
         environ["wsgi.input"] = io.BytesIO(data)  # for the app, should it take the request over
         try:
-            if engine.is_operator(token):
-                return None
-            player = engine.player_for_token(token)
-            if player is None:
-                return None
             action = parse_json(data)
-        except Exception:  # Problem, RedisError...: the app meets the same and answers as it does
+        except Exception:  # a Problem: the app meets the same and answers as it does
             return None
         if not isinstance(action, dict):
             return None

@@ -18,18 +18,32 @@ cyclic garbage is freed later, not never.
 It also sends a response's head and the first part of its body in one write: gunicorn
 writes them apart, a second system call and trip through gevent's socket for every
 answer (a sixth of the worker's time outside the application went to that extra write).
+
+Slow clients cost little and cannot crowd others out: a request's headers must arrive
+within ``INTRIGUE_HEADER_TIMEOUT`` seconds (an idle keep-alive connection lives as long),
+its whole body within ``INTRIGUE_BODY_TIMEOUT`` once the headers are read (else 408
+``body_timeout`` and the connection closes), and one client address holds at most
+``INTRIGUE_CONNECTIONS_PER_ADDRESS`` connections to a process at once: the next is
+answered 429 ``too_many_connections`` and closed before anything of it is read.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 import warnings
 from collections.abc import Callable
 from typing import Any
 
+import gevent
 from gevent import monkey, socket
 from gunicorn.http import message, wsgi
 from gunicorn.workers.ggevent import GeventWorker
+
+from engine.settings import Limits, Settings  # the standard library alone: safe before gevent's patch
+
+# service.http_errors and service.answers import Flask and redis: only once a worker has patched
+# (this module is imported by gunicorn's arbiter, which must not create locks gevent replaces).
 
 
 class _Captured:
@@ -197,9 +211,106 @@ def patch_all_but_select() -> None:
         monkey.patch_all(select=False)
 
 
+#: How long a refused connection is read from (and what it sent dropped) before it is closed.
+REFUSAL_LINGER_SECONDS = 1.0
+REFUSAL_DRAIN_BYTES = 65536
+
+
+class DeadlineBody:
+    """A request's body that must be read whole before a deadline (gunicorn's body, wrapped).
+
+    Past the deadline a read raises :class:`BodyTimeout`, at once and every time after; the
+    connection is marked to close, as where the next request would start is unknown.
+    """
+
+    def __init__(self, body: Any, request: Any, seconds: float) -> None:
+        self.body = body
+        self.request = request
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.timed_out = False
+
+    def _within(self, read: Callable[..., bytes], *args: Any) -> bytes:
+        left = self.deadline - time.monotonic()
+        if self.timed_out or left <= 0:
+            return self._give_up()
+        try:
+            with gevent.Timeout(left):
+                return read(*args)
+        except gevent.Timeout:
+            return self._give_up()
+
+    def _give_up(self) -> bytes:
+        from service.http_errors import BodyTimeout
+
+        self.timed_out = True
+        if hasattr(self.body, "failed"):
+            self.body.failed = True  # never drained
+        self.request.must_close = True
+        raise BodyTimeout(self.seconds)
+
+    def read(self, size: int | None = None) -> bytes:
+        return self._within(self.body.read, size)
+
+    def readline(self, size: int | None = None) -> bytes:
+        return self._within(self.body.readline, size)
+
+    def readlines(self, size: int | None = None) -> list[bytes]:
+        return list(iter(self.readline, b""))
+
+    def __iter__(self) -> Any:
+        return iter(self.readline, b"")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.body, name)
+
+
 class Worker(GeventWorker):
     #: Set by the first quit signal; a second one is ignored (see :meth:`handle_quit`).
     _quitting = False
+    limits: Limits = Limits()
+
+    def init_process(self) -> None:
+        self.limits = Settings.at_start("intrigue").limits
+        #: Connections open now, by client address (this process's).
+        self.connections: dict[str, int] = {}
+        super().init_process()
+
+    def timeout_ctx(self) -> gevent.Timeout:
+        """How long a request's headers may take to arrive (and an idle connection may wait)."""
+        return gevent.Timeout(min(self.limits.header_timeout, self.cfg.keepalive or self.limits.header_timeout),
+                              False)
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        address = addr[0] if isinstance(addr, tuple) else str(addr)
+        ceiling = self.limits.connections_per_address
+        held = self.connections.get(address, 0)
+        if ceiling and held >= ceiling:
+            refuse_connection(client, ceiling)
+            return
+        self.connections[address] = held + 1
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            left = self.connections[address] - 1
+            if left:
+                self.connections[address] = left
+            else:
+                del self.connections[address]
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        """A body that timed out while gunicorn drained it (its request was answered without
+        reading it): the connection just closes."""
+        from service.http_errors import BodyTimeout
+
+        if isinstance(exc, BodyTimeout):
+            return
+        super().handle_error(req, client, addr, exc)
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        if req.body is not None:
+            req.body = DeadlineBody(req.body, req, self.limits.body_timeout)
+        return super().handle_request(listener_name, req, sock, addr)
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -226,3 +337,34 @@ class Worker(GeventWorker):
         wsgi.Response = CoalescingResponse  # what gunicorn.http.wsgi.create builds
         # What GeventWorker.patch does after patching: rewrap the listening sockets.
         self.sockets = [socket.socket(s.FAMILY, socket.SOCK_STREAM, fileno=s.sock.detach()) for s in self.sockets]
+
+
+def refuse_connection(client: Any, ceiling: int) -> None:
+    """429 ``too_many_connections`` on a connection over its address's ceiling, then close it.
+
+    Nothing of the request is parsed: the answer goes out whatever the client sends. What it
+    sent is read and dropped for a moment before closing (a bounded lingering close), or the
+    kernel would answer its unread bytes with a reset that can destroy the 429 in flight.
+    """
+    from service.answers import Problem
+    from service.http_errors import raw_problem_answer
+
+    problem = Problem(429, "too_many_connections", f"your address holds {ceiling} connections to this server "
+                                                   "already; close one first", retry_after=1)
+    try:
+        with gevent.Timeout(REFUSAL_LINGER_SECONDS, False):  # the whole refusal, however the client drips
+            client.sendall(raw_problem_answer(problem, retry_after=1))
+            client.shutdown(socket.SHUT_WR)
+            dropped = 0
+            while dropped < REFUSAL_DRAIN_BYTES:
+                data = client.recv(16384)
+                if not data:
+                    break
+                dropped += len(data)
+    except OSError:  # a client that left: done with it
+        pass
+    finally:
+        try:
+            client.close()
+        except OSError:
+            pass

@@ -53,6 +53,7 @@ worker_class = "service.gevent_worker.Worker"
 #: Open connections per API process: watchers plus players.
 worker_connections = 10_000
 #: Long keep-alive: clients that post a move every few hundred milliseconds keep their socket.
+#: The gevent worker bounds it by INTRIGUE_HEADER_TIMEOUT (the wait for a request's headers).
 keepalive = 75
 #: Request lines up to gunicorn's ceiling, so an over-long query is the app's 400, not a 414.
 limit_request_line = 8190

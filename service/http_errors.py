@@ -17,6 +17,41 @@ SERVER_CODES = {400: "bad_request", 413: "body_too_large", 431: "headers_too_lar
                 500: "internal_error", 501: "not_implemented"}
 
 
+class BodyTimeout(Exception):
+    """The client did not send the request's whole body in time (see ``service.gevent_worker``):
+    answered 408 ``body_timeout``, and the connection is closed."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the body did not arrive within {seconds:g} s")
+        self.seconds = seconds
+
+
+def close_after_answer(environ: dict[str, Any]) -> None:
+    """Close the connection once this request is answered, its body left unread (gunicorn's
+    body and request, if that is what the environ holds): never drain a body nobody awaits."""
+    stream = environ.get("wsgi.input")
+    body = getattr(stream, "body", stream)
+    if hasattr(body, "failed"):
+        body.failed = True
+    request = getattr(stream, "request", None) or getattr(getattr(body, "reader", None), "req", None)
+    if hasattr(request, "must_close"):
+        request.must_close = True
+
+
+def body_timeout_problem(seconds: float) -> Problem:
+    return Problem(408, "body_timeout", f"the request's body did not arrive within {seconds:g} s",
+                   title="Request timeout")
+
+
+def raw_problem_answer(problem: Problem, retry_after: int | None = None) -> bytes:
+    """A whole HTTP/1.1 answer carrying ``problem``, closing the connection (for the server's own refusals)."""
+    body = json.dumps(problem.to_dict()).encode()
+    retry = f"Retry-After: {retry_after}\r\n" if retry_after is not None else ""
+    head = (f"HTTP/1.1 {problem.status} {problem.title}\r\nConnection: close\r\n{retry}"
+            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
 def server_problem(status: int, reason: str, detail: str) -> bytes:
     """The problem+json body for a refusal of the HTTP server (not of the app)."""
     problem = Problem(status, SERVER_CODES.get(status, "http_error"), detail.strip() or reason, title=reason)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, jsonify
 
+from engine.seat_bots import STRATEGIES
 from games import registry
 from games.shapes import action_schema, options_schema, rule_codes
 from projections.listing import CURSOR_PATTERN
@@ -31,19 +32,29 @@ from service import openapi_correspondence as correspondence
 from service import schemas
 from service.problem_status import rule_status
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
+from service.version import package_version
 
 docs_bp = Blueprint("docs", __name__)
 
 EXAMPLES_PATH = Path(__file__).with_name("api_examples.json")
 LOBBY_LIMIT = 200
+#: A game's bot seats in ``POST /v1/games``: seat numbers (as JSON keys) to strategies.
+BOTS_SCHEMA: dict[str, Any] = {
+    "type": "object", "description": schemas.BOTS_DESCRIPTION,
+    "propertyNames": {"type": "string", "pattern": "^[0-9]{1,3}$"},
+    "additionalProperties": {"type": "string", "enum": list(STRATEGIES)},
+    "example": {"2": "ismcts"}}
 
 # ------------------------------------------------------------------ problem codes
 #: What any request may be answered with, whatever it asks.
 ANYWHERE: dict[int, tuple[str, ...]] = {
-    429: ("rate_limited",), 431: ("headers_too_large",), 500: ("internal_error",), 503: ("store_unavailable",)}
+    429: ("rate_limited", "address_rate_limited", "too_many_connections"), 431: ("headers_too_large",),
+    500: ("internal_error",),
+    503: ("store_unavailable",)}
 #: A JSON body: what is wrong with it before any schema is applied.
 BODY_CODES = ("empty_body", "malformed_json", "bad_encoding", "too_deep", "malformed_body", "invalid_body")
-BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 413: ("body_too_large",), 415: ("unsupported_media_type",)}
+BODY: dict[int, tuple[str, ...]] = {400: BODY_CODES, 408: ("body_timeout",), 413: ("body_too_large",),
+                                    415: ("unsupported_media_type",)}
 TOKEN: dict[int, tuple[str, ...]] = {401: ("auth_required", "bad_authorization", "bad_token")}
 #: A token is optional, but one that is sent must be valid.
 OPTIONAL_TOKEN: dict[int, tuple[str, ...]] = {401: ("bad_authorization", "bad_token")}
@@ -52,6 +63,7 @@ GAME: dict[int, tuple[str, ...]] = {404: ("game_not_found",)}
 _REASONS = {
     400: "Malformed request: the body, a header or a query value cannot be used",
     401: "Missing, malformed or unknown token", 403: "Not allowed for this caller", 404: "No such resource",
+    408: "The body did not arrive in time; the connection is closed",
     409: "Version or state conflict", 413: "Body larger than 64 KiB", 415: "Body not sent as application/json",
     422: "Well-formed but refused by the rules (`legal_actions` lists what you may do)",
     429: "Too many requests; wait `Retry-After` seconds (`retry_after` is exact)",
@@ -113,8 +125,30 @@ GAME_ID = _path("game_id", "The game's id (from POST /v1/games or the lobby)")
 AFTER = _query("after", "Only events after this version", {"type": "integer", "minimum": 0, "maximum": 10**15 - 1})
 
 
+IDEMPOTENCY_KEY = _header("Idempotency-Key", "Your id for this request: the same key and body again return the "
+                                              "first answer (its status and body) and change nothing; the same key "
+                                              "with another body is 409 idempotency_key_reused (1 to 200 "
+                                              "characters; kept a day, per player, or per address without a token)",
+                          {"type": "string", "minLength": 1, "maxLength": 200})
+#: What the header may be answered with on any POST.
+IDEMPOTENCY: dict[int, tuple[str, ...]] = {400: ("bad_idempotency_key",), 409: ("idempotency_key_reused", "busy")}
+
+
+def _with_idempotency(op: Operation) -> Operation:
+    """Every POST takes an Idempotency-Key (an action's is described with the action)."""
+    if op.method != "post":
+        return op
+    named = {param["name"] for param in op.params}
+    params = op.params if "Idempotency-Key" in named else (*op.params, IDEMPOTENCY_KEY)
+    return replace(op, params=params, problems=_join(op.problems, IDEMPOTENCY))
+
+
 def operations() -> list[Operation]:
     """Every operation of the API, in the order of the reference."""
+    return [_with_idempotency(op) for op in _operations()]
+
+
+def _operations() -> list[Operation]:
     games = ", ".join(registry.available())
     return [
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
@@ -137,11 +171,14 @@ def operations() -> list[Operation]:
                               "(INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`."),
         Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
                   _join(BODY, TOKEN, {409: ("too_many_open_games",),
-                                      422: ("unknown_game", "bad_seat_count", "unknown_player",
-                                            "too_many_invitations")}),
+                                      422: ("unknown_game", "bad_seat_count", "bad_bot_seat", "unknown_bot_strategy",
+                                            "unknown_player", "too_many_invitations")}),
                   body="GameCreate",
                   description=f"Games: {games}. Each game's seats and options are in its `GameCreate` branch; "
-                              "a game's own option problems are 422 with that game's code.",
+                              "a game's own option problems are 422 with that game's code. `bots` seats bots "
+                              "at once (`{\"2\": \"ismcts\"}`): a seat that is not the game's is "
+                              "`bad_bot_seat` (so is leaving no seat for a person), a strategy other than "
+                              "`ismcts` or `random` is `unknown_bot_strategy`.",
                   open_codes=("the game's option codes",)),
         Operation("get", "/v1/games", "The lobby: open games, oldest first", "none", 200, "GameList",
                   {400: ("bad_query", "bad_cursor")},
@@ -220,7 +257,8 @@ def operations() -> list[Operation]:
                           _query("messages_after", "Table talk after this message id (e.g. 12-0)",
                                  {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}))),
         Operation("get", "/v1/games/{game_id}/events/stream", "The same feed as server-sent events", "optional",
-                  200, None, _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query", "bad_last_event_id")}),
+                  200, None, _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query", "bad_last_event_id"),
+                                                          429: ("too_many_streams",)}),
                   params=(GAME_ID, AFTER,
                           _query("messages_after", "Table talk after this message id",
                                  {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}),
@@ -243,7 +281,8 @@ def operations() -> list[Operation]:
                   params=(GAME_ID,), ok_type="text/plain"),
         Operation("post", "/v1/games/{game_id}/messages", "Table talk: to everyone, or privately to one seat",
                   "required", 201, "ChatMessage",
-                  _join(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over",), 422: ("bad_recipient",),
+                  _join(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over", "table_talk_full"),
+                                            422: ("bad_recipient",),
                                             429: ("chat_rate_limited",)}),
                   params=(GAME_ID,), body="MessageCreate",
                   description="A message never changes the game's version."),
@@ -272,6 +311,16 @@ def operations() -> list[Operation]:
         Operation("get", "/v1/me/webhooks/{webhook_id}/deliveries", "A webhook's recent deliveries", "required", 200,
                   "DeliveryList", _join(TOKEN, {404: ("webhook_not_found",)}),
                   params=(_path("webhook_id", "The webhook's id"),)),
+        Operation("get", "/v1/me/tokens", "Your tokens: ids and dates, never a token", "required", 200, "TokenList",
+                  _join(TOKEN)),
+        Operation("post", "/v1/me/tokens", "Issue another token, shown once (to rotate: issue, then revoke the old)",
+                  "required", 201, "TokenIssued", _join(TOKEN, {409: ("too_many_tokens",)}),
+                  description="A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one "
+                              "client address shares its INTRIGUE_ADDRESS_RATE_LIMIT."),
+        Operation("delete", "/v1/me/tokens/{token_id}", "Revoke a token (this one too); it stops working within "
+                                                         "seconds on every API process", "required", 204, None,
+                  _join(TOKEN, {404: ("token_not_found",)}),
+                  params=(_path("token_id", "The token's id (from GET /v1/me/tokens)"),), ok_type=""),
         Operation("get", "/v1/openapi.json", "This document", "none", 200, None, {}, ok_type="application/json"),
     ]
 
@@ -281,7 +330,8 @@ SCHEMAS = {
     "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
-    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "ResignResult": schemas.ResignResultSchema,
+    "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "TokenList": schemas.TokenListSchema,
+    "TokenIssued": schemas.TokenIssuedSchema, "ResignResult": schemas.ResignResultSchema,
     "PlayerProfile": schemas.PlayerProfileSchema, "Leaderboard": schemas.LeaderboardSchema,
     **correspondence.SCHEMAS,
 }
@@ -297,8 +347,9 @@ def _camel(name: str) -> str:
 
 #: What every game's creation takes besides its seats and options: who may find and join it.
 TABLE_PROPERTIES: dict[str, Any] = {
-    "rated": {"type": "boolean", "default": True,
-              "description": "Whether the result moves its players' ratings (GET /v1/players/{player_id})"},
+    "rated": {"type": "boolean",
+              "description": "Whether the result moves its players' ratings (GET /v1/players/{player_id}); "
+                             "default: true unless a seat is a bot's"},
     "unlisted": {"type": "boolean", "default": False,
                  "description": "Keep the game out of the lobby: only those given its id find it"},
     "invite": {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 64},
@@ -321,7 +372,7 @@ def game_schemas() -> dict[str, dict[str, Any]]:
             "properties": {"game": {"type": "string", "enum": [name]},
                            "seats": {"type": "integer", "minimum": rules.MIN_SEATS, "maximum": rules.MAX_SEATS},
                            "options": options_schema(rules), "time_control": _ref("TimeControl"),
-                           **TABLE_PROPERTIES},
+                           "bots": BOTS_SCHEMA, **TABLE_PROPERTIES},
             "example": {"game": name, "seats": rules.MIN_SEATS, "options": {},
                         "time_control": {"seconds_per_move": 86400}}}
         action = f"{_camel(name)}Action"
@@ -424,7 +475,7 @@ openapi_document.cache_clear = lambda: _build_document.cache_clear()  # type: ig
 
 @cache
 def _build_document() -> dict[str, Any]:
-    spec = APISpec(title="Intrigue", version="1.0.0", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
+    spec = APISpec(title="Intrigue", version=package_version(), openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
                    info={"description": DESCRIPTION})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name, schema in SCHEMAS.items():
@@ -453,7 +504,6 @@ def openapi_json() -> Response:
 
 
 @docs_bp.get("/docs")
-@docs_bp.get("/")
 def docs_page() -> Response:
     """A plain HTML reference rendered from the OpenAPI document: no scripts, no CDN."""
     doc = openapi_document()

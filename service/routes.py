@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, request
 
 from engine.chat import visible
+from engine.streams import Lease
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
@@ -16,9 +17,20 @@ from projections.views import game_view
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem, dump_bytes
 from service.chat import parse_cursor
-from service.context import after_answer, caller_seat, client_address, current_player, engine, is_operator, limits, take
+from service.context import (
+    after_answer,
+    bearer_token,
+    caller_seat,
+    client_address,
+    current_player,
+    engine,
+    is_operator,
+    limits,
+    take,
+)
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.schemas import GameCreateSchema, PlayerCreateSchema
+from service.view_cache import VIEWS
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -68,14 +80,11 @@ def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
     body = GAME_CREATE_SCHEMA.load(object_body())
     assert player is not None
-    hosting = engine().open_games_of(player.id)
-    if limits().open_games and hosting >= limits().open_games:
-        raise Problem(409, "too_many_open_games",
-                      f"you already host {hosting} games waiting for players (at most {limits().open_games}); "
-                      "wait until they fill before opening another")
+    engine().check_open_games(player.id, limits().open_games)
     take(limits().game_creations(), player.id)
     record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"],
-                                  unlisted=body["unlisted"], invite=body["invite"], rated=body["rated"])
+                                  max_open=limits().open_games, bots=body["bots"], unlisted=body["unlisted"],
+                                  invite=body["invite"], rated=body["rated"])
     return game_view(record, None), 201
 
 
@@ -222,12 +231,17 @@ def event_stream(game_id: str) -> Response:
         cursor = parse_cursor(message or None)
     base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
     with_view = query_bool("view")
+    lease = None
+    if not is_operator():  # the player's and the address's ceilings of streams open at once (429 past one)
+        player = current_player(required=False)
+        lease = eng.open_stream(player.id if player else None, client_address(), limits().streams_per_player,
+                                limits().streams_per_address)
 
     def generate():
         nonlocal after, cursor
         opening = b": intrigue event stream\n\n"
         if with_view:
-            opening += b"event: game\ndata: " + dump_bytes(game_view(record, seat)) + b"\n\n"
+            opening += b"event: game\ndata: " + VIEWS.rendered(record, seat) + b"\n\n"
         yield opening
         current = record
         with eng.watch(game_id) as watch:
@@ -248,7 +262,7 @@ def event_stream(game_id: str) -> Response:
                 if with_view and after != before:
                     frame_id = f"{after}/{cursor}" if cursor else str(after)
                     frames.append(f"id: {frame_id}\nevent: game\ndata: ".encode())
-                    frames.append(dump_bytes(game_view(current, seat)))
+                    frames.append(VIEWS.rendered(current, seat))
                     frames.append(b"\n\n")
                 if frames:
                     yield b"".join(frames)
@@ -265,13 +279,34 @@ def event_stream(game_id: str) -> Response:
                     return
                 if not watch.wait(KEEP_ALIVE_SECONDS):
                     yield b": keep-alive\n\n"
+                if lease is not None:
+                    lease.renew_if_due()
 
     # Bytes handed to the server as they are: werkzeug would wrap the generator twice more
     # (encoding, closing) and Flask once (its request context, which nothing here reads),
     # three generator frames to resume for every frame pushed. Closing the response closes
     # the generator, which ends its watch.
-    return Response(generate(), mimetype="text/event-stream", direct_passthrough=True,
+    return Response(_Leased(generate(), lease), mimetype="text/event-stream", direct_passthrough=True,
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+class _Leased:
+    """A stream's frames, whose ``close`` (called by the server when the stream ends, even one
+    never started) also gives its lease back; iterating it is iterating the generator itself."""
+
+    def __init__(self, frames: Iterator[bytes], lease: Lease | None) -> None:
+        self.frames = frames
+        self.lease = lease
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.frames
+
+    def close(self) -> None:
+        try:
+            self.frames.close()  # type: ignore[attr-defined]
+        finally:
+            if self.lease is not None:
+                self.lease.release()
 
 
 @games_bp.get("/<game_id>/replay")
@@ -345,6 +380,31 @@ def my_games() -> dict[str, Any]:
         games.append({**_public(found), "seat": seat, "invited": False, "awaiting_me": mine,
                       "deadline": found["deadlines"][seat]})
     return {"games": games, "next_cursor": page.next_cursor}
+
+
+@me_bp.get("/tokens")
+def my_tokens() -> dict[str, Any]:
+    """The caller's tokens: ids and dates (issued, last used), never a token; ``current`` marks this one."""
+    player = current_player()
+    assert player is not None
+    return {"tokens": engine().tokens_of(player, bearer_token())}
+
+
+@me_bp.post("/tokens")
+def issue_token() -> tuple[dict[str, Any], int]:
+    """Another token for the caller, shown once: to rotate one, issue its successor, then revoke it."""
+    player = current_player()
+    assert player is not None
+    return engine().issue_token(player, limits().tokens_per_player), 201
+
+
+@me_bp.delete("/tokens/<token_id>")
+def revoke_token(token_id: str) -> tuple[str, int]:
+    """Revoke one of the caller's tokens (the one in use too): it stops working within seconds everywhere."""
+    player = current_player()
+    assert player is not None
+    engine().revoke_token(player, token_id)
+    return "", 204
 
 
 def _page(read: Callable[[int, str | None], Page]) -> Page:

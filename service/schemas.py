@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
 
+from engine.seat_bots import STRATEGIES
 from service.plain_text import PATTERN, OneLine
 
 DAY = 86400
+#: What a game's creator reads about seating bots (the request's ``bots``).
+BOTS_DESCRIPTION = ("Seats bots hold from the start, by seat number (0 is the first seat): `ismcts` (a search "
+                    "from the seat's own view and feed) or `random` (a random legal move). The people join the "
+                    "other seats; the game starts when they are filled. At least one seat is left for a person")
 
 
 class PlayerCreateSchema(Schema):
@@ -23,6 +28,24 @@ class PlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     token = fields.String(metadata={"description": "Bearer token; shown once, keep it secret"})
+
+
+class TokenSchema(Schema):
+    id = fields.String(required=True, metadata={"description": "Names the token in DELETE /v1/me/tokens/{token_id}"})
+    created_at = fields.String(required=True)
+    last_used_at = fields.String(allow_none=True, metadata={"description": "To the nearest few seconds"})
+    current = fields.Boolean(metadata={"description": "Whether this is the token of the request"})
+
+
+class TokenListSchema(Schema):
+    tokens = fields.List(fields.Nested(TokenSchema), required=True)
+
+
+class TokenIssuedSchema(Schema):
+    id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "Bearer token; shown once, keep it secret"})
+    created_at = fields.String(required=True)
+    last_used_at = fields.String(allow_none=True)
 
 
 class TimeControlSchema(Schema):
@@ -49,8 +72,11 @@ class GameCreateSchema(Schema):
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=12), metadata={"example": 3})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     time_control = fields.Nested(TimeControlSchema, load_default=lambda: _TIME_CONTROL.load({}))
-    rated = fields.Boolean(load_default=True, metadata={"description": "Whether the result moves its players' "
-                                                                       "ratings"})
+    bots = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict,
+                       metadata={"description": BOTS_DESCRIPTION})
+    rated = fields.Boolean(load_default=None, allow_none=True,
+                           metadata={"description": "Whether the result moves its players' ratings (default: "
+                                                    "true unless a seat is a bot's)"})
     unlisted = fields.Boolean(load_default=False, metadata={"description": "Keep the game out of the lobby: only "
                                                                            "those given its id find it"})
     invite = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=list,
@@ -62,6 +88,8 @@ class GameCreateSchema(Schema):
 class PlayerRefSchema(Schema):
     id = fields.String()
     name = fields.String()
+    bot = fields.String(validate=validate.OneOf(STRATEGIES),
+                        metadata={"description": "Present on a seat a bot holds: its strategy"})
 
 
 class GameSummarySchema(Schema):
@@ -78,6 +106,8 @@ class GameSummarySchema(Schema):
     updated_at = fields.String()
     seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end. It proves "
                                                        "the shuffles only when `scenario` is false"})
+    bots = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(STRATEGIES)),
+                       metadata={"description": "The seats bots hold, by seat number, with their strategy"})
     scenario = fields.Boolean(metadata={"description": "True when the creator fixed hidden information (a deck's "
                                                        "order, a region pile) with an option: the creator may know "
                                                        "every hand, and nothing is shuffled from the seed, so "

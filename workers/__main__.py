@@ -25,7 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     worker = commands.add_parser("worker", help="run a worker (system steps and deadlines)")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.add_argument("--sweep-seconds", type=float, default=1.0, help="longest pause of the deadline sweep")
-    worker.add_argument("--queues", default="games,webhooks", help="queues to serve, in order: games, webhooks")
+    worker.add_argument("--queues", default="games,webhooks,bots",
+                        help="queues to serve, in order: games, webhooks, bots")
     args = parser.parse_args(argv)
     settings = Settings.at_start("intrigue worker")
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -60,6 +60,7 @@ class Sweeper(threading.Thread):
                 now = datetime.now(UTC)
                 self.engine.sweep(now=now)
                 self.sweep_webhooks(now)
+                self.expire_open_games(now)
                 wait = self.next_wait(now)
             except redis.RedisError as err:
                 log.warning("sweep failed, will retry: %s", err)
@@ -77,6 +78,16 @@ class Sweeper(threading.Thread):
         except Exception:
             log.exception("webhook sweep failed; retrying on the next pass")
 
+    def expire_open_games(self, now: datetime) -> None:
+        """End the open games that waited too long (logged and left for the next pass on failure)."""
+        try:
+            expired = self.engine.expire_open_games(now.timestamp())
+        except Exception:
+            log.exception("open-game expiry failed; retrying on the next pass")
+            return
+        if expired:
+            log.info("expired %d open game(s) nobody joined", len(expired))
+
     def next_wait(self, swept_at: datetime) -> float:
         """Sleep until the next deadline falls due, but never longer than ``sweep_seconds``.
 
@@ -93,7 +104,7 @@ class Sweeper(threading.Thread):
         return min(self.sweep_seconds, max(0.0, upcoming - elapsed) + DEADLINE_GRACE)
 
 
-def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks"),
+def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks", "bots"),
                  settings: Settings | None = None) -> tuple[SimpleWorker, Engine]:
     """The RQ worker and the engine its jobs use, each with its own Redis client.
 
@@ -121,7 +132,7 @@ def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks")
 
 
 def run_worker(redis_url: str, settings: Settings, *, sweep_seconds: float = 1.0, burst: bool = False,
-               queues: tuple[str, ...] = ("games", "webhooks")) -> None:
+               queues: tuple[str, ...] = ("games", "webhooks", "bots")) -> None:
     worker, engine = build_worker(redis_url, queues, settings)
     install_engine(engine)
     sweeper = Sweeper(engine, sweep_seconds=sweep_seconds)

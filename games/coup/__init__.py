@@ -9,6 +9,7 @@ from games.coup.rules import (
     MAX_SEATS,
     MIN_SEATS,
     NAME,
+    REQUIRED_FIELDS,
     SECRET_OPTIONS,
     awaiting,
     decide,
@@ -21,21 +22,25 @@ from games.coup.rules import (
     setup,
     validate_options,
 )
+from games.coup.sample import determinize, prepare_sampler
 from games.coup.views import redact, view
 
 __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "REQUIRED_FIELDS",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

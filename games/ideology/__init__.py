@@ -10,6 +10,7 @@ from games.ideology.rules import (
     MIN_SEATS,
     NAME,
     PLAYOUT_OPTIONS,
+    REQUIRED_FIELDS,
     SECRET_OPTIONS,
     awaiting,
     decide,
@@ -22,6 +23,7 @@ from games.ideology.rules import (
     setup,
     validate_options,
 )
+from games.ideology.sample import determinize, prepare_sampler
 from games.ideology.views import describe, redact, view
 
 __all__ = [
@@ -29,15 +31,18 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "PLAYOUT_OPTIONS",
+    "REQUIRED_FIELDS",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

@@ -24,7 +24,8 @@ from games.pax.rules import (
     setup,
     validate_options,
 )
-from games.pax.schema import ACTION_SCHEMA
+from games.pax.sample import determinize, prepare_sampler
+from games.pax.schema import ACTION_SCHEMA, REQUIRED_FIELDS
 from games.pax.views import describe, redact, view
 
 __all__ = [
@@ -32,16 +33,19 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "REQUIRED_FIELDS",
     "PLAYOUT_OPTIONS",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

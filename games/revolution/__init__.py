@@ -9,6 +9,7 @@ from games.revolution.rules import (
     MAX_SEATS,
     MIN_SEATS,
     NAME,
+    REQUIRED_FIELDS,
     awaiting,
     decide,
     evolve,
@@ -20,20 +21,24 @@ from games.revolution.rules import (
     setup,
     validate_options,
 )
+from games.revolution.sample import determinize, prepare_sampler
 from games.revolution.views import redact, view
 
 __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "REQUIRED_FIELDS",
     "awaiting",
     "decide",
+    "determinize",
     "describe",
     "evolve",
     "legal_actions",
     "may_act",
     "on_timeout",
     "outcome",
+    "prepare_sampler",
     "redact",
     "resolve",
     "setup",

@@ -25,7 +25,7 @@ from redis.cluster import key_slot
 
 from engine.core import Engine
 from service.embedded import EmbeddedRedis, free_port
-from tests.support.faults import UNREACHABLE_LIMITS, Ledger, Player, Proc, check, play_game
+from tests.support.faults import SMALL_BOT_BUDGET, UNREACHABLE_LIMITS, Ledger, Player, Proc, check, play_game
 from tests.support.redis_cluster import LocalCluster
 
 TIME_CONTROL = {"seconds_per_move": 1, "autoplay_after": 2, "autoplay_seconds": 1}
@@ -50,7 +50,8 @@ def queue_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
 def fleet(cluster: LocalCluster, queue_redis: EmbeddedRedis, tmp_path: Path) -> Iterator[str]:
     """An API process and two workers on the cluster; yields the API's base URL."""
     env = {**os.environ, "REDIS_URL": cluster.url, "INTRIGUE_REDIS_CLUSTER": "1",
-           "INTRIGUE_QUEUE_URL": queue_redis.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+           "INTRIGUE_QUEUE_URL": queue_redis.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS,
+           **SMALL_BOT_BUDGET}
     port = free_port()
     procs = [Proc("api", [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"], env,
                   tmp_path / "api.log")]

@@ -26,7 +26,14 @@ ROOT = Path(__file__).resolve().parents[2]
 #: machine's polling and the many players the tests register never meet a 429.
 UNREACHABLE_LIMITS = {"INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ANONYMOUS_RATE_LIMIT": "100000",
                       "INTRIGUE_REGISTRATIONS_PER_HOUR": "1000000", "INTRIGUE_GAMES_PER_HOUR": "1000000",
-                      "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000"}
+                      "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000",
+                      "INTRIGUE_ADDRESS_RATE_LIMIT": "1000000", "INTRIGUE_TOKENS_PER_PLAYER": "0",
+                      "INTRIGUE_STREAMS_PER_PLAYER": "100000", "INTRIGUE_STREAMS_PER_ADDRESS": "100000",
+                      "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000"}
+
+
+#: Bot decisions small enough for tests: a bot seat or a takeover decides in a blink.
+SMALL_BOT_BUDGET = {"INTRIGUE_BOT_ITERATIONS": "40", "INTRIGUE_BOT_MILLISECONDS": "200"}
 
 
 @pytest.fixture(scope="session")
@@ -68,7 +75,7 @@ def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
     port = free_port()
     log_path = tmp_path_factory.mktemp("server") / "serve.log"
     env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_OPERATOR_TOKEN": "operator-secret",
-           "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+           "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS, **SMALL_BOT_BUDGET}
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
                                    cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,

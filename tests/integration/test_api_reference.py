@@ -170,7 +170,9 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     natasha_body = call(anon, "POST", "/v1/players", "/v1/players", {"name": "natasha"}, expect=201)
     natasha = Client(server, token=natasha_body["token"])
     sacha = Client.register(server, "sacha")
-    create = {"game": "coup", "seats": 2, "options": {}, "time_control": {"seconds_per_move": 86400}}
+    # The third seat is a bot's from the start (the workers play it): the example shows how.
+    create = {"game": "coup", "seats": 3, "options": {}, "time_control": {"seconds_per_move": 86400},
+              "bots": {"2": "random"}}
     game_id = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
     # The lobby lists open games oldest first, and earlier tests may have left some open on
     # this server: the example is the page that holds this session's game alone.
@@ -193,8 +195,11 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     call(natasha, "GET", "/v1/me/webhooks", "/v1/me/webhooks")
     call(natasha, "GET", "/v1/me/webhooks/{webhook_id}/deliveries", f"/v1/me/webhooks/{hook['id']}/deliveries")
     call(natasha, "DELETE", "/v1/me/webhooks/{webhook_id}", f"/v1/me/webhooks/{hook['id']}", expect=204)
+    spare = call(natasha, "POST", "/v1/me/tokens", "/v1/me/tokens", expect=201)
+    call(natasha, "GET", "/v1/me/tokens", "/v1/me/tokens")
+    call(natasha, "DELETE", "/v1/me/tokens/{token_id}", f"/v1/me/tokens/{spare['id']}", expect=204)
     finish(server, game_id, [natasha, sacha])
-    etiquette(call, natasha, sacha, create)
+    etiquette(call, natasha, sacha)
     call(anon, "GET", "/v1/games/{game_id}/events/stream", base + "/events/stream", stream_lines=8)
     call(anon, "GET", "/v1/games/{game_id}/log", base + "/log")
     call(anon, "GET", "/v1/games/{game_id}/transcript", base + "/transcript")
@@ -203,8 +208,9 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     return seen
 
 
-def etiquette(call: Any, natasha: Client, sacha: Client, create: dict[str, Any]) -> None:
+def etiquette(call: Any, natasha: Client, sacha: Client) -> None:
     """Leaving and cancelling an open game, resigning a running one, its rematch, and the ratings."""
+    create = {"game": "coup", "seats": 2, "options": {}, "time_control": {"seconds_per_move": 86400}}
     open_id = call(natasha, "POST", "/v1/games", "/v1/games", create, expect=201)["id"]
     sacha.join(open_id)
     call(sacha, "POST", "/v1/games/{game_id}/leave", f"/v1/games/{open_id}/leave")
@@ -219,7 +225,8 @@ def etiquette(call: Any, natasha: Client, sacha: Client, create: dict[str, Any])
 
 
 def finish(server: str, game_id: str, players: list[Client]) -> None:
-    """Play a 2-seat Coup to its end: coup when you can, income otherwise, first legal answer elsewhere."""
+    """Play the people's seats of a Coup to its end: coup when you can, income otherwise, first legal
+    answer elsewhere; a bot seat is played by the workers."""
     for _ in range(400):
         views = [p.game(game_id) for p in players]
         if views[0]["status"] == "finished":

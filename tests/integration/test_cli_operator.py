@@ -18,6 +18,7 @@ import pytest
 
 from service.datadir import LOCK_FILE, STATE_FILE, command_line
 from service.embedded import free_port
+from service.openapi import openapi_document
 from tests.integration.conftest import ROOT, wait_for_server
 from tests.support.client import Client
 
@@ -196,7 +197,9 @@ def test_worker_and_reindex_attach_to_the_serve_running_on_a_folder(serving: Ser
 
 def test_version_and_the_defaults_in_serve_help() -> None:
     version = intrigue("--version")
-    assert version.returncode == 0 and version.stdout.strip() == "intrigue 0.1.0"
+    assert version.returncode == 0 and version.stdout.strip() == "intrigue 1.0.0"
+    # The API document names the same version as the command line.
+    assert openapi_document()["info"]["version"] == "1.0.0"
     help_text = " ".join(intrigue("serve", "--help").stdout.split())
     for default in ("(default: 127.0.0.1)", "(default: 8000)", "(default: intrigue-data)", "(default: 1)"):
         assert default in help_text, default

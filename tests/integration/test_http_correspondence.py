@@ -103,7 +103,9 @@ def hook_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFa
     log_path = tmp_path_factory.mktemp("hooks") / "serve.log"
     env = {**os.environ, "REDIS_URL": redis_server.url.rsplit("/", 1)[0] + "/1",
            "INTRIGUE_OPERATOR_TOKEN": "operator-secret", "INTRIGUE_LOG_LEVEL": "WARNING",
-           "INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_WEBHOOKS_ALLOW_PRIVATE": "1",
+           "INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ADDRESS_RATE_LIMIT": "1000000",
+           "INTRIGUE_STREAMS_PER_ADDRESS": "100000", "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000",
+           "INTRIGUE_WEBHOOKS_ALLOW_PRIVATE": "1",
            "INTRIGUE_WEBHOOK_RETRY_BASE": "0.3", "INTRIGUE_CHAT_RATE": str(CHAT_RATE)}
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],

@@ -194,6 +194,8 @@ def check_the_clock_ran_the_game(events: list[Envelope]) -> None:
             assert head.data["misses"] == record["misses"][seat] + 1
             was_bot = record["autoplay"][seat]
             assert kind == ("bot" if was_bot else "timeout"), f"event {head.seq}: {kind} while autoplay={was_bot}"
+            if was_bot:  # the takeover is the strong bot's, searched within the server's bot budget
+                assert cause["strategy"] == "ismcts", f"event {head.seq}: the takeover played {cause['strategy']}"
             assert head.data["autoplay"] == (was_bot or head.data["misses"] >= 3)
             kinds_by_seat[seat].append((kind, {"misses": head.data["misses"], "owed": record["awaiting"][seat]}))
         elif kind == "system":

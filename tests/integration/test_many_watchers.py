@@ -28,7 +28,10 @@ def lone_server(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[str]:
     """`intrigue serve` with one API process, for this test alone (it opens thousands of sockets)."""
     port = free_port()
     log_path = tmp_path / "serve.log"
-    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0"}
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0",
+           "INTRIGUE_ADDRESS_RATE_LIMIT": "0",
+           "INTRIGUE_STREAMS_PER_PLAYER": "0", "INTRIGUE_STREAMS_PER_ADDRESS": "0",
+           "INTRIGUE_CONNECTIONS_PER_ADDRESS": "0"}
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                                     "--processes", "1"], cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,

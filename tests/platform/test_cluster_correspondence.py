@@ -76,3 +76,30 @@ def test_chat_and_webhooks_work_on_a_cluster(cluster_engine: Engine, monkeypatch
     finally:
         receiver.shutdown()
         receiver.server_close()
+
+
+def test_the_ceilings_hold_on_a_cluster(cluster_engine: Engine) -> None:
+    """Open games (reserved before the append), both rate buckets, and stream leases: keys of several shards."""
+    from engine.errors import Conflict, Limited
+    from engine.settings import Bucket
+
+    host, _ = cluster_engine.create_player("cluster-host")
+    made = [cluster_engine.create_game(host, "coup", 2, {}, {"seconds_per_move": 60}, max_open=2)["id"]
+            for _ in range(2)]
+    with pytest.raises(Conflict) as refused:
+        cluster_engine.create_game(host, "coup", 2, {}, {"seconds_per_move": 60}, max_open=2)
+    assert refused.value.code == "too_many_open_games"
+    assert sorted(raw.decode() for raw in cluster_engine.redis.zrange(cluster_engine.keys.hosting(host.id), 0, -1)) \
+        == sorted(made)
+    player_bucket, address_bucket = Bucket("player", 100, 100), Bucket("address", 1, 1)
+    cluster_engine.take_all([(player_bucket, host.id), (address_bucket, "10.3.3.3")])
+    with pytest.raises(Limited) as limited:
+        cluster_engine.take_all([(player_bucket, host.id), (address_bucket, "10.3.3.3")])
+    assert limited.value.code == "address_rate_limited"
+    lease = cluster_engine.open_stream(host.id, "10.3.3.4", per_player=1, per_address=5)
+    with pytest.raises(Limited) as streams:
+        cluster_engine.open_stream(host.id, "10.3.3.4", per_player=1, per_address=5)
+    assert streams.value.code == "too_many_streams"
+    assert cluster_engine.streams.held("address:10.3.3.4") == 1  # the refused one gave its place back
+    lease.release()
+    assert cluster_engine.streams.held(f"player:{host.id}") == 0

@@ -6,9 +6,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bots import IsmctsBot
+from bots.ismcts import Budget
 from engine.core import Engine
 from engine.errors import DomainError as Problem
+from engine.seat_bots import observation_for
+from engine.settings import Settings
 from events.envelope import check_chain, seal, seed_commitment
+from games.base import derive_rng
 from games.registry import load
 from projections.audit import AuditError, audit
 from projections.projector import fold_all
@@ -211,12 +216,17 @@ def test_a_deadline_books_no_job_the_sweep_asks_for_it_when_its_index_entry_come
     assert engine.advance(game_id, now=due) == "timed_out"
 
 
-def test_a_coup_game_left_to_its_clocks_ends_and_audits_with_the_bot_moves_checked(engine: Engine) -> None:
-    """Every seat misses every deadline: defaults, then the bot, to the end; the log audits.
+def test_a_coup_game_left_to_its_clocks_ends_and_audits_with_the_ismcts_takeover(engine: Engine) -> None:
+    """Every seat misses every deadline: defaults, then the strong bot, to the end; the log audits.
 
-    Coup's exchange shuffles the court deck, so a bot whose pick consumed the rules'
-    generator would leave a log that no audit can replay.
+    Each takeover move is the one ISMCTS picks from the seat's own view and redacted history
+    (an iteration budget alone makes the search repeatable), drawn from the bot's own stream:
+    Coup's exchange shuffles the court deck, so a bot that consumed the rules' generator
+    would leave a log that no audit can replay.
     """
+    budget = Budget(iterations=20, milliseconds=None)
+    engine = Engine(engine.redis, engine.scheduler, snapshot_every=5,
+                    settings=Settings(bot_iterations=20, bot_milliseconds=600_000))
     players = [engine.create_player(f"c{i}")[0] for i in range(3)]
     record = engine.create_game(players[0], "coup", 3, {}, {"seconds_per_move": 60, "autoplay_after": 1,
                                                              "autoplay_seconds": 60})
@@ -234,16 +244,49 @@ def test_a_coup_game_left_to_its_clocks_ends_and_audits_with_the_bot_moves_check
     causes = [e.cause["kind"] for e in events if e.type == "DeadlineMissed"]
     assert causes[:3] == ["timeout"] * 3 and causes.count("bot") >= 3
     assert audit(events).winners == record["winners"]
-    # A bot move swapped for another legal one is caught, even with the chain re-sealed.
-    index = next(i for i, e in enumerate(events) if e.cause.get("kind") == "bot" and e.type == "DeadlineMissed")
-    other = {"type": "tax"} if events[index].cause["action"] != {"type": "tax"} else {"type": "income"}
+    takeovers = [e for e in events if e.cause.get("kind") == "bot" and e.type == "DeadlineMissed"]
+    for missed in takeovers[:8]:
+        before = fold_all(events[:missed.seq - 1])
+        assert missed.cause["strategy"] == "ismcts"
+        seat = missed.cause["seat"]
+        pick = IsmctsBot(budget).choose(observation_for(before, events[:missed.seq - 1], seat),
+                                        derive_rng(record["seed"], missed.seq, "bot"))
+        assert pick == missed.cause["action"], f"event {missed.seq}"
+    # A bot move swapped for one the rules refuse is caught, even with the chain re-sealed.
+    index = takeovers[0].seq - 1
     resealed, prev = list(events[:index]), events[index - 1].hash
     for event in events[index:]:
         cause = event.cause
         if event.cause.get("batch") == events[index].seq:
-            cause = {**cause, "action": other}
+            cause = {**cause, "action": {"type": "assassinate", "target": 7}}
         resealed.append(seal(event.seq, event.type, event.at, event.actor, event.data, cause, prev))
         prev = resealed[-1].hash
     with pytest.raises(AuditError) as err:
         audit(resealed)
-    assert err.value.seq == events[index].seq and "bot did not play" in str(err.value)
+    assert err.value.seq == events[index].seq
+
+
+def test_the_committer_and_the_record_it_hands_to_workers_equal_a_replay_of_the_log(engine: Engine) -> None:
+    """Dict order included (issue 27: a five-seat Ideology log failed the audit at a
+    consolidation, decided by a worker from a record folded from drafts, not from the log)."""
+    import orjson
+
+    from events.store import HANDOFF_FIELD
+
+    players = [engine.create_player(f"i{i}")[0] for i in range(3)]
+    game_id = engine.create_game(players[0], "ideology", 3, {}, {"seconds_per_move": 600})["id"]
+    for player in players:
+        engine.join(player, game_id)
+    rules = load("ideology")
+    handed = None
+    for _ in range(20):  # every seat keeps its hand, until a step falls to the workers
+        record = engine.load(game_id)
+        waiting = [seat for seat, kind in enumerate(record["awaiting"]) if kind is not None]
+        if not waiting:
+            handed = engine.redis.hget(engine.keys.meta(game_id), HANDOFF_FIELD)
+            break
+        engine.act(players[waiting[0]], game_id, rules.on_timeout(record["state"], waiting[0]))
+    assert handed is not None
+    replayed = fold_all(engine.store.read(game_id))
+    assert handed == orjson.dumps(replayed)
+    assert orjson.dumps(engine.projector.cached(game_id)) == orjson.dumps(replayed)

@@ -169,7 +169,7 @@ def bucket_tokens(engine: Engine, token: str) -> float:
     return float(engine.redis.hget(engine.limiter.key(Limits().player(), player.id), "tokens"))
 
 
-def test_an_action_spends_its_token_inside_the_append_and_a_caller_without_one_appends_nothing(
+def test_an_action_spends_one_token_before_its_body_and_a_caller_without_one_appends_nothing(
         app: Flask, engine: Engine) -> None:
     client = app.test_client()
     game_id, auth = toy_game(client)

@@ -143,3 +143,32 @@ def test_limits_come_from_the_environment_and_keep_the_old_name() -> None:
     assert limits == Limits(player_rate=7, anonymous_rate=3, registrations_per_hour=5, games_per_hour=6,
                             open_games=4, trusted_proxies=2)
     assert Settings.from_env({}).with_limits(player_rate=0).limits.player_rate == 0
+
+
+def test_concurrent_creations_by_one_player_never_pass_the_open_games_ceiling(engine: Engine) -> None:
+    """The count and the creation are one atomic step: 30 creations at once leave exactly 10 open games."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    limits = Limits(**{**NONE.__dict__, "open_games": 10})
+    clients = [app_client(engine, limits) for _ in range(30)]
+    host = {"Authorization": f"Bearer {register(clients[0], 'host')}"}
+    body = {"game": "toy", "seats": 2, "options": {}, "time_control": {"seconds_per_move": 60}}
+    start = Barrier(30)
+    # Every creation reads the count before any of them appends: only the append's own check can hold.
+    looked = Barrier(30)
+    for client in clients:
+        eng = client.application.extensions["intrigue"]
+        eng.check_open_games = lambda player_id, ceiling, _e=eng: (
+            looked.wait(timeout=20), Engine.check_open_games(_e, player_id, ceiling))[1]
+
+    def create(index: int) -> int:
+        start.wait(timeout=20)
+        return clients[index].post("/v1/games", json=body, headers=host).status_code
+
+    with ThreadPoolExecutor(30) as pool:
+        statuses = list(pool.map(create, range(30)))
+    assert sorted(statuses) == [201] * 10 + [409] * 20, statuses
+    assert engine.redis.zcard(engine.keys.lobby()) == 10
+    assert not engine.redis.zcard(engine.keys.creating())
+    assert len(engine.redis.keys("intrigue:{g:*}:seed")) == 10

@@ -66,9 +66,22 @@ def test_a_resigned_seat_is_played_to_the_end_and_ranks_last(engine: Engine, nam
 def test_a_seat_the_bot_carries_to_victory_hands_the_win_to_the_seats_still_in(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Should the game's own outcome name a resigned seat, the seats still in share the win."""
-    record = {"game": "coup", "seats": 3, "state": {}, "resigned": [1]}
+    record = {"game": "coup", "seats": 3, "state": {}, "resigned": [1],
+              "players": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}
     monkeypatch.setattr(registry.load("coup"), "outcome", lambda state: Outcome((1,), "last_standing"))
     outcome = platform_outcome(record)
     assert outcome is not None and outcome.winners == (0, 2) and outcome.reason == "last_standing"
     # The later a seat resigned, the better its place: seat 1 resigned after seat 2.
     assert final_ranks({**record, "winners": [0], "resigned": [2, 1]}) == [0, 2, 3]
+
+
+def test_a_game_whose_people_all_resigned_ends_though_bots_are_still_in(engine: Engine) -> None:
+    person = engine.create_player("person")[0]
+    game_id = engine.create_game(person, "coup", 3, {}, {"seconds_per_move": 3600},
+                                 bots={"1": "random", "2": "random"})["id"]
+    engine.join(person, game_id)
+    record = engine.load(game_id)
+    assert record["status"] == "active" and record["rated"] is False  # a game with bots is unrated by default
+    done = engine.resign(person, game_id)
+    assert (done.record["status"], done.record["winners"], done.record["reason"]) == ("finished", [1, 2], "resigned")
+    assert final_ranks(done.record) == [2, 0, 0]

@@ -32,6 +32,7 @@ def test_every_variable_fills_its_setting() -> None:
         "INTRIGUE_TRUSTED_PROXIES": "2", "INTRIGUE_CHAT_RATE": "9", "INTRIGUE_WEBHOOKS_ALLOW_PRIVATE": "1",
         "INTRIGUE_WEBHOOK_RETRY_BASE": "0.3", "INTRIGUE_WEBHOOK_RETRY_MAX": "60", "INTRIGUE_WEBHOOK_RETRY_FOR": "600",
         "INTRIGUE_WEBHOOK_DISABLE_AFTER": "1200", "INTRIGUE_LOG_LEVEL": "warning", "INTRIGUE_PAX_CARD_SETS": "/sets",
+        "INTRIGUE_BOT_ITERATIONS": "40", "INTRIGUE_BOT_MILLISECONDS": "120.5",
     })
     assert settings == Settings(
         redis_url="redis://db:6379/1", queue_url="redis://queues:6379/0", redis_cluster=True, web_concurrency=3,
@@ -40,7 +41,7 @@ def test_every_variable_fills_its_setting() -> None:
                       trusted_proxies=2),
         chat_rate=9, webhooks_allow_private=True,
         webhook_retry=RetryPolicy(base=0.3, cap=60, retry_for=600, disable_after=1200),
-        log_level="WARNING", pax_card_sets="/sets")
+        log_level="WARNING", pax_card_sets="/sets", bot_iterations=40, bot_milliseconds=120.5)
 
 
 def test_an_empty_value_is_unset_as_compose_passes_it() -> None:
@@ -52,6 +53,7 @@ def test_an_empty_value_is_unset_as_compose_passes_it() -> None:
     ("INTRIGUE_OPEN_GAMES_PER_PLAYER", "2.5"), ("INTRIGUE_CHAT_RATE", "-1"), ("WEB_CONCURRENCY", "0"),
     ("INTRIGUE_REDIS_CLUSTER", "maybe"), ("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "sure"), ("REDIS_URL", "localhost:6379"),
     ("INTRIGUE_LOG_LEVEL", "LOUD"), ("INTRIGUE_BIND", "everywhere"), ("INTRIGUE_WEBHOOK_RETRY_BASE", "soon"),
+    ("INTRIGUE_BOT_ITERATIONS", "0"), ("INTRIGUE_BOT_ITERATIONS", "many"), ("INTRIGUE_BOT_MILLISECONDS", "0"),
 ])
 def test_an_unusable_value_is_refused_naming_the_variable(name: str, value: str) -> None:
     with pytest.raises(SettingsError) as refused:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -294,3 +295,49 @@ def test_a_step_taken_twice_finds_the_game_archived_by_the_first_and_does_nothin
     monkeypatch.setattr(late.projector, "load", lambda _game_id: step)
     assert late.advance(game_id) == "raced"
     assert engine.store.version(game_id) == version and engine.load(game_id)["status"] == "finished"
+
+
+def test_an_open_game_nobody_joins_expires_with_an_event_leaves_the_lobby_and_frees_its_creator(
+        engine: Engine) -> None:
+    """The sweep ends it after INTRIGUE_OPEN_GAME_TTL seconds; a game that filled in time is left alone."""
+    from dataclasses import replace
+
+    from engine.settings import Settings
+
+    short = Engine(engine.redis, engine.scheduler, settings=replace(Settings(), open_game_ttl=0.2))
+    host, _ = short.create_player("host")
+    waiting = short.create_game(host, "toy", 2, {}, {"seconds_per_move": 60}, max_open=1)["id"]
+    filled, _ = started(short)
+    sweeper = Sweeper(short, sweep_seconds=0.02)
+    sweeper.start()
+    try:
+        give_up = time.monotonic() + 10
+        while short.load(waiting)["status"] == "open":
+            assert time.monotonic() < give_up, "the open game never expired"
+            sweeper.stopping.wait(0.02)
+    finally:
+        sweeper.stopping.set()
+        sweeper.join(timeout=10)
+    record = short.load(waiting)
+    assert (record["status"], record["winners"], record["reason"]) == ("finished", [], "expired")
+    last = short.read_events(waiting)[-1]
+    assert (last.type, last.data["reason"], last.cause["kind"]) == ("GameEnded", "expired", "system")
+    assert short.redis.zscore(short.keys.lobby(), waiting) is None
+    assert short.redis.zscore(short.keys.lobby("toy"), waiting) is None
+    assert short.open_games_of(host.id) == 0
+    assert short.create_game(host, "toy", 2, {}, {"seconds_per_move": 60}, max_open=1)["status"] == "open"
+    assert short.load(filled)["status"] == "active"
+    assert "expires" in short.transcript(waiting)
+
+
+def test_open_games_never_expire_with_a_ttl_of_zero(engine: Engine) -> None:
+    from dataclasses import replace
+
+    from engine.settings import Settings
+
+    never = Engine(engine.redis, engine.scheduler, settings=replace(Settings(), open_game_ttl=0))
+    game_id = never.create_game(never.create_player("host")[0], "toy", 2, {}, {"seconds_per_move": 60})["id"]
+    assert never.expire_open_games(now=time.time() + 10 * 365 * 86400) == []
+    assert never.load(game_id)["status"] == "open"
+    assert Settings.from_env({"INTRIGUE_OPEN_GAME_TTL": "60"}).open_game_ttl == 60
+    assert Settings().open_game_ttl == 7 * 86400

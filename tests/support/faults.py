@@ -36,7 +36,13 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Limits no test reaches (the limiter stays in the path).
 UNREACHABLE_LIMITS = {"INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ANONYMOUS_RATE_LIMIT": "100000",
                       "INTRIGUE_REGISTRATIONS_PER_HOUR": "1000000", "INTRIGUE_GAMES_PER_HOUR": "1000000",
-                      "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000"}
+                      "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000",
+                      "INTRIGUE_ADDRESS_RATE_LIMIT": "1000000",
+                      "INTRIGUE_STREAMS_PER_PLAYER": "100000", "INTRIGUE_STREAMS_PER_ADDRESS": "100000",
+                      "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000"}
+#: A takeover after missed deadlines is one ISMCTS search inside the step: small here, so the
+#: one-second clocks of these tests are not spent searching.
+SMALL_BOT_BUDGET = {"INTRIGUE_BOT_ITERATIONS": "40", "INTRIGUE_BOT_MILLISECONDS": "100"}
 
 
 class Proc:
@@ -111,7 +117,8 @@ class Fleet:
     def __init__(self, tmp: Path, apis: int = 2, workers: int = 2) -> None:
         self.tmp = tmp
         self.redis = KillableRedis(tmp / "redis")
-        env = {**os.environ, "REDIS_URL": self.redis.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+        env = {**os.environ, "REDIS_URL": self.redis.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS,
+               **SMALL_BOT_BUDGET}
         self.ports = [free_port() for _ in range(apis)]
         self.apis = [Proc(f"api{i}", [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                                       "--workers", "0"], env, tmp / f"api{i}.log")
@@ -303,7 +310,8 @@ def check(read_events: Callable[[str], list[Envelope]], game_ids: list[str], led
         for batch in batches(events):
             cause = batch[0].cause
             if cause.get("kind") == "player" and "key" in cause:
-                keyed[(game_id, batch[0].actor, cause["key"])].append([e.seq for e in batch])  # type: ignore[index]
+                seat = cause.get("seat", batch[0].actor)  # the cause names the seat (older logs: the first event)
+                keyed[(game_id, seat, cause["key"])].append([e.seq for e in batch])  # type: ignore[index]
     lost = misplaced = 0
     duplicated = sum(1 for applied in keyed.values() if len(applied) > 1)  # acknowledged or not
     for game_id, seat, key, seqs in ledger.acks:

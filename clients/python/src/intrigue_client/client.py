@@ -165,14 +165,22 @@ class Client:
 
     # ------------------------------------------------------------------ games
     def create_game(self, game: str, seats: int, options: Mapping[str, Any] | None = None,
-                    time_control: TimeControl | None = None, *, unlisted: bool = False,
-                    invite: list[str] | None = None, rated: bool = True) -> GameView:
-        """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``;
-        ``unlisted`` keeps it out of the lobby, ``invite`` (player ids) lets only those join."""
+                    time_control: TimeControl | None = None, bots: Mapping[int, str] | None = None, *,
+                    unlisted: bool = False, invite: list[str] | None = None, rated: bool | None = None) -> GameView:
+        """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``.
+
+        ``bots`` seats the server's bots at once, by seat number: ``{2: "ismcts"}`` or ``"random"``.
+        ``unlisted`` keeps it out of the lobby, ``invite`` (player ids) lets only those join;
+        ``rated`` (default: true unless a seat is a bot's) says whether it moves ratings.
+        """
         body: dict[str, Any] = {"game": game, "seats": seats, "options": dict(options or {}),
-                                "unlisted": unlisted, "invite": list(invite or []), "rated": rated}
+                                "unlisted": unlisted, "invite": list(invite or [])}
+        if rated is not None:
+            body["rated"] = rated
         if time_control is not None:
             body["time_control"] = dict(time_control)
+        if bots:
+            body["bots"] = {str(seat): strategy for seat, strategy in bots.items()}
         return cast(GameView, self._json("POST", "/v1/games", body=body))
 
     def lobby(self, game: str | None = None, *, limit: int | None = None, cursor: str | None = None) -> GamePage:

@@ -25,6 +25,8 @@ class Player(TypedDict):
 class PlayerRef(TypedDict):
     id: str
     name: str
+    #: On a seat a bot holds: its strategy (``ismcts`` or ``random``).
+    bot: NotRequired[str]
 
 
 class TimeControl(TypedDict, total=False):
@@ -53,6 +55,8 @@ class GameSummary(TypedDict):
     invite: NotRequired[list[str]]
     rematch_of: NotRequired[str | None]
     rated: NotRequired[bool]
+    #: The seats bots hold, by seat number (as a string), with their strategy.
+    bots: NotRequired[dict[str, str]]
 
 
 class GameView(GameSummary):

@@ -1,0 +1,131 @@
+"""Leases on event streams: how many a player and a client address hold open at once, over
+every API process.
+
+A stream holds a lease in one sorted set per subject (its player, its address) scored by
+when the lease runs out; it renews the lease while it runs and drops it when it ends. A
+process that dies leaves its leases to run out, so a crash never locks a client out for
+longer than :data:`LEASE_SECONDS`. Opening a stream counts the live leases and adds one in
+one script: concurrent opens never pass the ceiling together.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+
+import redis
+
+from engine.errors import Limited
+from events.lean import LeanScript
+
+#: How long a lease lasts unless renewed; a stream renews it at half that.
+LEASE_SECONDS = 60.0
+#: What a refused client is told to wait before trying again.
+RETRY_AFTER_SECONDS = 5.0
+
+# KEYS: the subjects' lease sets. ARGV: the lease's member, its life in seconds, then each set's
+# ceiling. Drops the leases that ran out, then adds the new one to every set if none is full:
+# returns 0, else the position (from 1) of the first full set.
+_OPEN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if redis.call('ZCARD', key) >= tonumber(ARGV[2 + i]) then return i end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now + tonumber(ARGV[2]), ARGV[1])
+  redis.call('EXPIRE', key, math.ceil(tonumber(ARGV[2])) * 2)
+end
+return 0
+"""
+
+# KEYS: the lease sets. ARGV: the member, its life in seconds. Pushes the lease's end on.
+_RENEW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, 'XX', now + tonumber(ARGV[2]), ARGV[1])
+  redis.call('EXPIRE', key, math.ceil(tonumber(ARGV[2])) * 2)
+end
+return 0
+"""
+
+
+@dataclass
+class Lease:
+    """One open stream's place in its subjects' sets; :meth:`release` is safe to call twice."""
+
+    leases: StreamLeases
+    keys: list[str]
+    member: str
+    renew_at: float = field(default=0.0)
+    released: bool = False
+
+    def renew_if_due(self) -> None:
+        """Push the lease's end on once half its life has passed (cheap to call often)."""
+        if self.released or time.monotonic() < self.renew_at:
+            return
+        self.leases.renew(self)
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self.leases.release(self)
+
+
+class StreamLeases:
+    """Counts the streams each subject holds open, in Redis, shared by every API process."""
+
+    def __init__(self, client: redis.Redis, prefix: str = "intrigue", lease_seconds: float = LEASE_SECONDS) -> None:
+        self.redis = client
+        self.prefix = prefix
+        self.lease_seconds = lease_seconds
+        self._open = LeanScript(client, _OPEN)
+        self._renew = LeanScript(client, _RENEW)
+        #: On a Redis Cluster the subjects' sets live in different hash slots: one script per set.
+        self._one_slot = isinstance(client, redis.Redis)
+
+    def key(self, subject: str) -> str:
+        return f"{self.prefix}:streams:{subject}"
+
+    def open(self, ceilings: list[tuple[str, int]]) -> Lease:
+        """A lease in each subject's set (a ceiling of 0 is no ceiling), or ``Limited`` (429)."""
+        asked = [(self.key(subject), ceiling) for subject, ceiling in ceilings if ceiling > 0]
+        lease = Lease(self, [key for key, _ in asked], secrets.token_hex(8))
+        groups = [asked] if self._one_slot else [[one] for one in asked]
+        taken: list[str] = []
+        for group in groups:
+            if not group:
+                continue
+            full = int(self._open(keys=[key for key, _ in group],
+                                  args=[lease.member, self.lease_seconds, *(ceiling for _, ceiling in group)]))
+            if full:
+                for key in taken:  # a cluster's earlier sets: give their places back
+                    self.redis.zrem(key, lease.member)
+                raise Limited("too_many_streams",
+                              f"too many event streams open at once (at most {group[full - 1][1]} for your "
+                              f"{'player' if ':player:' in group[full - 1][0] else 'address'}); close one first",
+                              retry_after=RETRY_AFTER_SECONDS)
+            taken += [key for key, _ in group]
+        lease.renew_at = time.monotonic() + self.lease_seconds / 2
+        return lease
+
+    def renew(self, lease: Lease) -> None:
+        if lease.keys:
+            for keys in ([lease.keys] if self._one_slot else [[key] for key in lease.keys]):
+                self._renew(keys=keys, args=[lease.member, self.lease_seconds])
+        lease.renew_at = time.monotonic() + self.lease_seconds / 2
+
+    def release(self, lease: Lease) -> None:
+        if not lease.keys:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for key in lease.keys:
+            pipe.zrem(key, lease.member)
+        pipe.execute()
+
+    def held(self, subject: str) -> int:
+        """Leases ``subject`` holds, live or run out and not yet dropped (for tests and operators)."""
+        return int(self.redis.zcard(self.key(subject)))
