@@ -283,8 +283,8 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any], max_open: int = 0,
-                    bots: Mapping[str, Any] | None = None, unlisted: bool = False, invite: Sequence[str] = (),
+                    time_control: Mapping[str, Any], bots: Mapping[str, Any] | None = None, *,
+                    max_open: int = 0, unlisted: bool = False, invite: Sequence[str] = (),
                     game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None) -> Record:
         """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
 
