@@ -271,8 +271,8 @@ class Engine:
         return record
 
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
-                    time_control: Mapping[str, Any], max_open: int = 0,
-                    bots: Mapping[str, Any] | None = None) -> Record:
+                    time_control: Mapping[str, Any], bots: Mapping[str, Any] | None = None, *,
+                    max_open: int = 0) -> Record:
         """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
 
         With ``max_open`` the creator's open games are counted and the game created in one
