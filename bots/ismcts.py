@@ -99,12 +99,16 @@ class IsmctsBot:
         if len(root_actions) == 1:
             self.last = SearchStats()
             return root_actions[0]
+        shaper = knowledge.shaper(observation)
         started = time.perf_counter()
         deadline = None if self.budget.milliseconds is None else started + self.budget.milliseconds / 1000
         cap = self.budget.iterations
         done = 0
         while (cap is None or done < cap) and (deadline is None or time.perf_counter() < deadline):
-            state = knowledge.reopen(sampler.sample(rng), observation.seat)
+            state = sampler.sample(rng)
+            if shaper is not None:
+                state = shaper(state, rng)
+            state = knowledge.reopen(state, observation.seat)
             search.iterate(state, root_actions)
             done += 1
         self.last = SearchStats(done, time.perf_counter() - started)
