@@ -19,7 +19,7 @@ from bots.knowledge import Knowledge
 from games.base import Seat, State
 
 #: How often a sample honours a rival's standing claim.
-BELIEVED = 0.75
+BELIEVED = 0.95
 
 
 def standing_claims(observation: Observation) -> dict[Seat, list[str]]:
