@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from bots.base import Observation
@@ -40,6 +40,14 @@ class Knowledge:
 
     def rollout(self, state: State, seat: Seat, actions: Sequence[Action], rng: random.Random) -> Action:
         return actions[rng.randrange(len(actions))]
+
+    def shaper(self, observation: Observation) -> Callable[[State, random.Random], State] | None:
+        """A belief the search adds to the uniform samples (who likely holds what), or None.
+
+        It may only move unseen cards between unseen places, so every sample keeps the
+        seat's view; and it reads nothing but the observation.
+        """
+        return None
 
     def reopen(self, state: State, seat: Seat) -> State:
         """Undo rivals' sealed choices the seat cannot see, so the search makes them simultaneously."""
