@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 from bots.base import Observation
-from bots.knowledge import Knowledge
+from bots.knowledge.base import Knowledge
 from games.base import Seat, State
 
 #: How often a sample honours a rival's standing claim.

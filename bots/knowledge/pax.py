@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bots.knowledge import Knowledge
+from bots.knowledge.base import Knowledge
 from games.base import Action, Seat, State
 from games.pax.board import income_of
 
