@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import games.coup as coup
-from games.coup import rules
+from games.coup import fold, rules
 from games.table import Table, TableEvent
 
 # The rulebook's "Esempio di partita" names its three seats.
@@ -52,7 +52,7 @@ def example_table() -> Table:
 
 def set_coins(t: Table, coins: dict[int, int]) -> None:
     """Give seats these coins; the treasury pays or takes the difference, so coins are kept."""
-    state = rules._copy(t.current)
+    state = fold.copy_state(t.current)
     for seat, n in coins.items():
         state["treasury"] -= n - state["seats"][seat]["coins"]
         state["seats"][seat]["coins"] = n
@@ -63,7 +63,7 @@ def set_coins(t: Table, coins: dict[int, int]) -> None:
 def set_turn(t: Table, seat: int) -> None:
     """Start the next turn with ``seat`` (between turns only)."""
     assert t.awaiting() == {t.current["turn"]: "turn"}
-    state = rules._copy(t.current)
+    state = fold.copy_state(t.current)
     state["turn"] = seat
     t.state = state
 

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import games.coup as coup
 from games.base import GameEvent, RuleViolation
-from games.coup import rules
+from games.coup import fold, rules
 from games.coup.views import PUBLIC_EVENTS
 from games.table import Table, TableEvent
 
@@ -409,7 +409,7 @@ def test_once_finished_the_platform_shows_every_event_whole() -> None:
 
 
 def test_every_event_type_has_a_redaction_rule() -> None:
-    assert set(rules._FOLDS) | {"CardsDealt"} == PUBLIC_EVENTS | {"CardsDealt", "ChallengeSettled",
+    assert set(fold.HANDLERS) | {"CardsDealt"} == PUBLIC_EVENTS | {"CardsDealt", "ChallengeSettled",
                                                                    "ExchangeCompleted"}
 
 
