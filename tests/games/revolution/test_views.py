@@ -6,7 +6,7 @@ import json
 
 import games.revolution as revolution
 from games.base import GameEvent, clone_json
-from games.revolution import rules
+from games.revolution import fold, rules
 from games.revolution.views import PUBLIC_EVENTS
 
 from .helpers import BLUE, GREEN, RED, START, YELLOW, bid, events_of, set_areas, set_hands, table, tokens
@@ -95,7 +95,7 @@ def test_hands_cubes_and_support_are_public() -> None:
 
 
 def test_every_event_type_has_a_redaction_rule() -> None:
-    assert set(rules.EVENT_TYPES) == PUBLIC_EVENTS | {"BidPlaced"}
+    assert set(fold.EVENT_TYPES) == PUBLIC_EVENTS | {"BidPlaced"}
 
 
 def test_an_unknown_event_type_is_hidden() -> None:
