@@ -51,13 +51,3 @@ def make_evolve(game: str, opening: str, open_state: Opening, handlers: Mapping[
     evolve.__qualname__ = evolve.__name__ = "evolve"
     evolve.__module__ = getattr(open_state, "__module__", __name__)
     return evolve
-
-
-def apply_in_place(game: str, handlers: Mapping[str, Handler], state: State, type_: str,
-                   data: Mapping[str, Any]) -> None:
-    """Fold one event into ``state`` itself, for rules that fold as they decide (on their
-    own copy)."""
-    handler = handlers.get(type_)
-    if handler is None:
-        raise IntegrityError(f"integrity error: unknown {game} event type {type_!r}")
-    handler(state, data)

@@ -5,6 +5,7 @@ the components in ``data/*.json`` (validated by :mod:`.components`); README.md s
 the rules and documents the client API.
 """
 
+from games.ideology.describe import describe
 from games.ideology.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -23,7 +24,7 @@ from games.ideology.rules import (
     setup,
     validate_options,
 )
-from games.ideology.views import describe, redact, view
+from games.ideology.views import redact, view
 
 __all__ = [
     "MAX_SEATS",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.ideology import rules
-from games.ideology.views import describe
+from games.ideology.describe import describe
 
 from .helpers import check_invariants, empty_hand, give, put, seat_of, set_advancements, start_phase, table
 
