@@ -16,7 +16,7 @@ of that seat (which card to reveal); with one card left it happens by itself.
 What happens after a decision is kept as a short queue of *steps* in the state (lose
 an influence, offer the target a block, apply the action, end the turn); ``decide``
 and ``resolve`` run the queue until some seat owes a decision again, producing one
-event per step. ``evolve`` folds events and never checks a rule.
+event per step. ``evolve`` (in :mod:`.fold`) folds events and never checks a rule.
 
 Scenario games (``options.deck``) fix the court deck: the deck is never shuffled,
 returned cards go to its bottom and draws come from its top, so a tutorial or a

@@ -1,6 +1,8 @@
 """Ideology: The War of Ideas for Intrigue: the game protocol of :mod:`games.base`, 2 to 5 seats.
 
-The rules live in :mod:`.rules`, the per-seat views and transcript lines in :mod:`.views`,
+The layout every game shares: the entry points in :mod:`.rules`, each phase's decisions in
+:mod:`.phases`, the readings of the state they share in :mod:`.board`, the fold in
+:mod:`.fold`, the per-seat views in :mod:`.views`, the transcript lines in :mod:`.describe`,
 the components in ``data/*.json`` (validated by :mod:`.components`); README.md summarises
 the rules and documents the client API.
 """

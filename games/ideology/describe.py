@@ -6,7 +6,7 @@ Everything is public once a game is over, so a line may name any card or offer.
 from __future__ import annotations
 
 from games.base import EventLike, Seat, State
-from games.ideology.rules import card_type, count_types
+from games.ideology.board import card_type, count_types
 
 
 def _who(state: State, seat: Seat) -> str:

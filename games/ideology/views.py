@@ -14,14 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import EventLike, Seat, State, clone_json, viewer_seat
-from games.ideology.components import INFLUENCE_TYPES
-from games.ideology.rules import (
+from games.ideology.board import (
     CONFLICT,
     DIPLOMACY,
     MAX_CONTROLLED,
-    NAME,
-    SECRET_OPTIONS,
-    awaiting,
     card_owner,
     card_type,
     controlled_by,
@@ -30,6 +26,12 @@ from games.ideology.rules import (
     max_influence,
     tie_break_points,
     trade_power,
+)
+from games.ideology.components import INFLUENCE_TYPES
+from games.ideology.rules import (
+    NAME,
+    SECRET_OPTIONS,
+    awaiting,
     why,
 )
 

@@ -7,7 +7,7 @@ one and takes its reward; the Spy's and the Apothecary's rewards are choices of 
 winners) and Patronage (Gold tops every hand up to five tokens). The game ends when the
 43 spaces of the city are full after a Resolution.
 
-``decide`` and ``resolve`` check the rules and return events; ``evolve`` folds one
+``decide`` and ``resolve`` check the rules and return events; ``evolve`` (in :mod:`.fold`) folds one
 event into a new state and never checks a rule, so a rule fix never breaks an old
 stream. The game has no chance at all: no step draws from the rng it is handed.
 The rules summary and every interpretation are in this package's README.md.
