@@ -8,6 +8,7 @@ the rules and documents the client API.
 """
 
 from games.ideology.describe import describe
+from games.ideology.fold import evolve
 from games.ideology.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -17,7 +18,6 @@ from games.ideology.rules import (
     SECRET_OPTIONS,
     awaiting,
     decide,
-    evolve,
     legal_actions,
     may_act,
     on_timeout,

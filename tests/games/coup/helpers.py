@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import games.coup as coup
-from games.coup import fold, rules
+from games.coup import components, fold
 from games.table import Table, TableEvent
 
 # The rulebook's "Esempio di partita" names its three seats.
@@ -27,10 +27,10 @@ def deck_for(*hands: list[str], court: list[str] | None = None) -> list[str]:
     The cards left over follow in the rules' character order, so the deck is always legal.
     """
     dealt = [card for hand in hands for card in hand] + list(court or [])
-    left = Counter(rules.FULL_DECK) - Counter(dealt)
-    assert not Counter(dealt) - Counter(rules.FULL_DECK), "more copies than the game has"
+    left = Counter(components.FULL_DECK) - Counter(dealt)
+    assert not Counter(dealt) - Counter(components.FULL_DECK), "more copies than the game has"
     rest = []
-    for card in rules.FULL_DECK:
+    for card in components.FULL_DECK:
         if left[card]:
             rest.append(card)
             left[card] -= 1
