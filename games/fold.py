@@ -48,6 +48,7 @@ def make_evolve(game: str, opening: str, open_state: Opening, handlers: Mapping[
         handler(new, event.data)
         return new
 
-    evolve.__qualname__ = evolve.__name__ = "evolve"
+    # Named as the game's own function, so a traceback or a repr points at the game's fold.
+    evolve.__qualname__ = "evolve"
     evolve.__module__ = getattr(open_state, "__module__", __name__)
     return evolve
