@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import EventLike, Seat, State, clone_json
+from games.ideology.board import LETTER, STATUSES, card_type
 from games.ideology.components import INFLUENCE_TYPES
-from games.ideology.rules import LETTER, SECRET_OPTIONS, STATUSES, card_type, evolve
+from games.ideology.fold import evolve
+from games.ideology.rules import SECRET_OPTIONS
 
 UNKNOWN = "?"
 #: A rival's sealed offer, whose contents this seat cannot see.
