@@ -4,6 +4,7 @@ The rules live in :mod:`.rules`, the per-seat views in :mod:`.views`, the compon
 ``data/cards.json``; README.md summarises the rules and documents the client API.
 """
 
+from games.coup.codes import RULE_CODES
 from games.coup.describe import describe
 from games.coup.rules import (
     MAX_SEATS,
@@ -27,6 +28,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

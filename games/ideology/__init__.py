@@ -5,6 +5,7 @@ the components in ``data/*.json`` (validated by :mod:`.components`); README.md s
 the rules and documents the client API.
 """
 
+from games.ideology.codes import RULE_CODES
 from games.ideology.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -29,6 +30,7 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "PLAYOUT_OPTIONS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

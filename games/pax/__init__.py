@@ -7,6 +7,7 @@ original starter set is ``data/starter.json``. README.md summarises the rules an
 documents the client API.
 """
 
+from games.pax.codes import RULE_CODES
 from games.pax.fold import evolve
 from games.pax.rules import (
     MAX_SEATS,
@@ -33,6 +34,7 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "PLAYOUT_OPTIONS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

@@ -4,6 +4,7 @@ The rules live in :mod:`.rules`, the per-seat views in :mod:`.views`, the compon
 ``data/board.json``; README.md summarises the rules and documents the client API.
 """
 
+from games.revolution.codes import RULE_CODES
 from games.revolution.describe import describe
 from games.revolution.rules import (
     MAX_SEATS,
@@ -26,6 +27,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "RULE_CODES",
     "awaiting",
     "decide",
     "describe",
