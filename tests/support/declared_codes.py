@@ -12,6 +12,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import cache
 from pathlib import Path
 
 from games import registry
@@ -103,6 +104,7 @@ def game_codes() -> dict[str, str]:
     return codes
 
 
-def every_declared_code() -> set[str]:
+@cache
+def every_declared_code() -> frozenset[str]:
     """What an answer of the API may carry as its ``code``."""
-    return set(problem_codes()) | set(game_codes())
+    return frozenset(problem_codes()) | frozenset(game_codes())
