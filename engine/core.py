@@ -310,7 +310,7 @@ class Engine:
                     if replay is not None:
                         return replay
                 raise
-            cause = {"kind": "player", "action": dict(action)}
+            cause = {"kind": "player", "seat": seat, "action": dict(action)}
             if idempotency_key is not None:
                 cause["key"] = idempotency_key
             done = self._commit(game_id, record, drafts, cause, idem, gate, later)
@@ -552,7 +552,7 @@ class Engine:
             action, kind = bot_rng.choice(rules.legal_actions(record["state"], seat)), "bot"
             drafts = rules.decide(record["state"], seat, action, self._rng(game_id, version + 1))
         missed = GameEvent("DeadlineMissed", {"seat": seat, "misses": misses, "autoplay": autoplay}, actor=seat)
-        done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "action": action})
+        done = self._commit(game_id, record, [missed, *drafts], {"kind": kind, "seat": seat, "action": action})
         return "timed_out" if done else "raced"
 
     def sweep(self, now: datetime | None = None, limit: int = 500) -> int:

@@ -94,11 +94,19 @@ def _link(prev: str, body_json: str) -> str:
 def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, Any],
          cause: Mapping[str, Any], prev: str) -> Envelope:
     """Build the envelope for the next event in a chain, hash included (built once: a frozen
-    dataclass costs more to construct than the body's JSON)."""
-    data, cause = dict(data), dict(cause)
-    body = canonical_json(_body(seq, type_, at, actor, data, cause, prev))
+    dataclass costs more to construct than the body's JSON).
+
+    Its ``data`` and ``cause`` are read back from the stored JSON, not the caller's objects:
+    every process must fold exactly what the log holds. A draft's dicts keep their insertion
+    order while the log's keys are sorted, so a fold of the draft could differ from a fold of
+    the log wherever a rule walks a dict in order (the committer's cache, the record it hands
+    to the workers and its snapshots would then decide from a state no replay reaches).
+    """
+    body = canonical_json(_body(seq, type_, at, actor, dict(data), dict(cause), prev))
     digest = _link(prev, body)
-    return Envelope(seq, type_, at, actor, data, cause, prev, digest, _with_hash(body, digest, type_))
+    stored = orjson.loads(body)
+    return Envelope(seq, type_, at, actor, stored["data"], stored["cause"], prev, digest,
+                    _with_hash(body, digest, type_))
 
 
 #: How the top-level ``prev`` key starts in a body's canonical JSON (``actor`` always precedes it).

@@ -41,10 +41,12 @@ class InvalidOptions(RuleViolation):
 
 
 #: The codes the helpers of this module refuse with on a game's behalf (``check_seat``,
-#: ``require_fields``): a game that calls them lists them in its own ``RULE_CODES`` too.
+#: ``require_fields``, ``require_present``): a game that calls them lists them in its own
+#: ``RULE_CODES`` too, with any code of its own it hands ``require_present``.
 HELPER_RULE_CODES: dict[str, str] = {
     "bad_target": "the target is not a seat of this game",
     "unknown_field": "a key the action does not take",
+    "missing_field": "a field the action's type requires is missing",
 }
 
 
@@ -192,3 +194,22 @@ def require_fields(action: Action, allowed: Sequence[str]) -> None:
     extra = sorted(set(action) - set(allowed) - {"type"})
     if extra:
         raise RuleViolation("unknown_field", f"unexpected field(s) for {action.get('type')!r}: {', '.join(extra)}")
+
+
+def require_present(action: Any, required: Mapping[str, Sequence[str]],
+                    codes: Mapping[str, str] | None = None) -> None:
+    """Refuse an action that lacks a field its type requires, naming the field.
+
+    ``required`` maps each action type to the fields the API reference marks required: a
+    missing field is never read as a default choice (an exchange without ``discard`` is
+    not "keep the hand"). ``codes`` gives a field a game's own problem code; the rest are
+    ``missing_field``. An action that is not an object with a string ``type`` is left to
+    the game's own checks.
+    """
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        return
+    kind = action["type"]
+    for name in required.get(kind, ()):
+        if name not in action:
+            code = (codes or {}).get(name, "missing_field")
+            raise RuleViolation(code, f"{kind!r} needs the field {name!r}")

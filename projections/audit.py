@@ -88,7 +88,7 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
         elif kind == "system":
             expected = rules.resolve(state, rng)
         elif kind in ("player", "timeout", "bot"):
-            seat = head.actor
+            seat = _acting_seat(batch)
             action = cause.get("action")
             if seat is None or not isinstance(action, dict):
                 raise AuditError(head.seq, "an action's batch must name its seat and action")
@@ -115,6 +115,21 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
         expected.append(GameEvent("GameEnded", {"winners": list(outcome.winners), "reason": outcome.reason,
                                                 "seed": seed}))
     _compare(batch, expected)
+
+
+def _acting_seat(batch: list[Envelope]) -> int | None:
+    """The seat whose decision caused ``batch``: the cause names it.
+
+    Logs written before causes named the seat give it as the actor of the batch's events:
+    the first that names one (a step's first event may be a consequence no seat performs,
+    as when a Pax hacendado's cubes go back to the supply before its manifesto). Either way
+    the rules then replay that seat's decision and every event must match what they produce,
+    actors included, so the seat read here is checked, not trusted.
+    """
+    named = batch[0].cause.get("seat")
+    if "seat" in batch[0].cause:
+        return named if isinstance(named, int) and not isinstance(named, bool) else None
+    return next((event.actor for event in batch if event.actor is not None), None)
 
 
 def _as_draft(event: Envelope) -> GameEvent:

@@ -117,4 +117,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     # The lane leaves every chunked body to the app, whose first step reads and checks it whole.
     app.wsgi_app = ChunkedBodies(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
+    from service.webclient import WebClient
+
+    app.wsgi_app = WebClient(app.wsgi_app)  # type: ignore[method-assign]  # the browser client at /
     return app

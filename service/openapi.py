@@ -388,7 +388,6 @@ def openapi_json() -> Response:
 
 
 @docs_bp.get("/docs")
-@docs_bp.get("/")
 def docs_page() -> Response:
     """A plain HTML reference rendered from the OpenAPI document: no scripts, no CDN."""
     doc = openapi_document()

@@ -10,6 +10,7 @@ RULE_CODES: dict[str, str] = {
     "not_your_turn": "the seat is not awaited, or posted a turn action while a window is open",
     "unknown_action": "no string `type`, or a type unknown at this moment",
     "unknown_field": "a key the action does not take",
+    "missing_field": "a field the action's type requires is missing",
     "must_coup": "ten or more coins at the start of the turn and the action is not a coup",
     "missing_target": "a targeted action without `target`",
     "bad_target": "the target is not a seat of this game, or is the acting seat",

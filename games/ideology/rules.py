@@ -35,6 +35,7 @@ from games.base import (
     check_seat,
     clone_json,
     require_fields,
+    require_present,
 )
 from games.ideology.components import (
     DEFAULT_MAP,
@@ -1086,6 +1087,14 @@ def _decide_offer(state: State, seat: Seat, action: Action) -> list[GameEvent]:
     return [GameEvent("OfferMade", {"seat": seat, "offers": complete}, actor=seat)]
 
 
+#: The fields each action must carry (README, Part 3, "Actions"): none may be left out to
+#: mean a default, so a client's slip is refused instead of taken as a decision.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    "discard": ("discard",), "exchange": ("discard",), "develop": ("region", "influence"),
+    "buy": ("advancement",), "place": ("region", "influence"), "remove": ("region", "influence"),
+    "attack": ("region", "influence", "target"), "wmd": ("region", "target"), "offer": ("offers",),
+}
+
 _ACTIONS: dict[str, Callable[..., list[GameEvent]]] = {
     "discard": _decide_discard,
     "exchange": _decide_exchange,
@@ -1119,6 +1128,7 @@ def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(_ACTIONS)}")
+    require_present(action, REQUIRED_FIELDS)
     if state["phase"] == OVER:
         raise RuleViolation("game_over", "the game is over")
     owed = awaiting(state).get(seat)
@@ -1173,18 +1183,22 @@ def _consolidate(state: State) -> GameEvent:
     lost: list[str] = []
     gained: dict[str, Seat] = {}
     regions = state["regions"]
-    for rid, region in regions.items():
+    # In the order of region ids, never the map's own order: a state read back from JSON
+    # (a log, a snapshot) and one folded from fresh drafts spell it differently, and which
+    # region misses a last control marker must not depend on the spelling (D15).
+    ordered = [(rid, regions[rid]) for rid in sorted(regions)]
+    for rid, region in ordered:
         if region["controller"] is not None:
             level = max(1, min(len(region["cards"][kind]) for kind in INFLUENCE_TYPES))
             if level != region["level"]:
                 levels[rid] = level
-    for rid, region in regions.items():
+    for rid, region in ordered:
         controller = region["controller"]
         if controller is not None and strict_leader(seat_card_counts(state, rid)) != controller:
             lost.append(rid)
     held = [len(controlled_by(state, seat)) - sum(1 for rid in lost if regions[rid]["controller"] == seat)
             for seat in range(state["seats"])]
-    for rid, region in regions.items():
+    for rid, region in ordered:
         if region["status"] == "deck" or (region["controller"] is not None and rid not in lost):
             continue
         level = levels.get(rid, region["level"])

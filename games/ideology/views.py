@@ -32,7 +32,7 @@ from games.ideology.rules import (
     why,
 )
 
-# Events every seat sees in full as they stand.
+# Events every seat sees, each card shown by its face (see :func:`card_face`).
 PUBLIC_EVENTS = frozenset({
     "PhaseStarted",
     "RegionDeveloped",
@@ -52,6 +52,33 @@ PUBLIC_EVENTS = frozenset({
     "TurnOrderSet",
     "GameScored",
 })
+
+
+#: The fields of public events that name cards: one card, or a list of them.
+CARD_FIELDS = ("card", "replaced")
+CARD_LIST_FIELDS = ("cards", "penalty", "destroyed")
+
+
+def card_face(card: str) -> str:
+    """What the table shows of a card: its ideology and type (``"fascism:military"``).
+
+    A card's id tells its place in a deck, and the card a seat lays is the first of its
+    type in its hand: the id would let the other seats tell which cards it exchanged or
+    discarded in secret (issue 27). Cards of one type are interchangeable (D9), so the
+    face is all the rules make public; ids reach the log once the game is over.
+    """
+    return f"{card[:card.index(':')]}:{card_type(card)}"
+
+
+def _faces(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a copy) with every card it names shown by its face."""
+    for field in CARD_FIELDS:
+        if isinstance(data.get(field), str):
+            data[field] = card_face(data[field])
+    for field in CARD_LIST_FIELDS:
+        if isinstance(data.get(field), list):
+            data[field] = [card_face(card) for card in data[field]]
+    return data
 
 
 def public_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -169,8 +196,9 @@ def redact(event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
         return {
             "seats": data["seats"], "options": public_options(data["options"]), "board": clone_json(data["board"]),
             "ideologies": list(data["ideologies"]), "order": list(data["order"]),
-            "regions": {rid: clone_json(region) for rid, region in data["regions"].items()
-                        if region["status"] != "deck"},
+            "regions": {rid: {**clone_json(region), "cards": {kind: [card_face(card) for card in cards]
+                                                            for kind, cards in region["cards"].items()}}
+                        for rid, region in data["regions"].items() if region["status"] != "deck"},
             "region_pile_size": len(data["region_pile"]), "deck_sizes": [len(deck) for deck in data["decks"]],
             "advancements": clone_json(data["advancements"]), "supply": dict(data["supply"]),
             "scenario": data["scenario"],
@@ -194,7 +222,7 @@ def redact(event: EventLike, seat: Seat | None) -> dict[str, Any] | None:
             return {"seat": data["seat"], "offers": dict(data["offers"])}
         return {"seat": data["seat"]}
     if kind in PUBLIC_EVENTS:
-        return clone_json(dict(data))
+        return _faces(clone_json(dict(data)))
     return None
 
 

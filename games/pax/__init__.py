@@ -25,7 +25,7 @@ from games.pax.rules import (
     setup,
     validate_options,
 )
-from games.pax.schema import ACTION_SCHEMA
+from games.pax.schema import ACTION_SCHEMA, REQUIRED_FIELDS
 from games.pax.views import describe, redact, view
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "REQUIRED_FIELDS",
     "PLAYOUT_OPTIONS",
     "RULE_CODES",
     "SECRET_OPTIONS",

@@ -84,7 +84,7 @@ def _check_destination(state: State, seat: Seat, troop: str, to: Any, current: d
             raise RuleViolation("wrong_faction", "a private army takes only troops of your hacendado's faction")
         if in_army:
             return {"to": "hacendado", "cost": 0, "in_place": True, "fp": fp}
-        return {"to": "hacendado", "cost": definition["transport"][orientation["connection"]], "in_place": False,
+        return {"to": "hacendado", "cost": b.fare(state, troop, orientation["connection"]), "in_place": False,
                 "fp": fp}
     owner, ent = _any_enterprise(state, to)
     if current is not None and current["card"] == to:
@@ -98,8 +98,19 @@ def _check_destination(state: State, seat: Seat, troop: str, to: Any, current: d
     if owner != seat and state["players"][seat]["supply"] < 1:
         raise RuleViolation("no_cube", "extorting an enterprise needs a cube in your supply")
     mode = b.connection(state, ent)
-    return {"to": to, "cost": definition["transport"][mode], "in_place": False, "fp": fp, "owner": owner,
+    return {"to": to, "cost": b.fare(state, troop, mode), "in_place": False, "fp": fp, "owner": owner,
             "mode": mode}
+
+
+def may_retreat_from_battle(state: State, attacker: str, defender: str, owner: Seat) -> bool:
+    """The optional rule of retreat from battle (``options.battle_retreat``): a beaten troop of
+    its owner's turned hacendado's faction, beaten by a troop of that same faction, may
+    retreat into the private army instead of being discarded (troops of one faction do not
+    fight each other: the stronger one relieves the weaker)."""
+    if not state["options"].get("battle_retreat"):
+        return False
+    faction = b.card(state, defender)["faction"]
+    return b.hacendado_faction(state, owner) == faction == b.card(state, attacker)["faction"]
 
 
 def _arrive(d: Draft, seat: Seat, troop: str, plan: Plan, frm: dict[str, Any]) -> None:
@@ -113,7 +124,13 @@ def _arrive(d: Draft, seat: Seat, troop: str, plan: Plan, frm: dict[str, Any]) -
     defender = ent["troop"]
     if defender is not None:  # the battle: the loser is discarded; its extortion cube stays for now
         fx.clear_bribes(d, defender["owner"], defender["card"])
-        fx.move(d, defender["card"], fx.troop_at(ent_card, defender["owner"]), fx.zone("discard"))
+        beaten = fx.troop_at(ent_card, defender["owner"])
+        if may_retreat_from_battle(d.state, troop, defender["card"], defender["owner"]):
+            fx.move(d, defender["card"], beaten, fx.zone("limbo"))
+            fx.queue(d, [{"seat": defender["owner"], "kind": "battle_retreat", "card": defender["card"]}],
+                     front=True)
+        else:
+            fx.move(d, defender["card"], beaten, fx.zone("discard"))
     owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
     removed = min(ent["unrest"], plan["fp"])
     if removed:
@@ -449,13 +466,7 @@ def do_buy_land(d: Draft, seat: Seat, action: Action, plan: Plan) -> None:
 
 def trunk_holder(state: State, seat: Seat) -> bool:
     """``seat`` holds the cube of a working trunk line: later upgrades cost it 1 gold."""
-    for _, ent in b.enterprises(state):
-        if ent["unrest"]:
-            continue
-        for oval, holder in zip(b.card(state, ent["card"])["ovals"], ent["conn"], strict=True):
-            if oval["trunk"] and holder == seat:
-                return True
-    return False
+    return any(b.working_trunk(state, ent) == seat for _, ent in b.enterprises(state))
 
 
 def check_upgrade(state: State, seat: Seat, action: Action) -> Plan:

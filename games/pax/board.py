@@ -16,7 +16,8 @@ from .fold import find_enterprise, find_troop
 
 MARKET_COSTS = (0, 1, 2, 4, 8, 16)
 ROWS, COLUMNS = 2, 6
-CONNECTION_RANK = {"boot": 0, "mule": 1, "rail": 2}
+#: Which built connection troops use when an enterprise has two: the higher rank.
+CONNECTION_RANK = {"boot": 0, "mule": 1, "rail": 2, "ship": 3}
 HAND_LIMIT = 5
 DIAZ_PRESTIGE = 2
 POLICE_COST = 3
@@ -73,6 +74,13 @@ def connection(state: State, ent: dict[str, Any]) -> str:
             if holder is not None and CONNECTION_RANK[oval["connection"]] > CONNECTION_RANK[best]:
                 best = oval["connection"]
     return best
+
+
+def fare(state: State, troop: str, mode: str) -> int:
+    """What a troop pays to travel by ``mode``: its printed fare; by ship, its ship fare when
+    the card prints one, else its rail fare."""
+    transport = card(state, troop)["transport"]
+    return transport[mode] if mode in transport else transport["rail"]
 
 
 def enterprises(state: State) -> Iterator[tuple[Seat, dict[str, Any]]]:
@@ -155,6 +163,13 @@ def factions_in_tableau(state: State, seat: Seat) -> dict[str, list[str]]:
     for troop in troops_of(state, seat):
         out.setdefault(card(state, troop)["faction"], []).append(troop)
     return out
+
+
+def can_turn(state: State, seat: Seat) -> bool:
+    """The seat's hacendado may still be turned (during a topple or a retreat): it is on its
+    loyalist side and not an assassinated hacendado's heir, who stays loyal for good."""
+    player = state["players"][seat]
+    return player["side"] is None and not player["loyal"]
 
 
 def hacendado_faction(state: State, seat: Seat) -> str | None:
@@ -256,14 +271,29 @@ def left_of(state: State, seat: Seat) -> list[Seat]:
     return [(seat + i) % seats for i in range(1, seats + 1)]
 
 
+def working_trunk(state: State, ent: dict[str, Any]) -> Seat | None:
+    """The seat holding the cube of this enterprise's trunk line, when it is built and the
+    enterprise has no unrest (unrest stops every advantage of a trunk line); else None."""
+    if ent["unrest"]:
+        return None
+    for oval, holder in zip(card(state, ent["card"])["ovals"], ent["conn"], strict=True):
+        if oval["trunk"] and holder is not None:
+            return holder
+    return None
+
+
 def can_reach(state: State, troop: str, ent_card: str) -> bool:
     """Jurisdiction: the troop's district, US troops anywhere in Mexico under US Intervention,
-    every troop anywhere under Anarchy."""
+    every troop anywhere under Anarchy, and any troop to an enterprise on a working trunk
+    line (the jurisdiction section's three exceptions)."""
     definition = card(state, troop)
     district = card(state, ent_card)["district"]
     if state["regime"] == "anarchy" or definition["jurisdiction"] == district:
         return True
-    return state["regime"] == "us_intervention" and definition["faction"] == "blue" and district != "america"
+    if state["regime"] == "us_intervention" and definition["faction"] == "blue" and district != "america":
+        return True
+    found = find_enterprise(state, ent_card)
+    return found is not None and working_trunk(state, found[1]) is not None
 
 
 def troop_location(state: State, troop: str) -> tuple[Seat, dict[str, Any] | None] | None:

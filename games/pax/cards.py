@@ -24,7 +24,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 DISTRICTS = ("sonora", "chihuahua", "america")
 MEXICO = ("sonora", "chihuahua")
-CONNECTIONS = ("boot", "mule", "rail")
+CONNECTIONS = ("boot", "mule", "rail", "ship")
 FACTIONS = ("blue", "green", "white", "red")
 PRESTIGE = ("loyalty", "outrage", "command", "revolution")
 REGIMES = ("pax", "us_intervention", "martial_law", "anarchy")
@@ -45,8 +45,24 @@ class CardSetError(ValueError):
     """A card set that does not follow the format; the message names the card and field."""
 
 
-def _nonneg() -> validate.Range:
-    return validate.Range(min=0, max=99)
+class WholeNumber(fields.Integer):
+    """A count or a price: a JSON whole number only (never 1.5, 3.0, "3" or true), within bounds."""
+
+    default_error_messages = {"invalid": "must be a whole number (not a fraction, text or true/false)"}
+
+    def __init__(self, low: int = 0, high: int = 99, **kwargs: Any) -> None:
+        super().__init__(strict=True, validate=validate.Range(min=low, max=high), **kwargs)
+
+
+class Flag(fields.Boolean):
+    """A yes/no field: JSON true or false only (never "true", 1 or "yes")."""
+
+    default_error_messages = {"invalid": "must be true or false"}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
 
 
 class EffectSchema(Schema):
@@ -55,7 +71,7 @@ class EffectSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(
         ("regime_change", "unrest_others", "unrest_district", "conflict", "gain")))
     to = fields.String(validate=validate.OneOf(REGIMES))
-    amount = fields.Integer(validate=validate.Range(min=1, max=20))
+    amount = WholeNumber(1, 20)
     district = fields.String(validate=validate.OneOf(DISTRICTS))
     factions = fields.List(fields.String(validate=validate.OneOf(FACTIONS)), validate=validate.Length(equal=2))
     faction = fields.String(validate=validate.OneOf(FACTIONS))
@@ -79,7 +95,7 @@ class AbilitySchema(Schema):
 
     kind = fields.String(required=True, validate=validate.OneOf(
         ("discount", "bonus_action", "firepower", "topple_fraud")))
-    amount = fields.Integer(validate=validate.Range(min=1, max=20))
+    amount = WholeNumber(1, 20)
     district = fields.String(validate=validate.OneOf(DISTRICTS))
     action = fields.String(validate=validate.OneOf(ACTION_KINDS))
     prestige = fields.String(validate=validate.OneOf((*PRESTIGE, "any")))
@@ -98,14 +114,14 @@ class AbilitySchema(Schema):
 
 
 class OvalSchema(Schema):
-    connection = fields.String(required=True, validate=validate.OneOf(("mule", "rail")))
-    cost = fields.Integer(required=True, validate=_nonneg())
-    trunk = fields.Boolean(load_default=False)
+    connection = fields.String(required=True, validate=validate.OneOf(("mule", "rail", "ship")))
+    cost = WholeNumber(required=True)
+    trunk = Flag(load_default=False)
 
 
 class IncomeSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(INCOME_KINDS))
-    value = fields.Integer(validate=validate.Range(min=0, max=9))
+    value = WholeNumber(0, 9)
 
     @validates_schema
     def _value(self, data: Mapping[str, Any], **_: Any) -> None:
@@ -116,9 +132,11 @@ class IncomeSchema(Schema):
 
 
 class TransportSchema(Schema):
-    boot = fields.Integer(required=True, validate=_nonneg())
-    mule = fields.Integer(required=True, validate=_nonneg())
-    rail = fields.Integer(required=True, validate=_nonneg())
+    boot = WholeNumber(required=True)
+    mule = WholeNumber(required=True)
+    rail = WholeNumber(required=True)
+    #: The fare by ship; a troop card without one sails for its rail fare.
+    ship = WholeNumber()
 
 
 class CardSchema(Schema):
@@ -145,19 +163,19 @@ class CardSchema(Schema):
 
 
 class EnterpriseSchema(CardSchema):
-    cost = fields.Integer(required=True, validate=_nonneg())
+    cost = WholeNumber(required=True)
     district = fields.String(required=True, validate=validate.OneOf(DISTRICTS))
     connection = fields.String(required=True, validate=validate.OneOf(CONNECTIONS))
     income = fields.Nested(IncomeSchema, required=True)
     ovals = fields.List(fields.Nested(OvalSchema), load_default=list, validate=validate.Length(max=2))
-    slaves = fields.Boolean(load_default=False)
-    arms = fields.Boolean(load_default=False)
+    slaves = Flag(load_default=False)
+    arms = Flag(load_default=False)
     liberator_prestige = fields.List(fields.String(validate=validate.OneOf(PRESTIGE)), load_default=list)
 
 
 class PartnerSchema(CardSchema):
     EFFECTS = ("regime_change", "conflict")
-    cost = fields.Integer(required=True, validate=_nonneg())
+    cost = WholeNumber(required=True)
     faction = fields.String(required=True, validate=validate.OneOf(FACTIONS))
     abilities = fields.List(fields.Nested(AbilitySchema), load_default=list)
     effects = fields.List(fields.Nested(EffectSchema), load_default=list)
@@ -167,31 +185,31 @@ class TroopSchema(CardSchema):
     EFFECTS = ("regime_change", "unrest_others")
     faction = fields.String(required=True, validate=validate.OneOf(FACTIONS))
     jurisdiction = fields.String(required=True, validate=validate.OneOf(DISTRICTS))
-    firepower = fields.Integer(required=True, validate=validate.Range(min=1, max=9))
+    firepower = WholeNumber(1, 9, required=True)
     transport = fields.Nested(TransportSchema, required=True)
     effects = fields.List(fields.Nested(EffectSchema), load_default=list)
 
 
 class BlackSchema(CardSchema):
     EFFECTS = ("regime_change",)
-    cost = fields.Integer(required=True, validate=_nonneg())
+    cost = WholeNumber(required=True)
     target = fields.String(required=True, validate=validate.OneOf(("seat", "partner", "troop")))
-    steal = fields.Integer(load_default=0, validate=_nonneg())
+    steal = WholeNumber(load_default=0)
     regime = fields.String(validate=validate.OneOf(REGIMES))
-    opponent_only = fields.Boolean(load_default=False)
-    jail = fields.Boolean(load_default=False)
-    assassination = fields.Boolean(load_default=False)
+    opponent_only = Flag(load_default=False)
+    jail = Flag(load_default=False)
+    assassination = Flag(load_default=False)
     effects = fields.List(fields.Nested(EffectSchema), load_default=list)
 
 
 class OrangeSchema(CardSchema):
     EFFECTS = ("regime_change",)
-    cost = fields.Integer(required=True, validate=_nonneg())
-    unrest = fields.Integer(required=True, validate=validate.Range(min=1, max=9))
-    steal = fields.Integer(load_default=0, validate=_nonneg())
+    cost = WholeNumber(required=True)
+    unrest = WholeNumber(1, 9, required=True)
+    steal = WholeNumber(load_default=0)
     district = fields.String(validate=validate.OneOf(DISTRICTS))
-    jail = fields.Boolean(load_default=False)
-    scapegoat = fields.Boolean(load_default=False)
+    jail = Flag(load_default=False)
+    scapegoat = Flag(load_default=False)
     effects = fields.List(fields.Nested(EffectSchema), load_default=list)
 
 
@@ -203,7 +221,7 @@ class HeadlineSchema(CardSchema):
 
 class HeelSchema(Schema):
     prestige = fields.String(required=True, validate=validate.OneOf(PRESTIGE))
-    amount = fields.Integer(required=True, validate=validate.Range(min=-5, max=5))
+    amount = WholeNumber(-5, 5, required=True)
 
 
 class ToppleSchema(CardSchema):
@@ -227,12 +245,12 @@ class FaceSchema(Schema):
 
 
 class PublicSchema(CardSchema):
-    cost = fields.Integer(required=True, validate=_nonneg())
+    cost = WholeNumber(required=True)
     faces = fields.List(fields.Nested(FaceSchema), required=True, validate=validate.Length(equal=2))
 
 
 class LoyalistSchema(Schema):
-    income = fields.Integer(load_default=2, validate=validate.Range(min=0, max=5))
+    income = WholeNumber(0, 5, load_default=2)
     abilities = fields.List(fields.Nested(AbilitySchema), load_default=list)
 
 
@@ -250,8 +268,8 @@ class HacendadoSchema(CardSchema):
 
 class RegimeSchema(CardSchema):
     id = fields.String(required=True, validate=validate.OneOf(REGIMES))
-    mines = fields.Integer(required=True, validate=validate.Range(min=0, max=9))
-    economy = fields.Integer(required=True, validate=validate.Range(min=0, max=9))
+    mines = WholeNumber(0, 9, required=True)
+    economy = WholeNumber(0, 9, required=True)
     topple = fields.String(required=True, validate=validate.OneOf(PRESTIGE))
 
 

@@ -38,6 +38,7 @@ RULE_CODES: dict[str, str] = {
     "bad_target": "the target is not another seat of this game",
     "bad_from": "a cube taken from a place that holds none of the seat's cubes",
     "bad_to": "a cube moved to a place that takes none",
+    "bad_retreat": "a battle retreat to somewhere other than the private army or the discard",
     "bad_oval": "a connection oval the enterprise does not have",
     "oval_taken": "the connection is already built",
     "bribe_full": "the card has no Loyalty icon waiting for a cube",

@@ -93,6 +93,28 @@ def retreat_zone(state: State, owner: Seat, troop: str) -> dict[str, Any]:
     return hand(owner)
 
 
+def retreat(d: Draft, troop: str, frm: Mapping[str, Any]) -> None:
+    """A troop retreats (its enterprise left play, or a battle between troops of one faction).
+
+    While its owner's hacendado may still be turned, the troop waits aside and the owner
+    owes a ``retreat`` decision first: the rules allow a manifesto during a retreat, so the
+    troop can join the private army of the new faction. Otherwise it goes home at once."""
+    owner = frm["owner"] if frm["zone"] == "troop" else frm["seat"]
+    if b.can_turn(d.state, owner):
+        move(d, troop, frm, zone("limbo"))
+        queue(d, [{"seat": owner, "kind": "retreat", "card": troop}], front=True)
+        return
+    retreat_home(d, owner, troop, frm)
+
+
+def retreat_home(d: Draft, owner: Seat, troop: str, frm: Mapping[str, Any]) -> None:
+    """To the owner's private army, where it takes its bribe cubes again, or to the hand."""
+    to = retreat_zone(d.state, owner, troop)
+    move(d, troop, frm, to)
+    if to["zone"] == "army":
+        place_bribes(d, owner, troop)
+
+
 def withdraw_troop(d: Draft, ent_card: str, to: Mapping[str, Any]) -> None:
     """A troop leaves an enterprise: an extortion cube it held becomes the owner's cube again."""
     owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
@@ -134,7 +156,7 @@ def clear_enterprise(d: Draft, ent_card: str, to: Mapping[str, Any]) -> None:
     if ent["troop"] is not None:
         t_owner, troop = ent["troop"]["owner"], ent["troop"]["card"]
         clear_bribes(d, t_owner, troop)
-        move(d, troop, troop_at(ent_card, t_owner), retreat_zone(d.state, t_owner, troop))
+        retreat(d, troop, troop_at(ent_card, t_owner))
     owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
     if ent["income"]:
         d.emit("IncomeCubesChanged", {"enterprise": ent_card, "delta": -ent["income"]})

@@ -6,8 +6,9 @@ restoration and the active seat's income. Cards come from a data file (:mod:`.ca
 the package ships an original starter set, not the publisher's cards.
 
 Decisions that interrupt a turn (a conflict's discard, the topple showdown, the order of
-two headline discards, a depression's upkeep) and the system steps between them (a
-card's effects in printed order, the topple's count) wait in a *queue* in the state;
+two headline discards, a depression's upkeep, a retreating troop's manifesto) and the
+system steps between them (a card's effects in printed order, the topple's count) wait in
+a *queue* in the state;
 ``decide`` runs the queue's system steps and the end of a turn until some seat owes a
 decision again. ``evolve`` (in :mod:`.fold`) folds events and never checks a rule.
 The rules summary and every decision taken where the rules are silent: README.md.
@@ -19,7 +20,17 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, InvalidOptions, Outcome, RuleViolation, Seat, State, require_fields
+from games.base import (
+    Action,
+    GameEvent,
+    InvalidOptions,
+    Outcome,
+    RuleViolation,
+    Seat,
+    State,
+    require_fields,
+    require_present,
+)
 
 from . import board as b
 from . import cards as c
@@ -27,6 +38,7 @@ from . import effects as fx
 from .actions import TURN_ACTIONS, Plan
 from .effects import Draft
 from .fold import evolve  # noqa: F401  (re-exported: the protocol's fold)
+from .schema import REQUIRED_FIELDS
 
 NAME = "pax"
 MIN_SEATS = 2
@@ -34,8 +46,13 @@ MAX_SEATS = 6
 #: A scenario's draw pile shows every card to come: only the operator may see it.
 SECRET_OPTIONS = ("deck",)
 OPTION_DEFAULTS: dict[str, Any] = {"card_set": "starter", "cards": None, "deck": None, "first_seat": None,
-                                   "hacendados": None, "max_turns": 300}
+                                   "hacendados": None, "max_turns": 300, "battle_retreat": False,
+                                   "quick_setup": False}
+#: Yes/no options: the optional rule of retreat from battle (G1) and the quick set-up variant (C).
+FLAG_OPTIONS = ("battle_retreat", "quick_setup")
 MIN_TURN_CAP, MAX_TURN_CAP = 10, 3000
+#: ``max_turns`` 0: no turn cap, as in the printed rules (the default keeps a cap of 300).
+NO_TURN_CAP = 0
 #: What keeps the conformance suite's random playouts short: full games are this package's
 #: own property tests (tests/games/pax/test_properties.py).
 PLAYOUT_OPTIONS: dict[str, Any] = {"max_turns": 40}
@@ -61,7 +78,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
-    result = {**OPTION_DEFAULTS, **options}
+    result = {**OPTION_DEFAULTS, **{key: value for key, value in options.items() if value is not None}}
     if options.get("cards") is not None and "card_set" in options and options["card_set"] is not None:
         raise InvalidOptions("bad_option", "give either card_set or cards, not both")
     if result["cards"] is not None:
@@ -91,9 +108,16 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
         if not isinstance(hacendados, list) or len(hacendados) != seats or len(set(map(str, hacendados))) != seats \
                 or any(by_id.get(h, {}).get("category") != "hacendado" for h in hacendados):
             raise InvalidOptions("bad_option", f"hacendados is a list of {seats} different hacendado ids of the set")
+    for flag in FLAG_OPTIONS:
+        if not isinstance(result[flag], bool):
+            raise InvalidOptions("bad_option", f"{flag} is true or false")
+    if result["quick_setup"] and deck is not None:
+        raise InvalidOptions("bad_option", "give either quick_setup or deck, not both")
     turns = result["max_turns"]
-    if not isinstance(turns, int) or isinstance(turns, bool) or not MIN_TURN_CAP <= turns <= MAX_TURN_CAP:
-        raise InvalidOptions("bad_option", f"max_turns is a whole number from {MIN_TURN_CAP} to {MAX_TURN_CAP}")
+    if not isinstance(turns, int) or isinstance(turns, bool) \
+            or not (turns == NO_TURN_CAP or MIN_TURN_CAP <= turns <= MAX_TURN_CAP):
+        raise InvalidOptions("bad_option", f"max_turns is a whole number from {MIN_TURN_CAP} to {MAX_TURN_CAP}, "
+                                           f"or {NO_TURN_CAP} for no cap (the printed rules alone)")
     return result
 
 
@@ -110,6 +134,18 @@ def _stack_deck(cards: list[str], topples: list[str], rng: random.Random) -> lis
         stack = stacks[TOPPLE_FREE_STACKS + index]
         stack.insert(rng.randint(0, len(stack)), topple)
     return [card for stack in stacks for card in stack]
+
+
+def _quick_deck(deckable: list[str], topples: list[str], rng: random.Random) -> tuple[list[str], list[str]]:
+    """The quick set-up variant (C): 12 random cards make the market, half of the rest (the
+    smaller half when odd) stays in the box, and the four topples are shuffled into the
+    other half, anywhere, whatever the number of seats."""
+    cards = list(deckable)
+    rng.shuffle(cards)
+    market, rest = cards[:12], cards[12:]
+    pile = rest[: len(rest) - len(rest) // 2] + list(topples)
+    rng.shuffle(pile)
+    return market, pile
 
 
 def _market_layout(cards: list[str]) -> list[list[str | None]]:
@@ -129,6 +165,8 @@ def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[Ga
     if opts["deck"] is not None:
         pile = list(opts["deck"])
         market, pile = pile[:12], pile[12:]
+    elif opts["quick_setup"]:
+        market, pile = _quick_deck(deckable, topples, rng)
     else:
         rng.shuffle(deckable)
         rng.shuffle(topples)
@@ -149,7 +187,9 @@ def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[Ga
     gold = [GOLD_FIRST + (seat - first) % seats for seat in range(seats)]
     by_id = {x["id"]: x for x in cards}
     set_up = {
-        "seats": seats, "set": card_set["name"], "cards": cards, "options": {"max_turns": opts["max_turns"]},
+        "seats": seats, "set": card_set["name"], "cards": cards,
+        "options": {"max_turns": opts["max_turns"], "battle_retreat": opts["battle_retreat"],
+                    "quick_setup": opts["quick_setup"]},
         "scenario": opts["deck"] is not None,
         "first": first, "gold": gold, "hacendados": list(hacendados),
         "hacendado_income": [by_id[h]["loyalist"]["income"] for h in hacendados],
@@ -174,8 +214,40 @@ def _do_conflict(d: Draft, seat: Seat, action: Action, item: dict[str, Any], pla
 
 
 def _manifesto_open(state: State, seat: Seat) -> bool:
-    player = state["players"][seat]
-    return player["side"] is None and not player["loyal"]
+    return b.can_turn(state, seat)
+
+
+def _turn_hacendado(d: Draft, seat: Seat, side: int) -> None:
+    """A manifesto: the hacendado turns to one orientation for good and loses its cubes."""
+    player = d.state["players"][seat]
+    if player["hac_cubes"]:
+        d.emit("HacendadoCubesChanged", {"seat": seat, "delta": -player["hac_cubes"]})
+    d.emit("HacendadoTurned", {"seat": seat, "side": side}, seat)
+
+
+def _check_manifesto(state: State, seat: Seat, action: Action) -> None:
+    require_fields(action, ("side",))
+    if not _manifesto_open(state, seat):
+        raise RuleViolation("already_turned", "your hacendado cannot publish a manifesto now")
+    if action.get("side") not in (0, 1) or isinstance(action.get("side"), bool):
+        raise RuleViolation("bad_side", "side is 0 or 1 (the orientation on the partner face)")
+
+
+def _check_retreat(state: State, seat: Seat, action: Action, item: dict[str, Any]) -> Plan:
+    if action["type"] == "done":
+        require_fields(action, ())
+    else:
+        _check_manifesto(state, seat, action)
+    return {}
+
+
+def _do_retreat(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan: Plan) -> None:
+    """A retreating troop's owner may publish a manifesto first; then the troop goes home."""
+    side = action.get("side") if action["type"] == "manifesto" else None
+    if side is not None:
+        _turn_hacendado(d, seat, side)
+    d.emit("DecisionDone", {"seat": seat, "kind": "retreat", "card": item["card"], "choice": side}, seat)
+    fx.retreat_home(d, seat, item["card"], fx.zone("limbo"))
 
 
 def fraud_cards(state: State, seat: Seat) -> list[dict[str, Any]]:
@@ -202,11 +274,7 @@ def _check_topple(state: State, seat: Seat, action: Action, item: dict[str, Any]
         require_fields(action, ())
         return {}
     if kind == "manifesto":
-        require_fields(action, ("side",))
-        if not _manifesto_open(state, seat):
-            raise RuleViolation("already_turned", "your hacendado cannot publish a manifesto now")
-        if action.get("side") not in (0, 1) or isinstance(action.get("side"), bool):
-            raise RuleViolation("bad_side", "side is 0 or 1 (the orientation on the partner face)")
+        _check_manifesto(state, seat, action)
         return {}
     if kind == "fraud":
         require_fields(action, ("card", "prestige"))
@@ -241,10 +309,7 @@ def _do_topple(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan:
         d.emit("DecisionDone", {"seat": seat, "kind": "topple"}, seat)
         return
     if kind == "manifesto":
-        player = d.state["players"][seat]
-        if player["hac_cubes"]:
-            d.emit("HacendadoCubesChanged", {"seat": seat, "delta": -player["hac_cubes"]})
-        d.emit("HacendadoTurned", {"seat": seat, "side": action["side"]}, seat)
+        _turn_hacendado(d, seat, action["side"])
     elif kind == "fraud":
         fx.discard_partner(d, seat, action["card"])
         d.emit("DiazDefenceChanged", {"seat": seat, "card": action["card"], "prestige": plan["prestige"],
@@ -300,7 +365,9 @@ def _check_upkeep(state: State, seat: Seat, action: Action, item: dict[str, Any]
 def _do_upkeep(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan: Plan) -> None:
     d.emit("DecisionDone", {"seat": seat, "kind": "upkeep", "discard": list(action.get("discard", []))}, seat)
     fx.pay(d, seat, None, plan["keep"], "depression")
-    for card in action.get("discard", []):
+    # troops first: one standing on a discarded enterprise would otherwise retreat instead
+    discards = sorted(action.get("discard", []), key=lambda x: b.card(d.state, x)["category"] != "troop")
+    for card in discards:
         definition = b.card(d.state, card)
         if definition["category"] == "enterprise":
             if b.enterprise(d.state, card) is not None:
@@ -311,6 +378,22 @@ def _do_upkeep(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan:
             fx.discard_partner(d, seat, card)
 
 
+def _check_battle_retreat(state: State, seat: Seat, action: Action, item: dict[str, Any]) -> Plan:
+    require_fields(action, ("to",))
+    if action.get("to") not in ("army", "discard"):
+        raise RuleViolation("bad_retreat", "to is 'army' (retreat into your private army) or 'discard'")
+    return {}
+
+
+def _do_battle_retreat(d: Draft, seat: Seat, action: Action, item: dict[str, Any], plan: Plan) -> None:
+    d.emit("DecisionDone", {"seat": seat, "kind": "battle_retreat", "card": item["card"], "choice": action["to"]},
+           seat)
+    if action["to"] == "army":
+        fx.retreat_home(d, seat, item["card"], fx.zone("limbo"))
+    else:
+        fx.move(d, item["card"], fx.zone("limbo"), fx.zone("discard"))
+
+
 DecisionCheck = Callable[[State, Seat, Action, dict[str, Any]], Plan]
 DecisionDo = Callable[[Draft, Seat, Action, dict[str, Any], Plan], None]
 DECISIONS: dict[str, tuple[tuple[str, ...], DecisionCheck, DecisionDo]] = {
@@ -318,6 +401,8 @@ DECISIONS: dict[str, tuple[tuple[str, ...], DecisionCheck, DecisionDo]] = {
     "topple": (("manifesto", "fraud", "assassinate", "done"), _check_topple, _do_topple),
     "discard_order": (("discard_order",), _check_discard_order, _do_discard_order),
     "upkeep": (("upkeep",), _check_upkeep, _do_upkeep),
+    "retreat": (("manifesto", "done"), _check_retreat, _do_retreat),
+    "battle_retreat": (("retreat",), _check_battle_retreat, _do_battle_retreat),
 }
 
 
@@ -404,6 +489,10 @@ def advance(d: Draft) -> None:
             return
         if state["queue"]:
             head = state["queue"][0]
+            if head["kind"] == "retreat" and not _manifesto_open(state, head["seat"]):
+                # the hacendado turned since this troop began to retreat: nothing left to choose
+                _do_retreat(d, head["seat"], {"type": "done"}, head, {})
+                continue
             if head["seat"] is not None:
                 return
             d.emit("DecisionDone", {"seat": None, "kind": head["kind"]})
@@ -429,7 +518,8 @@ def advance(d: Draft) -> None:
         elif step == "income":
             _income(d)
         elif step == "end":
-            if state["turn"] >= state["options"]["max_turns"]:
+            cap = state["options"]["max_turns"]
+            if cap != NO_TURN_CAP and state["turn"] >= cap:
                 fx.end_game(d, "turn_limit")
                 return
             seat = (state["active"] + 1) % state["seats"]
@@ -480,6 +570,7 @@ def _check(state: State, seat: Seat, action: Any) -> tuple[str, Plan, dict[str, 
 
 
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
+    require_present(action, REQUIRED_FIELDS)
     kind, plan, item = _check(state, seat, action)
     d = Draft(state)
     if item is not None:
@@ -508,8 +599,10 @@ def on_timeout(state: State, seat: Seat) -> Action:
             first, second = item["factions"]
             faction = second if len(held.get(second, [])) < len(held.get(first, [])) else first
             return {"type": "conflict", "faction": faction}
-        if item["kind"] == "topple":
+        if item["kind"] in ("topple", "retreat"):
             return {"type": "done"}
+        if item["kind"] == "battle_retreat":
+            return {"type": "retreat", "to": "army"}
         if item["kind"] == "discard_order":
             return {"type": "discard_order", "first": item["cards"][0]}
         if item["kind"] == "upkeep":
@@ -593,6 +686,8 @@ def _decision_candidates(state: State, seat: Seat, item: dict[str, Any]) -> list
         return [{"type": "conflict", "faction": f} for f in item["factions"]]
     if kind == "discard_order":
         return [{"type": "discard_order", "first": card} for card in item["cards"]]
+    if kind == "battle_retreat":
+        return [{"type": "retreat", "to": to} for to in ("army", "discard")]
     if kind == "upkeep":
         in_play = b.cards_in_play(state, seat)
         options = [default_upkeep(state, seat), list(in_play)]
@@ -601,6 +696,8 @@ def _decision_candidates(state: State, seat: Seat, item: dict[str, Any]) -> list
         unique = {tuple(o): o for o in options}
         return [{"type": "upkeep", "discard": list(o)} for o in unique.values()]
     out: list[Action] = [{"type": "manifesto", "side": side} for side in (0, 1)]
+    if kind == "retreat":
+        return [*out, {"type": "done"}]
     for fraud in fraud_cards(state, seat):
         kinds = c.PRESTIGE if fraud["ability"]["prestige"] == "any" else (fraud["ability"]["prestige"],)
         out += [{"type": "fraud", "card": fraud["card"], "prestige": k} for k in kinds]

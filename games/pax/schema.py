@@ -57,13 +57,20 @@ ACTION_SCHEMA: dict[str, Any] = {"oneOf": [
     _action("conflict", {"faction": {"type": "string", "enum": ["blue", "green", "white", "red"]}}, ("faction",),
             "A conflict: the faction whose cards you discard"),
     _action("manifesto", {"side": {"type": "integer", "enum": [0, 1]}}, ("side",),
-            "Topple: turn your hacendado to one orientation"),
+            "Topple or retreat: turn your hacendado to one orientation"),
     _action("fraud", {"card": CARD, "prestige": {"type": "string", "enum": list(PRESTIGE)}}, ("card",),
             "Topple: discard a card that acts during toppling"),
     _action("assassinate", {"card": CARD, "target": SEAT}, ("card", "target"),
             "Topple: play an Assassination on a turned hacendado"),
-    _action("done", {}, (), "Topple: end your part of the showdown (the default)"),
-    _action("discard_order", {"first": CARD}, ("first",), "Which free-column headline is discarded first"),
+    _action("done", {}, (), "Topple or retreat: end your part of the showdown, or let the troop go home (the default)"),
+    _action("retreat", {"to": {"type": "string", "enum": ["army", "discard"]}}, ("to",),
+            "Retreat from battle (optional rule): your beaten troop joins your private army, or is discarded"),
+        _action("discard_order", {"first": CARD}, ("first",), "Which free-column headline is discarded first"),
     _action("upkeep", {"discard": {"type": "array", "items": CARD}}, (),
             "Depression: the cards you will not pay for"),
 ]}
+
+#: The fields each action type must carry, as the schema above marks them: the rules refuse
+#: an action without one (``missing_field``) rather than read the gap as a choice.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    branch["title"]: tuple(name for name in branch["required"] if name != "type") for branch in ACTION_SCHEMA["oneOf"]}

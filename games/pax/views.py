@@ -21,11 +21,17 @@ from .rules import NAME, assassination_cost, awaiting
 PRIVATE_SETUP_FIELDS = ("deck", "box")
 
 
+def _troop(state: State, troop: dict[str, Any]) -> dict[str, Any]:
+    """A troop on an enterprise, with the bribe cubes on its Loyalty icons (tableaux are public)."""
+    return {"card": troop["card"], "owner": troop["owner"],
+            "bribes": state["players"][troop["owner"]]["bribes"].get(troop["card"], 0)}
+
+
 def _enterprise(state: State, owner: Seat, ent: dict[str, Any]) -> dict[str, Any]:
     return {
         "card": ent["card"], "income": ent["income"], "extortion": ent["extortion"],
         "connections": list(ent["conn"]), "unrest": ent["unrest"], "land": ent["land"],
-        "troop": None if ent["troop"] is None else dict(ent["troop"]),
+        "troop": None if ent["troop"] is None else _troop(state, ent["troop"]),
         "allowed_income": b.allowed_income(state, ent), "connection": b.connection(state, ent),
         "bribes": state["players"][owner]["bribes"].get(ent["card"], 0),
     }
@@ -43,6 +49,7 @@ def _player(state: State, seat: Seat) -> dict[str, Any]:
         "partners": [{"card": r["card"], "face": r["face"], "bribes": player["bribes"].get(r["card"], 0)}
                      for r in player["partners"]],
         "army": list(player["army"]),
+        "bribes": dict(sorted(player["bribes"].items())),
         "troops": b.troops_of(state, seat),
         "grievances": list(player["grievances"]),
         "jail": player["jail"],
@@ -244,6 +251,13 @@ def describe(before: State | None, event: EventLike, after: State) -> str | None
                f"{data['prestige']}"
     if kind == "DecisionDone" and data.get("kind") == "conflict":
         return f"Seat {data['seat']} loses its {data['choice']} cards in the conflict"
+    if kind == "DecisionDone" and data.get("kind") == "battle_retreat":
+        troop = _name(after, data["card"])
+        if data["choice"] == "army":
+            return f"Seat {data['seat']}'s {troop} retreats from the battle into its private army"
+        return f"Seat {data['seat']}'s {troop} stays to be beaten and is discarded"
+    if kind == "DecisionDone" and data.get("kind") == "retreat":
+        return f"Seat {data['seat']}'s {_name(after, data['card'])} retreats"
     if kind == "ToppleStarted":
         return f"A topple under {_name(after, data['regime'])}: {data['prestige']} counts, and Díaz holds " \
                f"{data['diaz']}"

@@ -32,6 +32,7 @@ from games.base import (
     State,
     clone_json,
     require_fields,
+    require_present,
 )
 
 # --- Static facts: the components, loaded from package data -------------------------------
@@ -528,13 +529,20 @@ _ACTIONS: dict[str, Callable[[State, Seat, Action], list[GameEvent]]] = {
 }
 
 
+#: The fields each action must carry (README, "Actions"): none may be left out to mean a default.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {"bid": ("bids",), "spy": ("area", "owner"),
+                                               "apothecary": ("first", "second")}
+
+
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
     """Validate one action of ``seat`` and return its events; raises RuleViolation."""
     if not isinstance(action, Mapping):
         raise RuleViolation("bad_action", "an action is an object with a 'type'")
-    handler = _ACTIONS.get(action.get("type"))  # type: ignore[arg-type]
+    kind = action.get("type")
+    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(_ACTIONS)}")
+    require_present(action, REQUIRED_FIELDS)
     if state["phase"] == OVER:
         raise RuleViolation("game_over", "the game is over")
     return handler(state, seat, dict(action))

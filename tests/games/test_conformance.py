@@ -3,7 +3,9 @@
 Random legal playouts to the end through the same call sequence as the server; after
 every step: seats that may not act have no legal actions, awaited seats have some, every
 legal action is accepted as it is, views and redacted events are JSON, evolve leaves its
-input alone, and replaying the events rebuilds the state.
+input alone, and replaying the events rebuilds the state. Every game played to its end
+writes the log the server would store, and the audit behind ``intrigue verify`` must
+accept it: a title never ships a log its own audit rejects.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import pytest
 
 from games import registry
 from games.base import RuleViolation
-from games.table import TABLE_RULE_CODES, Table, TableEvent
+from games.table import TABLE_RULE_CODES, TableEvent
 from projections.record import PLATFORM_EVENT_TYPES
+from service.openapi_shapes import action_schema
+from tests.support.logged_table import LoggedTable as Table
 
 GAMES = registry.available()
 
@@ -40,6 +44,14 @@ def option_sets(name: str) -> list[dict]:
     defaults = rules.validate_options({}, rules.MIN_SEATS)  # the protocol completes options with defaults
     switches = [key for key, value in defaults.items() if value is False]
     return [{}, *({key: True} for key in switches), *([dict.fromkeys(switches, True)] if len(switches) > 1 else [])]
+
+
+def audited(table: Table) -> None:
+    """The finished game's log passes the audit and names the table's winners."""
+    assert table.outcome is not None
+    report = table.audit()
+    assert report.finished and report.winners == list(table.outcome.winners)
+    assert report.events == len(table.log)
 
 
 def check_step(table: Table) -> None:
@@ -66,6 +78,7 @@ def test_random_playouts_end_and_replay(name: str) -> None:
             table = Table(rules, seats, playout(name, options), seed=f"conformance-{seed}")
             table.play_randomly(random.Random(seed), check=check_step)
             assert table.outcome is not None and table.outcome.winners
+            audited(table)
             assert table.replay() == table.state
             assert rules.awaiting(table.current) == {}
             assert all(rules.legal_actions(table.current, s) == [] for s in range(seats))
@@ -115,6 +128,7 @@ def test_evolve_leaves_its_input_alone_over_whole_games(name: str) -> None:
             assert new is not state
             state = new
         assert state == table.current
+        audited(table)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -127,6 +141,7 @@ def test_timeouts_give_accepted_actions(name: str) -> None:
         seat = min(table.awaiting())
         table.timeout(seat)
     assert table.outcome is not None, "a game played only by timeouts must still end"
+    audited(table)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -155,6 +170,7 @@ def test_every_event_of_a_random_game_describes_itself_as_a_line_or_nothing(name
             lines += line is not None
             state = after
         assert lines > 0, "a whole game gave no line at all"
+        audited(table)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -162,8 +178,18 @@ def test_no_game_event_takes_a_name_the_platform_folds_itself(name: str) -> None
     rules = registry.load(name)
     table = Table(rules, rules.MIN_SEATS, playout(name, {}), seed="platform-names")
     table.play_randomly(random.Random(7))
+    audited(table)
     clashes = {event.type for event in table.events} & PLATFORM_EVENT_TYPES
     assert not clashes, f"{name} emits platform event types {sorted(clashes)}"
+
+
+def reversed_keys(value: object) -> object:
+    """``value`` with the keys of every dict in it in reverse order (equal, spelled otherwise)."""
+    if isinstance(value, dict):
+        return {key: reversed_keys(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [reversed_keys(item) for item in value]
+    return value
 
 
 def as_json(value: object) -> str:
@@ -179,6 +205,7 @@ def test_a_state_read_back_from_json_plays_on_alike(name: str) -> None:
     for seats in (rules.MIN_SEATS, rules.MAX_SEATS):
         table = Table(rules, seats, playout(name, {}), seed=f"json-{seats}")
         table.play_randomly(random.Random(seats))
+        audited(table)
         state = None
         for event in table.events:
             state_json = json.loads(json.dumps(state))
@@ -196,6 +223,31 @@ def test_a_state_read_back_from_json_plays_on_alike(name: str) -> None:
                 drawn = [(d.type, d.data) for d in rules.resolve(state, random.Random(event.seq))]
                 again = [(d.type, d.data) for d in rules.resolve(state_json, random.Random(event.seq))]
                 assert as_json(again) == as_json(drawn), event.type
+                # A state is a value: how its dicts happen to be ordered (a log gives keys
+                # sorted, a fold of fresh drafts keeps their insertion order) changes no step.
+                respelled = [(d.type, d.data) for d in rules.resolve(reversed_keys(state), random.Random(event.seq))]
+                assert as_json(respelled) == as_json(drawn), event.type
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rules_require_what_the_api_reference_marks_required(name: str) -> None:
+    """The reference's ``<Game>Action`` schema and the rules agree on every required field,
+    and an action left without one is refused naming it, whatever the seat owes."""
+    rules = registry.load(name)
+    required = rules.REQUIRED_FIELDS
+    for branch in action_schema(rules)["oneOf"]:
+        kind = branch["title"]
+        if kind != "other":
+            assert sorted(set(branch["required"]) - {"type"}) == sorted(required.get(kind, ())), kind
+    table = Table(rules, rules.MIN_SEATS, seed="required")
+    seat = min(table.awaiting())
+    for kind, fields in required.items():
+        for missing in fields:
+            action = {"type": kind, **{field: 0 for field in fields if field != missing}}
+            with pytest.raises(RuleViolation) as err:
+                rules.decide(table.current, seat, action, table.rng())
+            assert err.value.code.startswith("missing_") and repr(missing) in err.value.message, (action, err.value)
+            assert err.value.code in rules.RULE_CODES
 
 
 @pytest.mark.parametrize("name", GAMES)

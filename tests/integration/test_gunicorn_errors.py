@@ -27,6 +27,9 @@ def test_gunicorn_answers_a_header_over_its_limit_with_a_problem(redis_server: E
         assert response.status_code == 431, response.text
         assert response.headers["Content-Type"] == "application/problem+json"
         assert response.json()["code"] == "headers_too_large"
+        # The same processes serve the web client at / and at a game's address.
+        page = requests.get(f"http://127.0.0.1:{port}/games/abc", timeout=10, headers={"Connection": "close"})
+        assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
     finally:
         process.terminate()
         process.wait(timeout=20)

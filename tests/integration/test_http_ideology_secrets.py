@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from games.ideology import components
 from tests.support.client import Client
-from tests.support.observer import SeatZeroObserver
+from tests.support.observer import SeatZeroObserver, normalise
 
 FASCISM_DECK = ["military"] * 12 + ["economic"] * 12 + ["cultural"] * 12
 IMPERIAL_A = ["military", "economic", "economic", "cultural", *(["military"] * 11), *(["economic"] * 10),
@@ -92,6 +92,36 @@ def test_seat_zero_cannot_tell_two_deals_and_offers_apart_over_http(server: str)
     assert me["hand"]["counts"] == {"military": 3, "economic": 0, "cultural": 0}
     # Seat 1 does see its own sealed offer.
     assert a.players[1].game(a.game_id)["view"]["my_offer"] == {"fascism": "war"}
+
+
+#: Seat 1 draws military, military, economic, then military again: whichever type it
+#: exchanges, it still holds military cards to lay, but not the same ones.
+IMPERIAL_TWIN = ["military", "military", "economic", "military", *(["military"] * 9), *(["economic"] * 11),
+                 *(["cultural"] * 12)]
+
+
+def test_a_secret_exchange_leaves_no_trace_in_the_cards_seat_one_lays_later(server: str) -> None:
+    """Twin games with the same fixed decks and pile, differing only in the type of card
+    seat 1 exchanges in secret (issue 27). A card's id follows its deck's order, and seat 1
+    lays the first card of its type in hand order: had a public event named that id, seat 0
+    would read off which card went in the exchange."""
+    a = Observer(server, IMPERIAL_TWIN, PILE_A, "war")
+    b = Observer(server, IMPERIAL_TWIN, PILE_A, "war")
+    play_the_story(a, "military")
+    play_the_story(b, "economic")
+    assert len(a.seen) == len(b.seen)
+    for seen_a, seen_b in zip(a.seen, b.seen, strict=True):
+        assert seen_a == seen_b, f"seat 0 can tell the exchanges apart at {seen_a['label']!r}"
+    spectator = Client(server)
+    assert (normalise(spectator.events(a.game_id, after=0), a.game_id)
+            == normalise(spectator.events(b.game_id, after=0), b.game_id))
+    # Underneath, seat 1 laid different cards of the same type on Cuba.
+    operator = Client(server, token="operator-secret")
+    laid = [operator.get(f"/v1/games/{o.game_id}/replay")["state"]["regions"]["cuba"]["cards"]["military"]
+            for o in (a, b)]
+    assert laid[0] != laid[1] and all(len(cards) == 1 for cards in laid)
+    placed = [e for e in a.players[0].events(a.game_id, after=0)["events"] if e["type"] == "InfluencePlaced"]
+    assert placed and placed[0]["data"]["card"] == "imperialism:military"
 
 
 def test_fixed_decks_and_pile_are_published_to_nobody(server: str) -> None:

@@ -32,6 +32,12 @@ def test_a_bad_card_set_is_refused_at_creation_naming_card_and_field(server: str
     problem = response.json()
     assert problem["code"] == "bad_card_set"
     assert "'minas_prietas'" in problem["detail"] and "'district'" in problem["detail"]
+    for cost in (1.5, "3"):  # a count is a whole number, never a fraction or text
+        cards = copy.deepcopy(load_named_set("starter")["cards"])
+        next(c for c in cards if c["id"] == "wobblies")["cost"] = cost
+        response = player.request("POST", "/v1/games", {**body, "options": {"cards": {"name": "mine", "cards": cards}}})
+        assert response.status_code == 422 and response.json()["code"] == "bad_card_set"
+        assert "'wobblies'" in response.json()["detail"] and "'cost'" in response.json()["detail"]
     response = player.request("POST", "/v1/games", {**body, "options": {"card_set": "../../etc/passwd"}})
     assert response.status_code == 422 and response.json()["code"] == "bad_card_set"
 

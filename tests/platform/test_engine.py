@@ -247,3 +247,29 @@ def test_a_coup_game_left_to_its_clocks_ends_and_audits_with_the_bot_moves_check
     with pytest.raises(AuditError) as err:
         audit(resealed)
     assert err.value.seq == events[index].seq and "bot did not play" in str(err.value)
+
+
+def test_the_committer_and_the_record_it_hands_to_workers_equal_a_replay_of_the_log(engine: Engine) -> None:
+    """Dict order included (issue 27: a five-seat Ideology log failed the audit at a
+    consolidation, decided by a worker from a record folded from drafts, not from the log)."""
+    import orjson
+
+    from events.store import HANDOFF_FIELD
+
+    players = [engine.create_player(f"i{i}")[0] for i in range(3)]
+    game_id = engine.create_game(players[0], "ideology", 3, {}, {"seconds_per_move": 600})["id"]
+    for player in players:
+        engine.join(player, game_id)
+    rules = load("ideology")
+    handed = None
+    for _ in range(20):  # every seat keeps its hand, until a step falls to the workers
+        record = engine.load(game_id)
+        waiting = [seat for seat, kind in enumerate(record["awaiting"]) if kind is not None]
+        if not waiting:
+            handed = engine.redis.hget(engine.keys.meta(game_id), HANDOFF_FIELD)
+            break
+        engine.act(players[waiting[0]], game_id, rules.on_timeout(record["state"], waiting[0]))
+    assert handed is not None
+    replayed = fold_all(engine.store.read(game_id))
+    assert handed == orjson.dumps(replayed)
+    assert orjson.dumps(engine.projector.cached(game_id)) == orjson.dumps(replayed)

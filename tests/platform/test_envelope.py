@@ -48,3 +48,17 @@ def test_an_archive_line_is_the_canonical_json_of_the_body_without_prev(type_: s
         del spelled["prev"]
         assert body_without_prev(body, event) == canonical_json(spelled)
     assert archive.unpack(archive.pack(events)) == events
+
+
+def test_a_sealed_envelope_holds_its_data_and_cause_as_the_log_gives_them_back() -> None:
+    """Every process must fold what the log holds, dict order included: a fold of the draft's
+    insertion order once let a worker resolve from a state no replay of the log reaches."""
+    import orjson
+
+    data = {"zeta": 1, "alpha": {"y": [1, {"b": 2, "a": 1}], "x": (1, 2)}, "mid": None}
+    cause = {"kind": "player", "seat": 1, "action": {"type": "t", "b": 1, "a": 2}}
+    sealed = seal(1, "Noted", "2026-11-23T00:00:00.000Z", 1, data, cause, GENESIS_HASH)
+    stored = Envelope.from_json(sealed.to_json())
+    assert orjson.dumps(sealed.data) == orjson.dumps(stored.data)  # orjson keeps the order it is given
+    assert orjson.dumps(sealed.cause) == orjson.dumps(stored.cause)
+    assert sealed == stored

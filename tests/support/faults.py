@@ -303,7 +303,8 @@ def check(read_events: Callable[[str], list[Envelope]], game_ids: list[str], led
         for batch in batches(events):
             cause = batch[0].cause
             if cause.get("kind") == "player" and "key" in cause:
-                keyed[(game_id, batch[0].actor, cause["key"])].append([e.seq for e in batch])  # type: ignore[index]
+                seat = cause.get("seat", batch[0].actor)  # the cause names the seat (older logs: the first event)
+                keyed[(game_id, seat, cause["key"])].append([e.seq for e in batch])  # type: ignore[index]
     lost = misplaced = 0
     duplicated = sum(1 for applied in keyed.values() if len(applied) > 1)  # acknowledged or not
     for game_id, seat, key, seqs in ledger.acks:

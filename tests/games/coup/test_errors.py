@@ -94,11 +94,11 @@ CASES = [
     (fresh, 0, {"type": "assassinate", "target": 1}, "not_enough_coins"),
     (fresh, 0, {"type": "coup", "target": 1}, "not_enough_coins"),
     (in_window, 1, {"type": "block", "card": "duke"}, "cannot_block"),
-    (in_window, 1, {"type": "block"}, "cannot_block"),
+    (in_window, 1, {"type": "block"}, "missing_field"),
     (revealing, 1, {"type": "pass"}, "must_reveal"),
     (revealing, 1, {"type": "income"}, "must_reveal"),
     (revealing, 1, {"type": "reveal", "card": "duke"}, "card_not_in_hand"),
-    (revealing, 1, {"type": "reveal"}, "card_not_in_hand"),
+    (revealing, 1, {"type": "reveal"}, "missing_field"),
     (exchanging, 2, {"type": "keep", "cards": ["captain", "captain"]}, "card_not_in_hand"),
     (exchanging, 2, {"type": "reveal", "card": "duke"}, "must_keep"),
     (exchanging, 2, {"type": "pass"}, "must_keep"),
@@ -106,6 +106,7 @@ CASES = [
     (exchanging, 2, {"type": "keep", "cards": ["duke", "duke", "duke"]}, "bad_keep"),
     (exchanging, 2, {"type": "keep", "cards": "duke"}, "bad_keep"),
     (exchanging, 2, {"type": "keep", "cards": [1, 2]}, "bad_keep"),
+    (exchanging, 2, {"type": "keep"}, "missing_field"),
 ]
 
 
@@ -143,6 +144,6 @@ def test_not_enough_coins_for_a_coup_with_six() -> None:
 
 def test_every_listed_code_is_covered() -> None:
     codes = {case[3] for case in CASES} | {"must_coup", "cannot_challenge"}
-    assert codes == {"not_your_turn", "unknown_action", "unknown_field", "must_coup", "missing_target",
+    assert codes == {"not_your_turn", "unknown_action", "unknown_field", "must_coup", "missing_target", "missing_field",
                      "bad_target", "target_eliminated", "not_enough_coins", "cannot_challenge", "cannot_block",
                      "must_reveal", "card_not_in_hand", "must_keep", "bad_keep"}

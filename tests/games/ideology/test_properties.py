@@ -145,3 +145,15 @@ def test_a_table_where_nobody_ever_answers_stalls_after_ten_quiet_turns() -> Non
     assert t.current["turn"] == 11  # turn 1 sets the standing, ten quiet turns follow
     # Everyone at 3 Global Influence: Capitalism's starting Innovation (2 points) breaks the tie.
     assert t.outcome.winners == (t.current["seat_of"]["capitalism"],)
+
+
+def test_with_the_stalemate_rule_off_the_silent_table_plays_on_by_the_printed_rules() -> None:
+    """``stall_turns: null`` turns the server's stalemate rule off (it is not the rulebook's):
+    the rulebook ends a game only at 12 Global Influence, so the silent table never ends."""
+    t = Table(ideology, 5, {"stall_turns": None})  # type: ignore[arg-type]
+    assert t.options["stall_turns"] is None and t.options["max_turns"] is None
+    while t.current["turn"] < 25:
+        assert t.outcome is None
+        t.timeout(min(t.awaiting()))
+    assert t.outcome is None and t.current["quiet_turns"] >= 20
+    assert rules.OPTION_DEFAULTS["stall_turns"] == 10 and rules.OPTION_DEFAULTS["max_turns"] is None

@@ -140,7 +140,7 @@ def card_zones(state: dict[str, Any]) -> Counter[str]:
     if state["topple"] is not None:
         seen[state["topple"]["card"]] += 1
     for item in state["queue"]:
-        if item["kind"] == "bullbear":
+        if item["kind"] in ("bullbear", "retreat", "battle_retreat"):
             seen[item["card"]] += 1
     return seen
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import games.pax as pax
 
-from .helpers import edit, give, place_enterprise, scenario, set_gold
+from .helpers import edit, give, place_enterprise, place_troop, scenario, set_gold, turn_hacendado
 
 
 def lines(t, state: dict, start: int) -> list[str]:  # noqa: ANN001
@@ -43,3 +43,24 @@ def test_bookkeeping_events_have_no_line() -> None:
     kinds = {e.type for e in t.events[start:]}
     assert {"StepChanged", "MarketRestored", "GoldMoved"} <= kinds
     assert lines(t, state, start) == ["Seat 0 ends the turn", "Turn 2: seat 1 has 3 actions"]
+
+
+def test_retreats_read_as_sentences() -> None:
+    t = scenario(battle_retreat=True)
+    edit(t, lambda s: (turn_hacendado(s, 1, 0), place_enterprise(s, 2, "rancho_los_ojitos"),
+                       place_troop(s, 1, "maderista_volunteers", "rancho_los_ojitos", extort=True),
+                       place_enterprise(s, 0, "juarez_customs_house"),
+                       place_troop(s, 2, "chihuahua_home_guard", "juarez_customs_house", extort=True),
+                       give(s, 0, "yaqui_raiders"), set_gold(s, 0, 10)))
+    start, state = len(t.events), t.current
+    t.act(0, {"type": "play", "card": "yaqui_raiders", "to": "rancho_los_ojitos"})
+    t.act(1, {"type": "retreat", "to": "army"})
+    t.act(0, {"type": "sell", "card": "juarez_customs_house"})
+    t.act(2, {"type": "manifesto", "side": 1})
+    assert lines(t, state, start) == [
+        "Seat 0 sends Yaqui Raiders to Rancho Los Ojitos for 1 gold",
+        "Seat 1's Maderista Volunteers retreats from the battle into its private army",
+        "Seat 0 sells Juarez Customs House for 3 gold",
+        "Seat 2 publishes a manifesto: Cattle Caudillo",
+        "Seat 2's Chihuahua Home Guard retreats",
+    ]

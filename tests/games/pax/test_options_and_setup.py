@@ -53,6 +53,8 @@ def test_a_bad_card_is_refused_naming_the_card_and_the_field() -> None:
     ("mexican_postal_service", {"abilities": [{"kind": "topple_fraud", "amount": 1}]}, "abilities[0].prestige"),
     ("teddy_roosevelt", {"faces": []}, "faces"),
     ("pax", {"mines": -1}, "mines"),
+    ("guaymas_harbour_wharf", {"ovals": [{"connection": "boat", "cost": 1}]}, "ovals[0].connection"),
+    ("indian_fighters", {"transport": {"boot": 4, "mule": 3, "rail": 1, "ship": 0.5}}, "transport.ship"),
 ])
 def test_each_category_checks_its_fields(card_id: str, change: dict, field: str) -> None:
     bad = starter_cards()
@@ -60,6 +62,49 @@ def test_each_category_checks_its_fields(card_id: str, change: dict, field: str)
     with pytest.raises(cards.CardSetError) as err:
         cards.validate_set({"cards": bad})
     assert f"'{card_id}'" in str(err.value) and f"'{field}'" in str(err.value)
+
+
+@pytest.mark.parametrize("value", [1.5, "3", 3.0, True, None, [3]])
+@pytest.mark.parametrize(("card_id", "field"), [
+    ("minas_prietas", "cost"), ("wobblies", "unrest"), ("wobblies", "steal"), ("indian_fighters", "firepower"),
+    ("indian_fighters", "transport.rail"), ("nogales_gun_shop", "income.value"), ("nogales_gun_shop", "ovals[0].cost"),
+    ("catholic_church", "cost"), ("pax", "economy"), ("presidente_diaz_is_shot", "heel.amount"),
+    ("dona_ines_of_sonora", "loyalist.income"), ("governor_of_sonora", "abilities[0].amount"),
+    ("indian_fighters", "effects[1].amount"),
+])
+def test_every_count_and_price_is_a_whole_number(card_id: str, field: str, value: object) -> None:
+    """A cost of 1.5 was taken (and charged as 1), and so was the text "3": both are refused now."""
+    bad = starter_cards()
+    holder = next(c for c in bad if c["id"] == card_id)
+    *path, last = field.replace("[", ".").replace("]", "").split(".")
+    for step in path:
+        holder = holder[int(step)] if step.isdigit() else holder[step]
+    holder[last] = value
+    with pytest.raises(InvalidOptions) as err:
+        pax.validate_options({"cards": {"name": "mine", "cards": bad}}, 3)
+    assert err.value.code == "bad_card_set"
+    assert f"'{card_id}'" in err.value.message and f"'{field}'" in err.value.message, err.value.message
+
+
+@pytest.mark.parametrize(("card_id", "field", "value"), [
+    ("minas_prietas", "cost", 100), ("minas_prietas", "cost", -1), ("wobblies", "unrest", 10),
+    ("indian_fighters", "firepower", 0), ("pax", "mines", 10),
+])
+def test_counts_out_of_bounds_are_refused(card_id: str, field: str, value: int) -> None:
+    bad = starter_cards()
+    next(c for c in bad if c["id"] == card_id)[field] = value
+    with pytest.raises(InvalidOptions) as err:
+        pax.validate_options({"cards": bad}, 3)
+    assert err.value.code == "bad_card_set" and f"'{card_id}'" in err.value.message
+    assert f"'{field}'" in err.value.message
+
+
+@pytest.mark.parametrize("value", ["true", 1, 0, "yes"])
+def test_yes_no_fields_take_only_true_or_false(value: object) -> None:
+    bad = starter_cards()
+    next(c for c in bad if c["id"] == "wobblies")["jail"] = value
+    with pytest.raises(cards.CardSetError, match="'wobblies'.*'jail'"):
+        cards.validate_set({"cards": bad})
 
 
 def test_set_rules_duplicate_ids_counts_and_size_for_the_seats() -> None:
@@ -138,3 +183,36 @@ def test_topples_go_into_the_lower_four_stacks_only() -> None:
         positions = [pile.index(t) for t in ("t1", "t2", "t3", "t4")]
         assert min(positions) >= first_two
         assert positions == sorted(positions)  # one topple per stack, stacks in order
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_the_quick_set_up_variant(seats: int) -> None:
+    """Twelve random cards make the market, half of the rest stays in the box, and the four
+    topples are shuffled into the other half anywhere (no stacks), at any number of seats."""
+    t = Table(pax, seats, {"quick_setup": True}, seed="quick")  # type: ignore[arg-type]
+    state = t.current
+    deckable = [c for c, d in STARTER.items() if d["category"] in cards.DECK_CATEGORIES and d["category"] != "topple"]
+    rest = len(deckable) - 12
+    assert sum(card is not None for row in state["market"] for card in row) == 12
+    assert len(state["deck"]) == rest - rest // 2 + 4 and len(state["box"]) == rest // 2
+    assert {c for c in state["deck"] if STARTER[c]["category"] == "topple"} == {
+        c for c, d in STARTER.items() if d["category"] == "topple"}
+    assert state["options"]["quick_setup"] is True and t.replay() == state
+    other = Table(pax, seats, {"quick_setup": True}, seed="quick-2")  # type: ignore[arg-type]
+    assert other.current["deck"] != state["deck"]
+
+
+@pytest.mark.parametrize(("options", "code"), [
+    ({"quick_setup": "yes"}, "bad_option"), ({"battle_retreat": 1}, "bad_option"),
+    ({"quick_setup": True, "deck": quiet_deck()}, "bad_option"),
+])
+def test_bad_optional_rule_values_are_refused(options: dict, code: str) -> None:
+    with pytest.raises(InvalidOptions) as err:
+        pax.validate_options(options, 3)
+    assert err.value.code == code
+
+
+def test_optional_rules_default_off() -> None:
+    options = pax.validate_options({}, 3)
+    assert options["battle_retreat"] is False and options["quick_setup"] is False
+    assert pax.validate_options({"battle_retreat": None}, 3)["battle_retreat"] is False

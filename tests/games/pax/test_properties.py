@@ -37,9 +37,9 @@ def check_step(t: Table) -> None:
             assert pax.legal_actions(state, seat) == []
 
 
-def play(seats: int, seed: int, timeouts: float = 0.05) -> Table:
+def play(seats: int, seed: int, timeouts: float = 0.05, options: dict | None = None) -> Table:
     rng = random.Random(seed)
-    t = Table(pax, seats, {}, seed=f"prop-{seed}")  # type: ignore[arg-type]
+    t = Table(pax, seats, options or {}, seed=f"prop-{seed}")  # type: ignore[arg-type]
     check_step(t)
     for _ in range(20_000):
         if t.outcome is not None:
@@ -85,3 +85,10 @@ def test_random_games_conserve_gold_cubes_and_cards_and_replay(seats: int, seed:
 def test_random_games_end_by_their_topples_not_the_turn_cap() -> None:
     reasons = [play(2 + 2 * (seed % 3), 1000 + seed).outcome.reason for seed in range(6)]  # type: ignore[union-attr]
     assert "turn_limit" not in reasons
+
+
+@settings(max_examples=max(8, GAMES // 4))
+@given(seats=st.sampled_from([2, 3, 5]), seed=st.integers(0, 2**32 - 1))
+def test_random_games_with_the_optional_rules_and_no_turn_cap(seats: int, seed: int) -> None:
+    """Battle retreat and the quick set-up on, the turn cap off: the printed rules alone."""
+    check_end(play(seats, seed, options={"battle_retreat": True, "quick_setup": True, "max_turns": 0}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import games.pax as pax
-from games.base import RuleViolation
+from games.base import InvalidOptions, RuleViolation
 from games.pax import board as b
 from games.pax.fold import find_enterprise
 
@@ -288,6 +288,35 @@ def test_the_turn_cap_ends_the_game_on_gold() -> None:
         (seat,) = t.awaiting()
         t.timeout(seat)
     assert t.outcome is not None and t.outcome.reason == "turn_limit"
+
+
+def test_with_the_turn_cap_off_the_game_plays_on_past_any_turn_by_the_printed_rules() -> None:
+    """max_turns 0 turns the cap off: turn 300 (the default cap) and beyond simply go on."""
+    t = scenario(max_turns=0)
+    assert t.current["options"]["max_turns"] == 0
+    edit(t, lambda s: s.update(turn=3000))
+    for _ in range(4):
+        (seat,) = t.awaiting()
+        t.timeout(seat)
+    assert t.outcome is None and t.current["turn"] == 3004
+
+
+def test_the_default_cap_stays_300_and_null_asks_for_the_default() -> None:
+    assert pax.validate_options({}, 3)["max_turns"] == 300
+    assert pax.validate_options({"max_turns": None}, 3)["max_turns"] == 300
+    t = scenario()
+    edit(t, lambda s: s.update(turn=299))
+    for _ in range(2):
+        (seat,) = t.awaiting()
+        t.timeout(seat)
+    assert t.outcome is not None and t.outcome.reason == "turn_limit"
+
+
+@pytest.mark.parametrize("turns", [-1, 5, 3001, 12.5, "300", True, False])
+def test_a_bad_turn_cap_is_refused(turns: object) -> None:
+    with pytest.raises(InvalidOptions) as err:
+        pax.validate_options({"max_turns": turns}, 3)
+    assert err.value.code == "bad_option" and "max_turns" in err.value.message
 
 
 def test_bonus_actions_come_on_top_of_the_three() -> None:

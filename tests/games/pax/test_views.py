@@ -26,7 +26,7 @@ from games.base import RuleViolation
 from games.pax.fold import copy_state
 from games.table import Table, TableEvent
 
-from .helpers import edit, give, scenario
+from .helpers import edit, give, place_enterprise, scenario, set_gold
 
 #: Random games for the masking property: 12 under the default profile, 400 under ``long``.
 GAMES = max(12, settings.default.max_examples // 50)
@@ -122,3 +122,61 @@ def test_errors_read_the_same_whether_a_card_is_in_a_rivals_hand_or_in_the_deck(
             pax.decide(t.current, 0, action, t.rng())
         messages.append((err.value.code, err.value.message))
     assert messages[0] == messages[1]
+
+
+# --- Cubes on the table are public (issue 27, item 3) ------------------------------------------
+
+def seen_cubes(view: dict[str, Any], seat: int) -> int:
+    """Every cube of ``seat`` a view shows, wherever it lies on the table."""
+    total = 0
+    for owner in view["players"]:
+        for ent in owner["enterprises"]:
+            total += (ent["income"] if owner["seat"] == seat else 0) + (ent["extortion"] == seat)
+            total += sum(holder == seat for holder in ent["connections"])
+    total += sum(slot["speculator"] == seat for row in view["market"] for slot in row if slot is not None)
+    player = view["players"][seat]
+    return total + player["hacendado"]["income_cubes"] + sum(player["bribes"].values())
+
+
+def check_cubes_in_views(t: Table) -> None:
+    for viewer in (None, *range(t.seats)):
+        view = pax.view(t.current, viewer)
+        for seat, player in enumerate(view["players"]):
+            assert seen_cubes(view, seat) + player["supply"] == 15, (viewer, seat)
+            on_cards = {e["card"]: e["bribes"] for e in player["enterprises"]}
+            on_cards |= {p["card"]: p["bribes"] for p in player["partners"]}
+            on_cards |= {e["troop"]["card"]: e["troop"]["bribes"] for o in view["players"] for e in o["enterprises"]
+                         if e["troop"] is not None and e["troop"]["owner"] == seat}
+            on_cards |= {card: player["bribes"].get(card, 0) for card in player["army"]}
+            assert {k: v for k, v in on_cards.items() if v} == player["bribes"]
+
+
+def test_a_bribe_cube_on_a_troops_loyalty_icon_is_in_every_view() -> None:
+    t = scenario()
+    edit(t, lambda s: (place_enterprise(s, 1, "juarez_customs_house"), give(s, 0, "terrazas_vaqueros"),
+                       set_gold(s, 0, 10)))
+    supply = t.current["players"][0]["supply"]
+    t.act(0, {"type": "play", "card": "terrazas_vaqueros", "to": "juarez_customs_house"})
+    assert t.current["players"][0]["supply"] == supply - 2  # the extortion cube and the bribe cube
+    for viewer in (None, 0, 1, 2):
+        view = pax.view(t.current, viewer)
+        house = next(e for e in view["players"][1]["enterprises"] if e["card"] == "juarez_customs_house")
+        assert house["troop"] == {"card": "terrazas_vaqueros", "owner": 0, "bribes": 1}
+        assert view["players"][0]["bribes"] == {"terrazas_vaqueros": 1}
+    check_cubes_in_views(t)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_cubes_a_view_shows_add_up_with_the_supply_to_fifteen(seed: int) -> None:
+    rng = random.Random(seed)
+    t = Table(pax, 4, {}, seed=f"cubes-{seed}")  # type: ignore[arg-type]
+    for step in range(3000):
+        if t.outcome is not None:
+            break
+        if step % 7 == 0:
+            check_cubes_in_views(t)
+        (seat,) = t.awaiting()
+        legal = pax.legal_actions(t.current, seat)
+        troops = [a for a in legal if a["type"] in ("play", "redeploy") and "to" in a]
+        t.act(seat, rng.choice(troops if troops and rng.random() < 0.5 else legal))
+    check_cubes_in_views(t)

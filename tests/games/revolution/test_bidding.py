@@ -115,7 +115,7 @@ def test_rulebook_illegal_placement_example() -> None:
     ({"type": "bid", "bids": {"priest": {"gold": "3"}}}, "bad_count"),
     ({"type": "bid", "bids": {"priest": 5}}, "bad_bid"),
     ({"type": "bid", "bids": [["priest", START]]}, "bad_bid"),
-    ({"type": "bid"}, "bad_bid"),
+    ({"type": "bid"}, "missing_field"),
     ({"type": "bid", "bids": {"priest": START}, "extra": 1}, "unknown_field"),
     ({"type": "bribe"}, "unknown_action"),
     ({"type": "spy", "area": "tavern", "owner": 1}, "not_your_decision"),

@@ -67,7 +67,7 @@ def test_spy_targets_are_every_rival_cube_by_area_and_owner_plus_skip() -> None:
     (spy("market", GREEN), "no_such_cube"),
     (spy("palace", GREEN), "unknown_area"),
     (spy("tavern", 7), "bad_owner"),
-    ({"type": "spy", "area": "tavern"}, "bad_owner"),
+    ({"type": "spy", "area": "tavern"}, "missing_field"),
     (swap(("tavern", GREEN), ("fortress", YELLOW)), "wrong_decision"),
     (bid(), "not_bidding"),
 ])

@@ -1,0 +1,350 @@
+// The client's pages and its router: every page has an address (bookmark, share, reload),
+// and the server answers each of them with this same page.
+
+import {api, ApiError, session} from "./api.js";
+import {countdown, fill, h, titleCase} from "./dom.js";
+import {tablePage} from "./table.js";
+
+const main = document.getElementById("main");
+const notice = document.getElementById("notice");
+let cleanup = null;
+
+/** Show an API refusal (its detail) or any other failure, where a screen reader hears it. */
+export function showError(err) {
+  const text = err instanceof ApiError ? err.message : `Something went wrong: ${err.message || err}`;
+  notice.textContent = text;
+  notice.hidden = false;
+}
+
+export function clearError() {
+  notice.hidden = true;
+  notice.textContent = "";
+}
+
+export function navigate(path) {
+  history.pushState(null, "", path);
+  render();
+  main.focus({preventScroll: true});  // a screen reader starts at the new page, not the old link
+  window.scrollTo(0, 0);
+}
+
+const GAMES = ["coup", "revolution", "ideology", "pax"];
+const GAME_NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas",
+                    pax: "Pax Porfiriana"};
+export const gameName = (id) => GAME_NAMES[id] || titleCase(id);
+
+const routes = [
+  [/^\/$/, home],
+  [/^\/lobby\/?$/, lobby],
+  [/^\/new\/?$/, newGame],
+  [/^\/me\/?$/, myGames],
+  [/^\/account\/?$/, account],
+  [/^\/games\/([A-Za-z0-9_-]+)\/?$/, (el, id) => tablePage(el, id, {showError, clearError, navigate})],
+];
+
+function render() {
+  if (cleanup) { cleanup(); cleanup = null; }
+  clearError();
+  updateAccountLink();
+  const path = location.pathname;
+  for (const [pattern, page] of routes) {
+    const match = pattern.exec(path);
+    if (match) {
+      fill(main);
+      const result = page(main, ...match.slice(1));
+      cleanup = typeof result === "function" ? result : null;
+      return;
+    }
+  }
+  document.title = "Not found · Intrigue";
+  fill(main, h("h1", {}, "Not found"), h("p", {}, h("a", {href: "/"}, "Back to the lobby")));
+}
+
+function updateAccountLink() {
+  const link = document.getElementById("account-link");
+  const player = session.player;
+  link.textContent = session.token ? `Account (${player?.name || "signed in"})` : "Sign in";
+  for (const a of document.querySelectorAll("header nav a")) {
+    if (a.getAttribute("href") === location.pathname) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+// Links inside the client change the page without a reload; anything else is left alone.
+document.addEventListener("click", (event) => {
+  const a = event.target.closest("a[href]");
+  if (!a || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/v1") || url.pathname === "/docs") return;
+  if (a.hasAttribute("download")) return;
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+});
+window.addEventListener("popstate", render);
+window.addEventListener("unhandledrejection", (event) => { showError(event.reason); event.preventDefault(); });
+
+// ---------------------------------------------------------------------------- pages
+
+function home(el) {
+  return session.token ? lobby(el) : account(el);
+}
+
+function account(el) {
+  document.title = "Account · Intrigue";
+  const player = session.player;
+  if (session.token) {
+    el.append(
+      h("h1", {}, "Your account"),
+      h("p", {}, `Signed in as ${player?.name || "a player"}${player?.id ? ` (${player.id})` : ""}.`),
+      h("p", {}, "Your token stays in this browser. Keep a copy to sign in elsewhere: it is shown once, at sign-up."),
+      h("button", {type: "button", onclick: () => { session.signOut(); navigate("/account"); }}, "Sign out"),
+    );
+    return;
+  }
+  // Where to go back to after signing in: only one of this client's tables.
+  const wanted = new URLSearchParams(location.search).get("next") || "";
+  const next = /^\/games\/[A-Za-z0-9_-]+$/.test(wanted) ? wanted : null;
+  const nameInput = h("input", {id: "signup-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname"});
+  const tokenInput = h("input", {id: "signin-token", name: "token", required: true, autocomplete: "off", spellcheck: "false"});
+  const shown = h("div", {class: "token-shown", "aria-live": "polite"});
+  el.append(
+    h("h1", {}, "Play Intrigue"),
+    h("section", {class: "card"},
+      h("h2", {}, "Sign up"),
+      h("form", {onsubmit: async (event) => {
+        event.preventDefault();
+        clearError();
+        try {
+          const made = await api("POST", "/v1/players", {body: {name: nameInput.value.trim()}, token: null});
+          session.signIn(made.token, {id: made.id, name: made.name});
+          fill(shown, h("p", {}, `Welcome, ${made.name}. Your token (copy it to sign in on another device):`),
+               h("output", {class: "token"}, made.token),
+               h("p", {}, next ? h("a", {href: next}, "Back to the game") : h("a", {href: "/lobby"}, "Go to the lobby")));
+          updateAccountLink();
+        } catch (err) { showError(err); }
+      }},
+        h("label", {for: "signup-name"}, "Your name"), nameInput,
+        h("button", {type: "submit"}, "Sign up")),
+      shown),
+    h("section", {class: "card"},
+      h("h2", {}, "Sign in with a token"),
+      h("form", {onsubmit: async (event) => {
+        event.preventDefault();
+        clearError();
+        const token = tokenInput.value.trim();
+        try {
+          // A 401 if the token is not a player's; a game of theirs, if any, says their name.
+          const mine = await api("GET", "/v1/me/games?limit=1", {token});
+          const seated = mine.games[0];
+          const me = seated?.players?.[seated.seat];
+          session.signIn(token, me ? {id: me.id, name: me.name} : {name: "you"});
+          navigate(next || "/me");
+        } catch (err) { showError(err); }
+      }},
+        h("label", {for: "signin-token"}, "Token"), tokenInput,
+        h("button", {type: "submit"}, "Sign in"))),
+  );
+}
+
+function seatsLine(game) {
+  const taken = game.players.filter(Boolean);
+  return `${taken.length}/${game.seats} seated${taken.length ? ": " + taken.map((p) => p.name).join(", ") : ""}`;
+}
+
+function timeControlLine(tc) {
+  if (!tc) return "";
+  const days = tc.seconds_per_move / 86400;
+  const move = days >= 1 ? `${+days.toFixed(2)} d/move` : `${tc.seconds_per_move} s/move`;
+  return tc.reserve_seconds ? `${move} + ${+(tc.reserve_seconds / 86400).toFixed(2)} d reserve` : move;
+}
+
+function lobby(el) {
+  document.title = "Lobby · Intrigue";
+  const params = new URLSearchParams(location.search);
+  const filter = h("select", {id: "lobby-game", name: "game"},
+    h("option", {value: ""}, "All games"),
+    GAMES.map((g) => h("option", {value: g, selected: params.get("game") === g}, gameName(g))));
+  const list = h("div", {class: "games", "aria-live": "polite"});
+  const more = h("button", {type: "button", hidden: true}, "Next page");
+  let cursor = null;
+  const load = async (reset) => {
+    try {
+      const query = new URLSearchParams({limit: "20"});
+      if (filter.value) query.set("game", filter.value);
+      if (!reset && cursor) query.set("cursor", cursor);
+      const page = await api("GET", `/v1/games?${query}`);
+      if (reset) fill(list);
+      if (reset && !page.games.length) list.append(h("p", {}, "No open games. Create one!"));
+      for (const game of page.games) list.append(gameRow(game, true));
+      cursor = page.next_cursor;
+      more.hidden = !cursor;
+    } catch (err) { showError(err); }
+  };
+  filter.addEventListener("change", () => {
+    history.replaceState(null, "", filter.value ? `/lobby?game=${filter.value}` : "/lobby");
+    load(true);
+  });
+  more.addEventListener("click", () => load(false));
+  el.append(h("h1", {}, "Lobby: open games"),
+    h("div", {class: "toolbar"}, h("label", {for: "lobby-game"}, "Game"), filter,
+      h("a", {href: "/new", class: "button"}, "Create a game")),
+    list, more);
+  load(true);
+}
+
+function gameRow(game, joinable) {
+  const join = joinable && session.token ? h("button", {type: "button", onclick: async () => {
+    try {
+      await api("POST", `/v1/games/${game.id}/join`);
+      navigate(`/games/${game.id}`);
+    } catch (err) { showError(err); }
+  }}, `Join ${gameName(game.game)}`) : null;
+  return h("article", {class: "game-row", dataset: {game: game.id}},
+    h("h3", {}, h("a", {href: `/games/${game.id}`}, `${gameName(game.game)} · ${game.id.slice(0, 8)}`)),
+    h("p", {}, seatsLine(game), " · ", timeControlLine(game.time_control)),
+    game.deadline ? h("p", {}, game.awaiting_me ? "Your move: " : "Next deadline: ", countdown(game.deadline)) : null,
+    game.winners ? h("p", {}, `Winners: ${game.winners.map((s) => game.players[s]?.name ?? `seat ${s}`).join(", ")}`) : null,
+    join);
+}
+
+let documentCache = null;
+async function openapi() {
+  documentCache ??= api("GET", "/v1/openapi.json", {token: null});
+  return documentCache;
+}
+
+function newGame(el) {
+  document.title = "New game · Intrigue";
+  if (!session.token) {
+    el.append(h("h1", {}, "New game"), h("p", {}, h("a", {href: "/account"}, "Sign up or sign in"), " to create a game."));
+    return;
+  }
+  const game = h("select", {id: "new-game", name: "game"}, GAMES.map((g) => h("option", {value: g}, gameName(g))));
+  const seats = h("input", {id: "new-seats", name: "seats", type: "number", value: 3, min: 2, max: 6, required: true});
+  const days = h("input", {id: "new-days", name: "days", type: "number", value: 1, min: 0.001, step: "any", required: true});
+  const reserve = h("input", {id: "new-reserve", name: "reserve", type: "number", value: 0, min: 0, step: "any"});
+  const optionBox = h("fieldset", {class: "options"});
+  const advanced = h("textarea", {id: "new-options-json", name: "options_json", rows: 3, spellcheck: "false",
+                                  placeholder: '{"deck": ["duke", ...]}'});
+  const schemaFor = async () => (await openapi()).components.schemas[`${titleCase(game.value)}Create`];
+  let drawn = 0;
+  const drawOptions = async () => {
+    const ticket = ++drawn;  // a later choice of game wins over a slower earlier one
+    try {
+      const doc = await openapi();
+      const schema = doc.components.schemas[`${titleCase(game.value)}Create`];
+      if (ticket !== drawn) return;
+      seats.min = schema.properties.seats.minimum;
+      seats.max = schema.properties.seats.maximum;
+      if (+seats.value < +seats.min) seats.value = seats.min;
+      if (+seats.value > +seats.max) seats.value = seats.max;
+      const props = resolve(doc, schema.properties.options)?.properties || {};
+      const fields = [];
+      for (const [name, raw] of Object.entries(props)) {
+        const prop = resolve(doc, raw) || {};
+        const choices = [prop, ...(prop.anyOf || prop.oneOf || [])].map((p) => resolve(doc, p) || {});
+        const kinds = choices.flatMap((p) => [].concat(p.type || []));
+        const numeric = choices.find((p) => [].concat(p.type || []).includes("integer")) || {};
+        const values = choices.flatMap((p) => p.enum || []).filter((v) => v !== null);
+        const id = `opt-${name}`;
+        let input = null;
+        if (kinds.includes("boolean")) input = h("input", {id, type: "checkbox", dataset: {option: name, kind: "boolean"}, checked: prop.default === true});
+        else if (values.length) input = h("select", {id, dataset: {option: name, kind: "enum"}}, h("option", {value: ""}, "default"),
+          values.map((v) => h("option", {value: JSON.stringify(v)}, String(v))));
+        else if (kinds.includes("integer")) input = h("input", {id, type: "number", step: 1, min: numeric.minimum, max: numeric.maximum,
+          placeholder: prop.default ?? "default", dataset: {option: name, kind: "integer"}});
+        if (input) fields.push(h("div", {class: "field"}, h("label", {for: id}, titleCase(name)), input,
+          prop.description ? h("small", {}, prop.description) : null));
+      }
+      fill(optionBox, h("legend", {}, "Options"), fields.length ? fields : h("p", {}, "No simple options for this game."));
+    } catch (err) { showError(err); }
+  };
+  game.addEventListener("change", drawOptions);
+  drawOptions();
+  el.append(h("h1", {}, "Create a game"),
+    h("form", {class: "card", onsubmit: async (event) => {
+      event.preventDefault();
+      clearError();
+      const options = {};
+      for (const input of optionBox.querySelectorAll("[data-option]")) {
+        const {option, kind} = input.dataset;
+        if (kind === "boolean") { if (input.checked) options[option] = true; }
+        else if (kind === "enum") { if (input.value) options[option] = JSON.parse(input.value); }
+        else if (input.value !== "") options[option] = Number(input.value);
+      }
+      if (advanced.value.trim()) {
+        try { Object.assign(options, JSON.parse(advanced.value)); } catch {
+          showError(new Error("the advanced options are not valid JSON")); return;
+        }
+      }
+      const time_control = {seconds_per_move: Math.max(1, Math.round(+days.value * 86400))};
+      if (+reserve.value > 0) time_control.reserve_seconds = Math.round(+reserve.value * 86400);
+      try {
+        const made = await api("POST", "/v1/games", {body: {game: game.value, seats: +seats.value, options, time_control}});
+        await api("POST", `/v1/games/${made.id}/join`);
+        navigate(`/games/${made.id}`);
+      } catch (err) { showError(err); }
+    }},
+      h("div", {class: "field"}, h("label", {for: "new-game"}, "Game"), game),
+      h("div", {class: "field"}, h("label", {for: "new-seats"}, "Seats"), seats),
+      h("fieldset", {}, h("legend", {}, "Time control"),
+        h("div", {class: "field"}, h("label", {for: "new-days"}, "Days per move"), days),
+        h("div", {class: "field"}, h("label", {for: "new-reserve"}, "Reserve (days)"), reserve)),
+      optionBox,
+      h("details", {}, h("summary", {}, "Advanced options (JSON)"),
+        h("label", {for: "new-options-json"}, "Options as JSON, merged over the ones above"), advanced),
+      h("button", {type: "submit"}, "Create and sit down")));
+}
+
+function resolve(doc, schema) {
+  if (schema && schema.$ref) return resolve(doc, doc.components.schemas[schema.$ref.split("/").pop()]);
+  if (schema && schema.allOf && schema.allOf.length === 1) return resolve(doc, schema.allOf[0]);
+  return schema;
+}
+
+function myGames(el) {
+  document.title = "My games · Intrigue";
+  if (!session.token) {
+    el.append(h("h1", {}, "My games"), h("p", {}, h("a", {href: "/account"}, "Sign up or sign in"), " to see your games."));
+    return;
+  }
+  const inbox = h("div", {class: "games"});
+  const playing = h("div", {class: "games"});
+  const finished = h("div", {class: "games"});
+  el.append(h("h1", {}, "My games"),
+    h("section", {"aria-labelledby": "inbox-title"}, h("h2", {id: "inbox-title"}, "Awaiting me"), inbox),
+    h("section", {"aria-labelledby": "playing-title"}, h("h2", {id: "playing-title"}, "In progress"), playing),
+    h("section", {"aria-labelledby": "finished-title"}, h("h2", {id: "finished-title"}, "Finished"), finished));
+  const more = h("button", {type: "button", hidden: true}, "More of my games");
+  el.append(more);
+  let cursor = null;
+  let first = true;
+  const page = async () => {
+    try {
+      const query = new URLSearchParams({limit: "50"});
+      if (cursor) query.set("cursor", cursor);
+      const mine = await api("GET", `/v1/me/games?${query}`);
+      if (first) { fill(playing); fill(finished); }
+      for (const g of mine.games) {
+        const list = g.status === "finished" ? finished : playing;
+        list.querySelector("p.none")?.remove();
+        list.append(gameRow(g, false));
+      }
+      if (first && !playing.children.length) playing.append(h("p", {class: "none"}, "No game in progress."));
+      if (first && !finished.children.length) finished.append(h("p", {class: "none"}, "No finished game yet."));
+      first = false;
+      cursor = mine.next_cursor;
+      more.hidden = !cursor;
+    } catch (err) { showError(err); }
+  };
+  more.addEventListener("click", page);
+  (async () => {
+    try {
+      const waiting = await api("GET", "/v1/me/games?awaiting=me&limit=50");
+      fill(inbox, waiting.games.length ? waiting.games.map((g) => gameRow(g, false)) : h("p", {}, "Nothing awaits you."));
+    } catch (err) { showError(err); }
+    await page();
+  })();
+}
+
+render();

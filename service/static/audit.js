@@ -1,0 +1,58 @@
+// The log's audit in the browser: the hash chain and the seed commitment, recomputed with
+// SubtleCrypto exactly as the server's audit does it (events/envelope.py):
+//   hash = SHA-256(prev hash + canonical JSON of the event without "hash")
+// where canonical JSON has sorted keys, no spaces and non-ASCII text kept as it is. The
+// seed revealed by GameEnded must hash to GameCreated's seed_hash. Replaying the rules
+// is left to `intrigue verify`; this proves the log is the one the server sealed.
+
+export const GENESIS = "0".repeat(64);
+
+/** One spelling per value: sorted keys, no spaces (Python's json.dumps(sort_keys, separators)). */
+export function canonical(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+}
+
+export async function sha256(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Audit an NDJSON log. Resolves to {ok: true, events, winners} or
+ * {ok: false, seq, reason}: the first event the chain or the seed disowns.
+ */
+export async function auditLog(text) {
+  const lines = text.split("\n").filter((line) => line.trim());
+  if (!lines.length) return {ok: false, seq: 0, reason: "the log is empty"};
+  let prev = GENESIS;
+  const events = [];
+  for (const [index, line] of lines.entries()) {
+    let event;
+    try { event = JSON.parse(line); } catch {
+      return {ok: false, seq: index + 1, reason: `line ${index + 1} is not JSON`};
+    }
+    const seq = index + 1;
+    if (!event || typeof event !== "object" || event.seq !== seq) {
+      return {ok: false, seq, reason: `expected sequence number ${seq}`};
+    }
+    if (event.prev !== prev) return {ok: false, seq, reason: "prev does not match the hash of the event before it"};
+    const body = {seq: event.seq, type: event.type, at: event.at, actor: event.actor, data: event.data,
+                  cause: event.cause ?? {}, prev: event.prev};
+    if (await sha256(prev + canonical(body)) !== event.hash) {
+      return {ok: false, seq, reason: "hash does not match the event's content"};
+    }
+    prev = event.hash;
+    events.push(event);
+  }
+  const created = events[0];
+  if (created.type !== "GameCreated") return {ok: false, seq: 1, reason: "a log starts with GameCreated"};
+  const ended = events.find((e) => e.type === "GameEnded");
+  if (!ended) return {ok: false, seq: events.length, reason: "the game has not ended: its seed is still secret"};
+  if (await sha256(String(ended.data.seed)) !== created.data.seed_hash) {
+    return {ok: false, seq: ended.seq, reason: "the revealed seed does not match the commitment in GameCreated"};
+  }
+  return {ok: true, events: events.length, winners: ended.data.winners, head: prev};
+}

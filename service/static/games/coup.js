@@ -1,0 +1,107 @@
+// Coup: your two cards, every seat's coins and lost influence, the action on the table,
+// its target, and the window to challenge, block or pass.
+
+import {countdown, h} from "../dom.js";
+import {actionForms} from "./generic.js";
+
+const CLAIMS = {tax: "duke", assassinate: "assassin", steal: "captain", exchange: "ambassador"};
+const VERBS = {income: "takes income", foreign_aid: "asks for foreign aid", tax: "takes tax", exchange: "exchanges",
+               steal: "steals from", assassinate: "assassinates", coup: "launches a coup against"};
+
+const cardName = (view, id) => view?.card_names?.[id] ?? id;
+
+function card(view, id, {hidden = false, lost = false} = {}) {
+  if (hidden) return h("span", {class: "coup-card face-down", "aria-label": "a hidden card"}, "?");
+  return h("span", {class: ["coup-card", `c-${id}`, lost && "lost"], "aria-label": lost ? `${cardName(view, id)}, lost` : cardName(view, id)},
+    cardName(view, id));
+}
+
+function actionLine(view, seatName) {
+  const action = view.action;
+  if (!action) return null;
+  const claim = action.claim ? ` claiming the ${cardName(view, action.claim)}` : "";
+  const target = action.target !== null && action.target !== undefined ? ` ${seatName(action.target)}` : "";
+  return h("p", {class: "coup-action"}, h("strong", {}, seatName(action.seat)), ` ${VERBS[action.type] || action.type}${target}${claim}`,
+    action.paid ? ` (paid ${action.paid})` : "");
+}
+
+export const coup = {
+  board(game, {seatName}) {
+    const view = game.view;
+    if (!view) return h("p", {}, "The cards are dealt when every seat is taken.");
+    const seats = view.seats.map((seat) => {
+      const mine = seat.hand !== undefined;
+      const faces = mine ? seat.hand : seat.shown;  // shown: every card, in a finished game's replay
+      const hidden = faces ? faces.map((id) => card(view, id)) : Array.from({length: seat.influence}, () => card(view, null, {hidden: true}));
+      return h("article", {class: ["coup-seat", mine && "mine", !seat.alive && "exiled", view.turn === seat.seat && "on-turn"],
+                           "aria-label": seatName(seat.seat), dataset: {seat: seat.seat}},
+        h("h3", {}, seatName(seat.seat), mine ? " · you" : "", view.turn === seat.seat && view.phase !== "over" ? " · to play" : ""),
+        h("p", {class: "coins"}, h("span", {class: "coin-count"}, String(seat.coins)), seat.coins === 1 ? " coin" : " coins"),
+        h("div", {class: "cards", "aria-label": mine ? "your cards" : "cards"}, hidden, seat.revealed.map((id) => card(view, id, {lost: true}))),
+        !seat.alive ? h("p", {class: "muted"}, "Exiled") : null);
+    });
+    const window = view.window;
+    return h("div", {class: "coup"},
+      h("div", {class: "coup-seats"}, seats),
+      h("div", {class: "coup-centre"},
+        h("p", {}, `Treasury: ${view.treasury} coins · court deck: ${view.deck_size} cards · turn ${view.turn_number}`),
+        actionLine(view, seatName),
+        view.block ? h("p", {class: "coup-block"}, h("strong", {}, seatName(view.block.seat)),
+          ` blocks claiming the ${cardName(view, view.block.card)}`) : null,
+        window ? h("p", {class: "coup-window"}, `${window.kind === "block" ? "The block" : window.kind === "block_offer" ? "Block offer" : "Reactions"}: waiting for `,
+          window.waiting.map(seatName).join(", ") || "nobody") : null,
+        window && game.deadline && game.status === "active" ? h("p", {class: "coup-clock"}, "The window closes in ", countdown(game.deadline)) : null,
+        view.exchange?.drawn ? h("p", {}, "You drew: ", view.exchange.drawn.map((id) => card(view, id)),
+          ` Keep ${view.exchange.keep}.`) : null,
+        view.winner !== null && view.winner !== undefined ? h("p", {class: "result"}, `${seatName(view.winner)} wins.`) : null));
+  },
+  decisionKey(game) {
+    const view = game.view || {};
+    return [view.window, view.action, view.block, view.exchange];  // the same buttons may mean something else
+  },
+  withState(view, state) {
+    if (!view || !state?.seats) return view;
+    return {...view, seats: view.seats.map((seat, i) => (seat.hand ? seat : {...seat, shown: state.seats[i]?.hidden ?? []}))};
+  },
+  actions(game, post, {seatName}) {
+    const view = game.view;
+    const label = (a) => {
+      switch (a.type) {
+        case "income": return "Income (+1 coin)";
+        case "foreign_aid": return "Foreign aid (+2 coins)";
+        case "tax": return `Tax: claim the ${cardName(view, "duke")} (+3)`;
+        case "exchange": return `Exchange: claim the ${cardName(view, "ambassador")}`;
+        case "steal": return `Steal from ${seatName(a.target)} (claim the ${cardName(view, "captain")})`;
+        case "assassinate": return `Assassinate ${seatName(a.target)} (claim the ${cardName(view, "assassin")}, pay 3)`;
+        case "coup": return `Coup against ${seatName(a.target)} (pay 7)`;
+        case "pass": return "Pass";
+        case "challenge": return view.block ? `Challenge the block (${cardName(view, view.block.card)})`
+          : `Challenge the ${cardName(view, CLAIMS[view.action?.type] || "")}`;
+        case "block": return `Block with the ${cardName(view, a.card)}`;
+        case "reveal": return `Lose the ${cardName(view, a.card)}`;
+        case "keep": return `Keep ${a.cards.map((id) => cardName(view, id)).join(" + ")}`;
+        default: return a.type;
+      }
+    };
+    return actionForms(game.legal_actions, post, label, {many: 12});
+  },
+  describe(item, game, {seatName}) {
+    const d = item.data || {};
+    const view = game?.view;
+    switch (item.type) {
+      case "CardsDealt": return d.hand ? `Cards dealt; yours: ${d.hand.map((id) => cardName(view, id)).join(", ")}` : "Cards dealt";
+      case "ActionDeclared": return `${seatName(d.seat)} ${VERBS[d.type] || d.type}${d.target !== undefined ? ` ${seatName(d.target)}` : ""}${d.claim ? ` claiming the ${cardName(view, d.claim)}` : ""}`;
+      case "Passed": return `${seatName(d.seat)} passes`;
+      case "BlockDeclared": return `${seatName(d.seat)} blocks claiming the ${cardName(view, d.card)}`;
+      case "BlockOffered": return `${seatName(d.seat)} may block`;
+      case "ChallengeSettled": return `${seatName(d.challenger)} challenges ${seatName(d.claimant)}: ${d.proven ? `the ${cardName(view, d.card)} is shown, the challenge fails` : "a bluff, the challenge wins"}`;
+      case "InfluenceLost": return `${seatName(d.seat)} loses the ${cardName(view, d.card)}${d.exiled ? " and is exiled" : ""}`;
+      case "ActionSucceeded": return `${seatName(d.seat)}'s ${d.type.replace("_", " ")} succeeds${d.amount !== undefined ? ` (${d.amount} coins)` : ""}`;
+      case "WindowClosed": return null;
+      case "TurnEnded": return `Turn passes to ${seatName(d.next)}`;
+      case "ExchangeCompleted": return `${seatName(d.seat)} completes the exchange`;
+      case "PlayerJoined": return `${seatName(item.actor ?? d.seat)} sits down`;
+      default: return item.type;
+    }
+  },
+};

@@ -1,0 +1,137 @@
+// Revolution!: the bid board with the sealed-bid form (it refuses a bid the seat cannot
+// pay before sending it), the city's areas, and each round's results as they resolve.
+
+import {h, titleCase} from "../dom.js";
+import {actionForms, describeAction} from "./generic.js";
+
+const KINDS = ["force", "blackmail", "gold"];
+const tokens = (hand) => KINDS.filter((k) => hand?.[k]).map((k) => `${hand[k]} ${k}`).join(", ") || "nothing";
+
+function lastRound(feed) {
+  const resolved = feed.filter((e) => e.type === "CharacterResolved");
+  if (!resolved.length) return null;
+  const round = resolved[resolved.length - 1].data.round;
+  return {round, results: resolved.filter((e) => e.data.round === round).map((e) => e.data)};
+}
+
+export const revolution = {
+  board(game, {seatName, feed = []}) {
+    const view = game.view;
+    if (!view) return h("p", {}, "The board is set when every seat is taken.");
+    const seats = Array.from({length: view.seats}, (_, s) => s);
+    const results = lastRound(feed);
+    return h("div", {class: "revolution"},
+      h("p", {}, `Round ${view.round} of at most ${view.max_rounds} · phase: ${view.phase}`),
+      h("div", {class: "scroll"}, h("table", {class: "rev-seats"},
+        h("caption", {}, "Factions"),
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Seat"), h("th", {scope: "col"}, "Support"),
+          h("th", {scope: "col"}, "Tokens"), h("th", {scope: "col"}, "Cubes left"), h("th", {scope: "col"}, "Bid"))),
+        h("tbody", {}, seats.map((s) => h("tr", {class: s === view.seat ? "mine" : null},
+          h("th", {scope: "row"}, seatName(s)), h("td", {}, view.support[s]), h("td", {}, tokens(view.hands[s])),
+          h("td", {}, view.supply[s]),
+          h("td", {}, view.bids_placed ? (view.bids_placed[s] ? "sealed" : "thinking") : "—")))))),
+      h("div", {class: "scroll"}, h("table", {class: "rev-areas"},
+        h("caption", {}, "The city"),
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Area"), h("th", {scope: "col"}, "Value"),
+          h("th", {scope: "col"}, "Spaces"), seats.map((s) => h("th", {scope: "col"}, seatName(s))))),
+        h("tbody", {}, view.areas.map((area) => h("tr", {},
+          h("th", {scope: "row"}, titleCase(area.id)), h("td", {}, area.support),
+          h("td", {}, `${area.cubes.reduce((a, b) => a + b, 0)}/${area.spaces}`),
+          seats.map((s) => h("td", {class: area.controlled_by === s ? "control" : null}, area.cubes[s] || ""))))))),
+      view.revealed_bids ? h("div", {class: "scroll"}, h("table", {class: "rev-bids"}, h("caption", {}, "Bids revealed"),
+        h("tbody", {}, view.revealed_bids.map((bids, s) => h("tr", {}, h("th", {scope: "row"}, seatName(s)),
+          h("td", {}, Object.entries(bids || {}).map(([c, t]) => `${titleCase(c)}: ${tokens(t)}`).join("; ") || "forfeit")))))) : null,
+      results ? h("section", {class: "rev-results", "aria-label": `Round ${results.round} results`},
+        h("h3", {}, `Round ${results.round} results`),
+        h("ul", {}, results.results.map((r) => h("li", {},
+          `${titleCase(r.character)}: ${r.winner === null ? "nobody wins" : `won by ${seatName(r.winner)}`}`,
+          r.winner !== null && r.support ? ` (+${r.support} support${r.cube ? `, a cube in the ${titleCase(r.cube)}` : ""})` : "")))) : null,
+      view.result ? h("p", {class: "result"}, `Final support: ${view.result.support.map((v, s) => `${seatName(s)} ${v}`).join(", ")}`) : null);
+  },
+  decisionKey(game) {
+    return [game.view?.my_bid, game.view?.bid_limits, game.view?.round, game.view?.decision];
+  },
+  actions(game, post, {seatName}) {
+    const view = game.view;
+    if (view.phase !== "bidding" || !view.bid_limits) {
+      const label = (a) => (a.type === "spy" ? `Spy: replace ${seatName(a.owner)}'s cube in the ${titleCase(a.area)}`
+        : a.type === "apothecary" ? `Swap ${seatName(a.first.owner)}'s cube in the ${titleCase(a.first.area)} with ${seatName(a.second.owner)}'s in the ${titleCase(a.second.area)}`
+          : describeAction(a));
+      return actionForms(game.legal_actions, post, label);
+    }
+    const limits = view.bid_limits;
+    const held = limits.tokens;
+    const inputs = [];
+    const rows = limits.characters.map((character) => h("tr", {},
+      h("th", {scope: "row"}, titleCase(character.id)),
+      KINDS.map((kind) => {
+        if (!character.allowed.includes(kind) || !held[kind]) return h("td", {class: "muted"}, "—");
+        const input = h("input", {type: "number", min: 0, max: held[kind], step: 1, inputmode: "numeric",
+                                  "aria-label": `${titleCase(character.id)} ${kind}`, class: "bid-input",
+                                  dataset: {character: character.id, kind}});
+        inputs.push(input);
+        return h("td", {}, input);
+      })));
+    const problem = h("p", {class: "form-error", role: "alert", id: "bid-error"});
+    const placed = h("p", {class: "bid-sum", "aria-live": "polite"});
+    const sums = () => {
+      const total = {force: 0, blackmail: 0, gold: 0};
+      const named = new Set();
+      for (const input of inputs) {
+        const n = Number(input.value || 0);
+        total[input.dataset.kind] += n;
+        if (n > 0) named.add(input.dataset.character);
+      }
+      return {total, named};
+    };
+    const refresh = () => {
+      const {total} = sums();
+      placed.textContent = `Placed: ${KINDS.filter((k) => held[k]).map((k) => `${total[k]}/${held[k]} ${k}`).join(", ") || "nothing to place"}`;
+    };
+    const form = h("form", {class: "bid-form", novalidate: true, oninput: refresh, onsubmit: (event) => {
+      event.preventDefault();
+      const {total, named} = sums();
+      const errors = [];
+      for (const kind of KINDS) {
+        const have = held[kind] || 0;
+        if (total[kind] > have) errors.push(`You hold ${have} ${kind} and this bid places ${total[kind]}: that is over your budget.`);
+        else if (limits.must_place_all && total[kind] < have) errors.push(`Place all your ${kind}: ${have - total[kind]} left.`);
+      }
+      if (inputs.some((i) => i.value !== "" && (!Number.isInteger(Number(i.value)) || Number(i.value) < 0))) errors.push("Counts are whole numbers, 0 or more.");
+      if (named.size > limits.max_characters) errors.push(`At most ${limits.max_characters} characters.`);
+      if (errors.length) { problem.textContent = errors.join(" "); return; }
+      problem.textContent = "";
+      const bids = {};
+      for (const input of inputs) {
+        const n = Number(input.value || 0);
+        if (n > 0) (bids[input.dataset.character] ??= {})[input.dataset.kind] = n;
+      }
+      post({type: "bid", bids});
+    }},
+      h("p", {}, `Your hand: ${tokens(held)}. Spread all of it over at most ${limits.max_characters} characters.`),
+      h("div", {class: "scroll"}, h("table", {class: "bid-table"},
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Character"), KINDS.map((k) => h("th", {scope: "col"}, titleCase(k))))),
+        h("tbody", {}, rows))),
+      placed, problem,
+      h("button", {type: "submit"}, view.my_bid ? "Replace my sealed bid" : "Seal my bid"));
+    refresh();
+    return h("div", {},
+      view.my_bid ? h("p", {class: "my-bid"}, "Your sealed bid: ", Object.entries(view.my_bid.bids).map(([c, t]) => `${titleCase(c)}: ${tokens(t)}`).join("; ") || "forfeit",
+        ". You may change it until the last seat bids.") : null,
+      form,
+      h("details", {}, h("summary", {}, "Or seal a ready-made bid"),
+        actionForms(game.legal_actions, post, (a) => Object.entries(a.bids).map(([c, t]) => `${titleCase(c)}: ${tokens(t)}`).join("; "), {many: 10})));
+  },
+  describe(item, game, {seatName}) {
+    const d = item.data || {};
+    switch (item.type) {
+      case "BidPlaced": return `${seatName(d.seat)} seals a bid${d.bids ? `: ${Object.entries(d.bids).map(([c, t]) => `${titleCase(c)} ${tokens(t)}`).join("; ")}` : ""}`;
+      case "BidsRevealed": return `Round ${d.round}: the bids are revealed`;
+      case "CharacterResolved": return `${titleCase(d.character)}: ${d.winner === null ? "nobody" : seatName(d.winner)}`;
+      case "RoundStarted": return `Round ${d.round} begins`;
+      case "PatronagePaid": return "Patronage paid";
+      case "GameScored": return `Game scored (${d.reason})`;
+      default: return item.type;
+    }
+  },
+};

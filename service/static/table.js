@@ -1,0 +1,266 @@
+// A game's table: the seat's view drawn by the game's own module (or the generic one),
+// its legal actions as clicks, the live stream, table talk, and, once the game is over,
+// the replay slider, the transcript and the log's audit.
+
+import {api, follow, session} from "./api.js";
+import {auditLog} from "./audit.js";
+import {countdown, fill, h, titleCase} from "./dom.js";
+import {generic, readable} from "./games/generic.js";
+import {coup} from "./games/coup.js";
+import {revolution} from "./games/revolution.js";
+import {ideology} from "./games/ideology.js";
+import {pax} from "./games/pax.js";
+
+const TABLES = {coup, revolution, ideology, pax};
+const NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas", pax: "Pax Porfiriana"};
+
+/** An Idempotency-Key of our own, one per decision (getRandomValues works on any origin). */
+function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function seatName(game, seat) {
+  if (seat === null || seat === undefined) return "nobody";
+  const player = game.players?.[seat];
+  return player ? `${player.name} (seat ${seat})` : `seat ${seat}`;
+}
+
+export function tablePage(el, id, {showError, clearError}) {
+  let game = null;
+  let actionsKey = null;
+  let finishedDrawn = false;
+  let connection = "connecting";
+  const feedItems = [];
+  const head = h("header", {class: "table-head"});
+  const status = h("div", {class: "status", "aria-live": "polite"});
+  const board = h("section", {class: "board", "aria-label": "Table"});
+  const decision = h("section", {class: "decision", "aria-label": "Your decision", id: "decision"});
+  const chatList = h("ol", {class: "messages", "aria-live": "polite", id: "chat-messages"});
+  const chatPanel = h("section", {class: "chat", "aria-label": "Table talk"});
+  const feed = h("ol", {class: "feed-list", id: "feed"});
+  const over = h("section", {class: "over", "aria-label": "Replay and audit"});
+  el.append(head, status,
+    h("div", {class: "table-layout"},
+      h("div", {class: "table-main"}, decision, board, over),
+      h("aside", {class: "table-side"}, chatPanel,
+        h("details", {class: "feed", open: true}, h("summary", {}, "What happened"), feed))));
+
+  const table = () => TABLES[game?.game] || generic;
+
+  function apply(view, force = false) {
+    if (!force && game && view.version < game.version) return;  // an older answer arrived late
+    game = view;
+    draw();
+  }
+
+  async function reload() {
+    try { apply(await api("GET", `/v1/games/${id}`), true); } catch (err) { showError(err); }
+  }
+
+  async function post(action) {
+    clearError();
+    for (const button of decision.querySelectorAll("button, input, select")) button.disabled = true;
+    // One key per decision: a 500 or 503 leaves the outcome unknown, so the same request is
+    // sent again with the same key, and the server answers what happened (never twice).
+    const headers = {"If-Match": String(game.version), "Idempotency-Key": newKey()};
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const answer = await api("POST", `/v1/games/${id}/actions`, {body: action, headers});
+          apply(answer.game);
+          return true;
+        } catch (err) {
+          const unknown = err.status >= 500 || err instanceof TypeError;  // TypeError: no answer at all
+          if (!unknown || attempt >= 4) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+        }
+      }
+    } catch (err) {
+      showError(err);
+      actionsKey = null;
+      if (err.status === 409) await reload();  // someone moved first: the view as it is now
+      else draw();
+      return false;
+    }
+  }
+
+  function draw() {
+    const mySeat = game.seat;
+    const myTurn = game.status === "active" && game.legal_actions.length > 0 && game.awaiting.includes(mySeat);
+    document.title = `${myTurn ? "● Your turn · " : ""}${NAMES[game.game] || game.game} · Intrigue`;
+    fill(head,
+      h("h1", {}, `${NAMES[game.game] || titleCase(game.game)} `, h("small", {}, `game ${id.slice(0, 8)}`)),
+      h("p", {class: "who"}, mySeat === null || mySeat === undefined
+        ? (game.status !== "open" ? "You are watching."
+          : session.token ? joinButton() : h("a", {href: `/account?next=/games/${id}`}, "Sign up or sign in to take a seat"))
+        : `You are ${seatName(game, mySeat)}.`));
+    drawStatus(myTurn);
+    fill(board, table().board(game, {seatName: (s) => seatName(game, s), feed: feedItems}));
+    const key = JSON.stringify([game.status, game.seat, game.phase, game.awaiting_kinds?.[game.seat], game.legal_actions,
+                                table().decisionKey?.(game)]);
+    if (key !== actionsKey) {
+      actionsKey = key;
+      fill(decision);
+      if (game.legal_actions.length && game.status === "active") {
+        decision.append(h("h2", {}, myTurn ? "Your move" : "You may still act"),
+          (table().actions || generic.actions)(game, post, {seatName: (s) => seatName(game, s), feed: feedItems}));
+      }
+    }
+    drawChatForm();
+    if (game.status === "finished" && !finishedDrawn) {
+      finishedDrawn = true;
+      drawFinished();
+    }
+  }
+
+  function joinButton() {
+    return h("button", {type: "button", onclick: async () => {
+      try {
+        const joined = await api("POST", `/v1/games/${id}/join`);
+        apply(joined.game, true);
+        restart();
+      } catch (err) { showError(err); }
+    }}, "Take a seat");
+  }
+
+  function drawStatus(myTurn) {
+    const parts = [h("span", {class: `conn conn-${connection}`}, connection === "live" ? "● live" : connection)];
+    if (game.status === "open") {
+      const seated = game.players.filter(Boolean).length;
+      parts.push(h("span", {}, `Waiting for players: ${seated}/${game.seats} seated. Share this page's address to invite them.`));
+    } else if (game.status === "finished") {
+      parts.push(h("strong", {class: "result"}, `Game over. Winner${game.winners.length > 1 ? "s" : ""}: ${
+        game.winners.map((s) => seatName(game, s)).join(", ") || "nobody"}`));
+    } else {
+      const awaited = game.awaiting.map((s) => `${seatName(game, s)}${game.awaiting_kinds?.[s] ? ` to ${game.awaiting_kinds[s]}` : ""}`);
+      parts.push(h("span", {class: "awaiting"}, awaited.length ? `Awaiting ${awaited.join(", ")}` : "Resolving…"));
+      if (game.deadline) parts.push(h("span", {}, " · deadline in ", countdown(game.deadline)));
+      if (myTurn) parts.push(h("strong", {class: "your-turn"}, " · Your turn"));
+    }
+    parts.push(h("span", {class: "version"}, ` · version ${game.version}`));
+    fill(status, parts);
+  }
+
+  // ------------------------------------------------------------ table talk
+  const chatText = h("input", {id: "chat-text", name: "text", maxlength: 500, required: true, autocomplete: "off"});
+  const chatTo = h("select", {id: "chat-to", name: "to"});
+  const chatForm = h("form", {class: "chat-form", onsubmit: async (event) => {
+    event.preventDefault();
+    clearError();
+    const to = chatTo.value === "" ? null : Number(chatTo.value);
+    try {
+      await api("POST", `/v1/games/${id}/messages`, {body: {text: chatText.value, to}});
+      chatText.value = "";
+    } catch (err) { showError(err); }
+  }},
+    h("label", {for: "chat-to"}, "To"), chatTo,
+    h("label", {for: "chat-text"}, "Message"), chatText,
+    h("button", {type: "submit"}, "Send"));
+  chatPanel.append(h("h2", {}, "Table talk"), chatList);
+
+  function drawChatForm() {
+    const seated = game.seat !== null && game.seat !== undefined && game.status !== "finished";
+    if (!seated) { chatForm.remove(); return; }
+    const chosen = chatTo.value;
+    const wanted = [["", "Everyone"], ...game.players.map((p, s) => (p && s !== game.seat ? [String(s), seatName(game, s)] : null))
+      .filter(Boolean)];
+    if (chatTo.options.length !== wanted.length) {
+      fill(chatTo, wanted.map(([value, label]) => h("option", {value}, label)));
+      chatTo.value = chosen;
+      if (chatTo.selectedIndex < 0) chatTo.value = "";
+    }
+    if (!chatForm.isConnected) chatPanel.append(chatForm);
+  }
+
+  function addMessage(item) {
+    const {from, to, text} = item.data;
+    const whom = to === null ? "to everyone" : `to ${game ? seatName(game, to) : `seat ${to}`}`;
+    chatList.append(h("li", {class: to === null ? "public" : "private", dataset: {id: item.id}},
+      h("strong", {}, game ? seatName(game, from) : `seat ${from}`), ` ${whom}: `, text));
+  }
+
+  function addFeed(item) {
+    feedItems.push(item);
+    const line = (table().describe || generic.describe)(item, game, {seatName: (s) => (game ? seatName(game, s) : `seat ${s}`)});
+    if (!line) return;
+    feed.prepend(h("li", {}, h("span", {class: "seq"}, `${item.seq} `), line));
+    while (feed.children.length > 60) feed.lastChild.remove();
+  }
+
+  // ------------------------------------------------------------ after the end
+  function drawFinished() {
+    const max = game.version;
+    const slider = h("input", {type: "range", id: "replay-version", min: 1, max, value: max, step: 1});
+    const label = h("output", {for: "replay-version", id: "replay-label"}, `Version ${max} of ${max}`);
+    const shown = h("div", {class: "replay-board", id: "replay-board"});
+    let pending = 0;
+    const show = async () => {
+      const version = Number(slider.value);
+      const ticket = ++pending;
+      try {
+        const replay = await api("GET", `/v1/games/${id}/replay?version=${version}`);
+        if (ticket !== pending) return;
+        label.textContent = `Version ${version} of ${max}`;
+        const seen = {...game, ...replay.game};
+        // Once the game is over the replay holds everything (the state): a table may show it.
+        if (replay.state && table().withState) seen.view = table().withState(seen.view, replay.state);
+        fill(shown, h("p", {}, `Phase: ${seen.phase ?? seen.status}`),
+          replay.state ? h("details", {}, h("summary", {}, "Everything at this version (the game is over)"), readable(replay.state)) : null,
+          table().board(seen, {seatName: (s) => seatName(game, s), feed: feedItems.filter((e) => e.seq !== null && e.seq <= version)}));
+      } catch (err) { showError(err); }
+    };
+    slider.addEventListener("input", show);
+    const transcript = h("pre", {class: "transcript", id: "transcript"});
+    const verdict = h("output", {id: "audit-result", class: "audit", "aria-live": "polite"});
+    const runAudit = async (text) => {
+      verdict.textContent = "Checking…";
+      const report = await auditLog(text);
+      verdict.className = `audit ${report.ok ? "ok" : "bad"}`;
+      verdict.textContent = report.ok
+        ? `Verified: ${report.events} events, the hash chain holds and the seed matches its commitment.`
+        : `Not verified: event ${report.seq}: ${report.reason}.`;
+    };
+    const file = h("input", {type: "file", id: "audit-file", accept: ".ndjson,.jsonl,.txt,application/x-ndjson"});
+    file.addEventListener("change", async () => { if (file.files[0]) await runAudit(await file.files[0].text()); });
+    fill(over,
+      h("h2", {}, "Replay"),
+      h("div", {class: "field"}, h("label", {for: "replay-version"}, "Version"), slider, label),
+      shown,
+      h("h2", {}, "Audit"),
+      h("p", {}, "The log's hash chain and seed commitment, recomputed in this browser."),
+      h("div", {class: "toolbar"},
+        h("button", {type: "button", id: "audit-button", onclick: async () => {
+          try { await runAudit(await api("GET", `/v1/games/${id}/log`, {text: true})); } catch (err) { showError(err); }
+        }}, "Audit this game's log"),
+        h("a", {href: `/v1/games/${id}/log`, download: `${id}.ndjson`}, "Download the log")),
+      h("div", {class: "field"}, h("label", {for: "audit-file"}, "Audit a log file"), file),
+      verdict,
+      h("h2", {}, "Transcript"), transcript);
+    api("GET", `/v1/games/${id}/transcript`, {text: true}).then((text) => { transcript.textContent = text; })
+      .catch(showError);
+    show();
+  }
+
+  // ------------------------------------------------------------ live
+  let stop = null;
+  function restart() {
+    if (stop) stop();
+    feedItems.length = 0;
+    fill(feed);
+    fill(chatList);
+    stop = follow(`/v1/games/${id}/events/stream?view=true`, (type, data) => {
+      if (type === "game") apply(data);
+      else if (type === "ChatMessage") addMessage(data);
+      else addFeed(data);
+    }, {
+      onState: (state, err) => {
+        connection = state;
+        if (err) showError(err);
+        if (game) drawStatus(game.status === "active" && game.legal_actions.length > 0 && game.awaiting.includes(game.seat));
+      },
+      done: () => game?.status === "finished",
+    });
+  }
+  restart();
+  return () => { if (stop) stop(); };
+}

@@ -1,0 +1,140 @@
+"""Browser fixtures: a real ``intrigue serve`` on a real redis-server, and the system's Chromium
+driven by Playwright (Debian's ``chromium`` package: no browser is downloaded).
+
+Each test module shares one browser; every player gets a context of its own (its own
+storage, like a person on their own device). Every page records its console errors and
+uncaught exceptions, and a test fails if any page had one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from service.datadir import die_with_parent
+from service.embedded import EmbeddedRedis, free_port
+from tests.integration.conftest import ROOT, UNREACHABLE_LIMITS, wait_for_server
+
+CHROMIUM = os.environ.get("INTRIGUE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: Where the tests also copy their screenshots (the README's come from such a run).
+SHOTS = os.environ.get("INTRIGUE_SCREENSHOTS")
+
+expect.set_options(timeout=15_000)
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``intrigue serve`` (the API, its workers and the web client) on a Redis of its own."""
+    redis_server = EmbeddedRedis(tmp_path_factory.mktemp("web-redis"), persist=False).start()
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("web-server") / "serve.log"
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+    with open(log_path, "wb") as log_file:
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                                   preexec_fn=die_with_parent())
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_server(process, base, log_path.read_text)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        redis_server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"the browser tests drive Debian's chromium at {CHROMIUM}: install it with "
+                    "'apt-get install chromium' (.ci/run does), or point INTRIGUE_CHROMIUM at one")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Player:
+    """One person at their own device: a browser context, its page, what went wrong in it."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+    base: str
+    errors: list[str] = field(default_factory=list)
+    token: str = ""
+
+    def open(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def sign_up(self, *, already_there: bool = False) -> None:
+        if not already_there:
+            self.open("/account")
+        self.page.get_by_label("Your name").fill(self.name)
+        self.page.get_by_role("button", name="Sign up").click()
+        expect(self.page.get_by_text(f"Welcome, {self.name}.")).to_be_visible()
+        self.token = self.page.locator("output.token").inner_text()  # shown once, as a person copies it
+
+    def create_game(self, game: str, seats: int, options_json: str | None = None) -> str:
+        """Create a game through the form and sit down; returns its id (from the address)."""
+        self.open("/new")
+        self.page.get_by_label("Game", exact=True).select_option(game)
+        self.page.get_by_label("Seats").fill(str(seats))
+        if options_json is not None:
+            self.page.get_by_text("Advanced options (JSON)").click()
+            self.page.get_by_label("Options as JSON").fill(options_json)
+        self.page.get_by_role("button", name="Create and sit down").click()
+        expect(self.page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
+        return self.page.url.rsplit("/", 1)[1]
+
+    def take_seat(self, game_id: str) -> None:
+        """Open the shared address of a game and sit down."""
+        self.open(f"/games/{game_id}")
+        self.page.get_by_role("button", name="Take a seat").click()
+        expect(self.page.get_by_text(f"You are {self.name}")).to_be_visible()
+
+    def shot(self, directory: Path, name: str) -> None:
+        path = directory / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, Path(SHOTS) / path.name)
+
+
+@pytest.fixture()
+def players(browser: Browser, web_server: str) -> Iterator[Callable[..., Player]]:
+    """Make players (each in a fresh context); at the end, no page may have logged an error."""
+    made: list[Player] = []
+
+    def make(name: str, *, width: int = 1100) -> Player:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        player = Player(name, context, page, web_server)
+        page.on("console", lambda message: player.errors.append(f"console: {message.text}")
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: player.errors.append(f"page error: {error}"))
+        made.append(player)
+        return player
+
+    yield make
+    errors = {p.name: p.errors for p in made if p.errors}
+    for player in made:
+        player.context.close()
+    assert not errors, f"console errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("screenshots")
