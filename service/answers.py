@@ -2,6 +2,7 @@
 
 The engine refuses with domain errors (``engine.errors``); this module is the one place
 that says which HTTP status each kind is answered with, so the engine never speaks HTTP.
+It also declares the codes the HTTP layer refuses with itself, beside the engine's.
 """
 
 from __future__ import annotations
