@@ -6,6 +6,7 @@ components in ``data/cards.json`` read by :mod:`.components`; README.md summaris
 rules and documents the client API.
 """
 
+from games.coup.codes import RULE_CODES
 from games.coup.describe import describe
 from games.coup.fold import evolve
 from games.coup.rules import (
@@ -32,6 +33,7 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "REQUIRED_FIELDS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

@@ -7,6 +7,7 @@ the components in ``data/*.json`` (validated by :mod:`.components`); README.md s
 the rules and documents the client API.
 """
 
+from games.ideology.codes import RULE_CODES
 from games.ideology.describe import describe
 from games.ideology.fold import evolve
 from games.ideology.rules import (
@@ -35,6 +36,7 @@ __all__ = [
     "NAME",
     "PLAYOUT_OPTIONS",
     "REQUIRED_FIELDS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

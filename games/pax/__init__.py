@@ -8,6 +8,7 @@ components (the card file format and its sets, ``data/starter.json`` first) read
 :mod:`.schema`. README.md summarises the rules and documents the client API.
 """
 
+from games.pax.codes import RULE_CODES
 from games.pax.describe import describe
 from games.pax.fold import evolve
 from games.pax.rules import (
@@ -37,6 +38,7 @@ __all__ = [
     "NAME",
     "REQUIRED_FIELDS",
     "PLAYOUT_OPTIONS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

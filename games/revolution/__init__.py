@@ -6,6 +6,7 @@ components in ``data/board.json`` read by :mod:`.components`; README.md summaris
 rules and documents the client API.
 """
 
+from games.revolution.codes import RULE_CODES
 from games.revolution.describe import describe
 from games.revolution.fold import evolve
 from games.revolution.rules import (
@@ -31,6 +32,7 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "REQUIRED_FIELDS",
+    "RULE_CODES",
     "awaiting",
     "decide",
     "determinize",
