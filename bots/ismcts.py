@@ -9,8 +9,10 @@ has a tree of its own, whose nodes are that seat's information sets. Each iterat
    by UCB1 with availability counts (so an action that is seldom legal is not starved),
    and every other seat's tree follows the move *as that seat observes it* (the events
    ``redact`` shows it). A sealed bid or a sealed offer is one hidden-move edge for the
-   rivals, so their choices never condition on it: simultaneous decisions are searched as
-   simultaneous, not as if the searching seat moved first or last;
+   rivals, so their choices never condition on it; and the rivals' bids or offers already
+   sealed are reopened in each sample (the game knowledge's ``reopen``), so they are chosen
+   alongside the seat's own: simultaneous decisions are searched as simultaneous, not as
+   if the searching seat moved first or last;
 3. expands one new action, plays the rest of the game out with the game's rollout policy
    (random by default), and backs up every seat's share of the win in its own tree.
 
@@ -84,6 +86,7 @@ class IsmctsBot:
         self.last = SearchStats()
 
     def choose(self, observation: Observation, rng: random.Random) -> Action:
+        started = time.perf_counter()  # the budget covers the sampler's preparation too
         legal = [dict(action) for action in observation.legal_actions]
         if not legal:
             raise ValueError("the seat has no legal action to choose from")
@@ -99,12 +102,15 @@ class IsmctsBot:
         if len(root_actions) == 1:
             self.last = SearchStats()
             return root_actions[0]
-        started = time.perf_counter()
+        shaper = knowledge.shaper(observation)
         deadline = None if self.budget.milliseconds is None else started + self.budget.milliseconds / 1000
         cap = self.budget.iterations
         done = 0
         while (cap is None or done < cap) and (deadline is None or time.perf_counter() < deadline):
-            state = knowledge.reopen(sampler.sample(rng), observation.seat)
+            state = sampler.sample(rng)
+            if shaper is not None:
+                state = shaper(state, rng)
+            state = knowledge.reopen(state, observation.seat)
             search.iterate(state, root_actions)
             done += 1
         self.last = SearchStats(done, time.perf_counter() - started)

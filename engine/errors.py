@@ -49,6 +49,43 @@ class Limited(DomainError):
         self.retry_after = retry_after
 
 
+#: Every code the engine refuses with, declared here where the kinds are: code -> (kind, meaning).
+#: A game's own rule and option codes are declared by the game (``RULE_CODES``); the engine passes
+#: them on as they are. The transport answers each kind with one status, so each code has one status.
+DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
+    "game_not_found": (NotFound, "no game has this id"),
+    "version_not_found": (NotFound, "a replay asked for a version past the game's current one"),
+    "webhook_not_found": (NotFound, "the caller has no webhook with this id"),
+    "not_seated": (Forbidden, "the caller holds no seat in this game"),
+    "game_not_open": (Conflict, "the game no longer takes players"),
+    "game_not_started": (Conflict, "the game still has free seats"),
+    "game_over": (Conflict, "the game has ended"),
+    "not_your_turn": (NotYourTurn, "the seat owes no decision now"),
+    "version_conflict": (Conflict, "the game moved on from the version the caller named"),
+    "idempotency_key_reused": (Conflict, "the key was already used for a different action"),
+    "busy": (Conflict, "the game changed too often while the command ran; retry"),
+    "unknown_game": (Invalid, "the server hosts no game of this name"),
+    "bad_seat_count": (Invalid, "the game is not played by this many seats"),
+    "bad_recipient": (Invalid, "a private message names no other seated player"),
+    "bad_webhook_url": (Invalid, "the webhook URL is not an http(s) URL the server accepts"),
+    "webhook_host_unresolvable": (Invalid, "the webhook URL's host does not resolve"),
+    "webhook_destination_refused": (Invalid, "the webhook URL's host resolves to a private address"),
+    "too_many_webhooks": (Invalid, "the player has as many webhooks as allowed"),
+    "rate_limited": (Limited, "too many requests from this caller"),
+    "chat_rate_limited": (Limited, "too many table-talk messages from this seat"),
+    "not_creator": (Forbidden, "only the game's creator may cancel it"),
+    "not_invited": (Forbidden, "the game takes only the players invited to it"),
+    "player_not_found": (NotFound, "no player has this id"),
+    "leaderboard_not_found": (NotFound, "the server hosts no game of this name to rank players in"),
+    "game_started": (Conflict, "the game has started: too late to leave or cancel it (resign instead)"),
+    "game_cancelled": (Conflict, "the game was cancelled before it started"),
+    "already_resigned": (Conflict, "the seat has resigned already"),
+    "seat_resigned": (Conflict, "the seat resigned: the takeover bot plays it"),
+    "game_not_over": (Conflict, "a rematch is offered once the game has ended"),
+    "unknown_player": (Invalid, "an invitation names no registered player"),
+    "too_many_invitations": (Invalid, "more players invited than the game has seats"),
+}
+
 #: Rule codes that fault the game's moment, not the action: a conflict whichever layer raises them,
 #: so every problem code answers with one status.
 CONFLICT_RULE_CODES = frozenset({"not_your_turn", "game_over"})

@@ -40,6 +40,16 @@ class InvalidOptions(RuleViolation):
     """The options or seat count given at game creation do not make a legal game."""
 
 
+#: The codes the helpers of this module refuse with on a game's behalf (``check_seat``,
+#: ``require_fields``, ``require_present``): a game that calls them lists them in its own
+#: ``RULE_CODES`` too, with any code of its own it hands ``require_present``.
+HELPER_RULE_CODES: dict[str, str] = {
+    "bad_target": "the target is not a seat of this game",
+    "unknown_field": "a key the action does not take",
+    "missing_field": "a field the action's type requires is missing",
+}
+
+
 @dataclass(frozen=True)
 class GameEvent:
     """A fact produced by ``setup``/``decide``/``resolve``, before the store wraps it.
@@ -77,6 +87,8 @@ class GameRules(Protocol):
     NAME: str
     MIN_SEATS: int
     MAX_SEATS: int
+    #: Every code the game's rules and options refuse with, and its meaning in one line.
+    RULE_CODES: Mapping[str, str]
     #: Option keys that must not be shown to seats (a scenario's fixed deck reveals every hand).
     #: Optional: a module without it has no secret options.
     SECRET_OPTIONS: tuple[str, ...]

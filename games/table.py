@@ -15,6 +15,13 @@ from typing import Any
 
 from games.base import Action, GameEvent, GameRules, Outcome, RuleViolation, Seat, State, derive_rng
 
+#: The codes a table refuses with before it asks the game: the same codes, with the same meaning,
+#: as the engine's (``engine.errors.DOMAIN_CODES``).
+TABLE_RULE_CODES: dict[str, str] = {
+    "game_over": "the game has ended",
+    "not_your_turn": "the seat may not act now",
+}
+
 
 @dataclass(frozen=True)
 class TableEvent:

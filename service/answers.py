@@ -2,6 +2,7 @@
 
 The engine refuses with domain errors (``engine.errors``); this module is the one place
 that says which HTTP status each kind is answered with, so the engine never speaks HTTP.
+It also declares the codes the HTTP layer refuses with itself, beside the engine's.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -16,7 +18,7 @@ import redis
 from flask import Response
 from flask.json.provider import JSONProvider
 
-from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound
+from engine.errors import DOMAIN_CODES, Conflict, DomainError, Forbidden, Invalid, Limited, NotFound
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +66,69 @@ STATUS_OF_KIND: dict[type[DomainError], int] = {NotFound: 404, Forbidden: 403, C
                                                 Limited: 429}
 
 
-def status_of(err: DomainError) -> int:
-    """The HTTP status of a domain error, by the nearest kind in its class's ancestry."""
-    for kind in type(err).__mro__:
-        status = STATUS_OF_KIND.get(kind)
+def status_of_kind(kind: type[DomainError]) -> int:
+    """The HTTP status of a kind of domain error, by the nearest kind in its ancestry."""
+    for ancestor in kind.__mro__:
+        status = STATUS_OF_KIND.get(ancestor)
         if status is not None:
             return status
     return 500
+
+
+def status_of(err: DomainError) -> int:
+    """The HTTP status of a domain error."""
+    return status_of_kind(type(err))
+
+
+@dataclass(frozen=True)
+class ProblemCode:
+    """A problem code as the API answers it: its one status (None: whichever the HTTP server chose)."""
+
+    status: int | None
+    meaning: str
+
+
+#: The codes the HTTP layer refuses with itself (the engine's are ``engine.errors.DOMAIN_CODES``):
+#: the body, headers and query before any command runs, the token, and what the server answers on its own.
+HTTP_CODES: dict[str, ProblemCode] = {
+    "empty_body": ProblemCode(400, "the request needs a JSON body and has none"),
+    "malformed_json": ProblemCode(400, "the body is not valid JSON"),
+    "bad_encoding": ProblemCode(400, "the body is not UTF-8, or holds a lone surrogate"),
+    "too_deep": ProblemCode(400, "the body is nested deeper than the server reads"),
+    "malformed_body": ProblemCode(400, "the body is not a JSON object"),
+    "invalid_body": ProblemCode(400, "fields of the body do not match the schema (listed in `errors`)"),
+    "bad_query": ProblemCode(400, "a query parameter has a value the operation does not take"),
+    "bad_cursor": ProblemCode(400, "a cursor that is not a page's `next_cursor`"),
+    "bad_if_match": ProblemCode(400, "an If-Match header that is not a version"),
+    "bad_idempotency_key": ProblemCode(400, "an Idempotency-Key header of the wrong length"),
+    "bad_last_event_id": ProblemCode(400, "a Last-Event-ID header that is not a frame id"),
+    "bad_request": ProblemCode(400, "refused by the HTTP server, such as a chunked body it cannot decode"),
+    "auth_required": ProblemCode(401, "the operation needs a player token"),
+    "bad_authorization": ProblemCode(401, "an Authorization header that is not `Bearer <token>`"),
+    "bad_token": ProblemCode(401, "a token the server does not know"),
+    "game_in_progress": ProblemCode(403, "the log or transcript of a game still in play"),
+    "not_found": ProblemCode(404, "no such path"),
+    "method_not_allowed": ProblemCode(405, "the path has no such method (see the Allow header)"),
+    "too_many_open_games": ProblemCode(409, "the creator's open games are at the operator's limit"),
+    "body_too_large": ProblemCode(413, "a body, or a chunk of one, over the size limit"),
+    "unsupported_media_type": ProblemCode(415, "a body not sent as application/json"),
+    "headers_too_large": ProblemCode(431, "a header or request line over the server's limit"),
+    "internal_error": ProblemCode(500, "an unexpected error; a POST's outcome is unknown"),
+    "not_implemented": ProblemCode(501, "the HTTP server does not implement the request's method"),
+    "store_unavailable": ProblemCode(503, "the event store did not answer; a POST's outcome is unknown"),
+    "http_error": ProblemCode(None, "any other refusal of the HTTP server, with its status"),
+}
+
+
+def problem_codes() -> dict[str, ProblemCode]:
+    """Every problem code of the platform, with its status: the HTTP layer's and the engine's.
+
+    A game's rule and option codes are not here: each game declares its own (``RULE_CODES``).
+    """
+    declared = dict(HTTP_CODES)
+    for code, (kind, meaning) in DOMAIN_CODES.items():
+        declared[code] = ProblemCode(status_of_kind(kind), meaning)
+    return declared
 
 
 def as_problem(err: DomainError) -> Problem:

@@ -28,6 +28,10 @@ from service.routes import games_bp, leaderboards_bp, me_bp, players_bp
 from service.webclient import WebClient
 from service.webhooks import webhooks_bp
 
+#: The code of each refusal Flask makes on its own, by status; any other status is ``http_error``.
+HTTP_EXCEPTION_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+                        415: "unsupported_media_type"}
+
 
 def create_app(engine: Engine | None = None, *, settings: Settings | None = None, redis_url: str | None = None,
                operator_token: str | None = None, rate_limit: float | None = None,
@@ -100,8 +104,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:
-        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
-                415: "unsupported_media_type"}.get(err.code or 500, "http_error")
+        code = HTTP_EXCEPTION_CODES.get(err.code or 500, "http_error")
         response = problem_response(Problem(err.code or 500, code, err.description or ""))
         for name, value in err.get_headers():  # 405's Allow, 401's WWW-Authenticate...
             if name.lower() != "content-type":

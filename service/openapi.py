@@ -26,10 +26,10 @@ from flask import Blueprint, Response, jsonify
 
 from engine.seat_bots import STRATEGIES
 from games import registry
-from games.shapes import action_schema, options_schema, rule_codes
 from projections.listing import CURSOR_PATTERN
 from service import openapi_correspondence as correspondence
 from service import schemas
+from service.openapi_shapes import action_schema, options_schema
 from service.problem_status import rule_status
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
 from service.version import package_version
@@ -376,7 +376,7 @@ def game_schemas() -> dict[str, dict[str, Any]]:
             "example": {"game": name, "seats": rules.MIN_SEATS, "options": {},
                         "time_control": {"seconds_per_move": 86400}}}
         action = f"{_camel(name)}Action"
-        refusals = [code for code in rule_codes(rules) if rule_status(code) == 422]
+        refusals = [code for code in sorted(rules.RULE_CODES) if rule_status(code) == 422]
         out[action] = {**action_schema(rules), "description": f"An action of {name}. Refusals (422) use these "
                                                               f"codes: {', '.join(refusals)}."}
         creates.append(_ref(create))

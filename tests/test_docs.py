@@ -1,4 +1,4 @@
-"""The README and the docs: every problem code listed, only files of this repository cited,
+"""The README and the docs: every declared problem code listed, only files of this repository cited,
 and "the two commands" kept to two."""
 
 from __future__ import annotations
@@ -6,34 +6,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from service.http_errors import SERVER_CODES
-from service.openapi import ANYWHERE, operations
+from service.answers import problem_codes
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "games").glob("*/README.md"))]
 
-_LITERAL_CODE = re.compile(r"""(?:Problem|_problem|DestinationRefused)\(\s*(?:\d+,\s*)?["']([a-z_]+)["']""")
-_CODE_ARGUMENT = re.compile(r"""code=["']([a-z_]+)["']""")
-
-
-def platform_codes() -> set[str]:
-    """Every problem code the service can answer, read from its source and its reference."""
-    codes = set(SERVER_CODES.values())
-    for path in (ROOT / "service").glob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        codes.update(_LITERAL_CODE.findall(text), _CODE_ARGUMENT.findall(text))
-    app = (ROOT / "service" / "app.py").read_text(encoding="utf-8")
-    codes.update(re.findall(r'\d{3}: "([a-z_]+)"', app))  # the HTTP errors' codes
-    codes.update(re.findall(r'"([a-z_]+)"\)\.get\(err\.code', app))
-    for op in operations():
-        for listed in (*op.problems.values(), *ANYWHERE.values()):
-            codes.update(listed)
-    return codes
-
 
 def test_the_readme_lists_every_problem_code() -> None:
-    codes = platform_codes()
+    codes = set(problem_codes())  # declared where raised; tests/platform/test_declared_codes.py holds them to it
     assert {"bad_if_match", "headers_too_large", "method_not_allowed", "store_unavailable"} <= codes
     missing = sorted(code for code in codes if f"`{code}`" not in README)
     assert not missing, f"problem codes missing from the README's table: {missing}"

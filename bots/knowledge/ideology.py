@@ -3,7 +3,7 @@ measure), and Diplomacy's sealed offers reopened so they are searched as simulta
 
 from __future__ import annotations
 
-from bots.knowledge import Knowledge
+from bots.knowledge.base import Knowledge
 from games.base import Seat, State
 from games.ideology.rules import DIPLOMACY, global_influence, tie_break_points
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 import orjson
 
 from bots.base import Observation
-from bots.knowledge import Knowledge
+from bots.knowledge.base import Knowledge
 from games.base import Action, GameRules, RuleViolation, Seat, State
 from games.revolution.rules import (
     ALLOWED_KINDS,

@@ -1,10 +1,14 @@
 """Coup for Intrigue: the game protocol of :mod:`games.base`, for 2 to 6 seats.
 
-The rules live in :mod:`.rules`, the per-seat views in :mod:`.views`, the components in
-``data/cards.json``; README.md summarises the rules and documents the client API.
+The layout every game shares: the decisions in :mod:`.rules`, the fold in :mod:`.fold`,
+the per-seat views in :mod:`.views`, the transcript lines in :mod:`.describe`, the
+components in ``data/cards.json`` read by :mod:`.components`; README.md summarises the
+rules and documents the client API.
 """
 
+from games.coup.codes import RULE_CODES
 from games.coup.describe import describe
+from games.coup.fold import evolve
 from games.coup.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -13,7 +17,6 @@ from games.coup.rules import (
     SECRET_OPTIONS,
     awaiting,
     decide,
-    evolve,
     legal_actions,
     may_act,
     on_timeout,
@@ -30,6 +33,7 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "REQUIRED_FIELDS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

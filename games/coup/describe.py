@@ -8,7 +8,7 @@ events (a window closing, a block offered, the turn passing on) get no line.
 from __future__ import annotations
 
 from games.base import EventLike, State
-from games.coup.rules import CARD_NAMES, CLAIM
+from games.coup.components import CARD_NAMES, CLAIM
 
 #: What a seat does, in words, for each action (the target is added where there is one).
 _DECLARED = {

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import EventLike, Seat, State, viewer_seat
-from games.coup.rules import CARD_NAMES, awaiting
+from games.coup.components import CARD_NAMES
+from games.coup.rules import awaiting
 
 
 def view(state: State, seat: Seat | None) -> dict[str, Any]:

@@ -1,10 +1,15 @@
 """Ideology: The War of Ideas for Intrigue: the game protocol of :mod:`games.base`, 2 to 5 seats.
 
-The rules live in :mod:`.rules`, the per-seat views and transcript lines in :mod:`.views`,
+The layout every game shares: the entry points in :mod:`.rules`, each phase's decisions in
+:mod:`.phases`, the readings of the state they share in :mod:`.board`, the fold in
+:mod:`.fold`, the per-seat views in :mod:`.views`, the transcript lines in :mod:`.describe`,
 the components in ``data/*.json`` (validated by :mod:`.components`); README.md summarises
 the rules and documents the client API.
 """
 
+from games.ideology.codes import RULE_CODES
+from games.ideology.describe import describe
+from games.ideology.fold import evolve
 from games.ideology.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -14,7 +19,6 @@ from games.ideology.rules import (
     SECRET_OPTIONS,
     awaiting,
     decide,
-    evolve,
     legal_actions,
     may_act,
     on_timeout,
@@ -24,7 +28,7 @@ from games.ideology.rules import (
     validate_options,
 )
 from games.ideology.sample import determinize, prepare_sampler
-from games.ideology.views import describe, redact, view
+from games.ideology.views import redact, view
 
 __all__ = [
     "MAX_SEATS",
@@ -32,6 +36,7 @@ __all__ = [
     "NAME",
     "PLAYOUT_OPTIONS",
     "REQUIRED_FIELDS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

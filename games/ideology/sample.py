@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import EventLike, Seat, State, clone_json
+from games.ideology.board import LETTER, STATUSES, card_type
 from games.ideology.components import INFLUENCE_TYPES
-from games.ideology.rules import LETTER, SECRET_OPTIONS, STATUSES, evolve
+from games.ideology.fold import evolve
+from games.ideology.rules import SECRET_OPTIONS
 
 UNKNOWN = "?"
 #: A rival's sealed offer, whose contents this seat cannot see.
@@ -45,6 +47,74 @@ def _editable(state: State) -> State:
     new = dict(state)
     new["hands"] = [list(hand) for hand in state["hands"]]
     return new
+
+
+def _is_face(card: str) -> bool:
+    """True for a card as the table shows it (``"fascism:military"``), not by its id."""
+    return card[card.index(":") + 1:] in INFLUENCE_TYPES
+
+
+def _ids_in_play(state: State) -> set[str]:
+    """Every card id the replay has placed anywhere so far."""
+    seen = {card for pile in (state["hands"], state["decks"], state["discards"]) for cards in pile
+            for card in cards if card != UNKNOWN}
+    seen.update(card for region in state["regions"].values() for cards in region["cards"].values()
+                for card in cards)
+    if state.get("conflict") and state["conflict"].get("card"):
+        seen.add(state["conflict"]["card"])
+    return seen
+
+
+def _fresh_id(state: State | None, board: Mapping[str, Any], face: str, taken: set[str]) -> str:
+    """An id of ``face``'s ideology and type that the replay has not placed yet.
+
+    Public events name a card by its face (issue 27): cards of one type are interchangeable,
+    so any unplaced id of that type stands for it in a sample.
+    """
+    iid, kind = face.split(":", 1)
+    used = taken | (_ids_in_play(state) if state is not None else set())
+    for n in range(1, board["ideologies"][iid]["deck"][kind] + 1):
+        card = f"{iid}:{LETTER[kind]}{n}"
+        if card not in used:
+            taken.add(card)
+            return card
+    raise ValueError("the history does not add up to an Ideology game this seat could be in")
+
+
+def _from_hand(state: State, holder: Seat, faces: Iterable[str]) -> list[str]:
+    """Ids for cards leaving ``holder``'s hand: the first of each type it holds, else fresh ones."""
+    hand = [card for card in state["hands"][holder] if card != UNKNOWN]
+    taken: set[str] = set()
+    ids = []
+    for face in faces:
+        if not _is_face(face):
+            ids.append(face)
+            taken.add(face)
+            continue
+        iid, kind = face.split(":", 1)
+        held = next((card for card in hand if card not in taken and card.startswith(iid + ":")
+                     and card_type(card) == kind), None)
+        card = held if held is not None else _fresh_id(state, state["board"], face, taken)
+        taken.add(card)
+        ids.append(card)
+    return ids
+
+
+def _on_map(region: Mapping[str, Any], faces: Iterable[str]) -> list[str]:
+    """Ids for cards already on a region's map, named by their faces.
+
+    The rules take a seat's last card of a type from a region (a removal, a conceded
+    conflict) or all of them (a weapon), so the last unpicked card of the face stands for it.
+    """
+    picked: list[str] = []
+    for face in faces:
+        if not _is_face(face):
+            picked.append(face)
+            continue
+        iid, kind = face.split(":", 1)
+        picked.append(next(card for card in reversed(region["cards"][kind])
+                           if card.startswith(iid + ":") and card not in picked))
+    return picked
 
 
 def _pin(state: State, holder: Seat, cards: Iterable[str]) -> None:
@@ -74,7 +144,10 @@ def _filled(state: State | None, event: EventLike, seat: Seat) -> tuple[State | 
     kind = event.type
     if kind == "TableSet":
         board = data["board"]
-        shown = data["regions"]
+        taken: set[str] = set()
+        shown = {rid: {**region, "cards": {k: [_fresh_id(None, board, card, taken) if _is_face(card) else card
+                                               for card in cards] for k, cards in region["cards"].items()}}
+                 for rid, region in data["regions"].items()}
         regions = {rid: clone_json(shown[rid]) if rid in shown else
                    {"status": "deck", "controller": None, "level": info["level"],
                     "cards": {kind: [] for kind in INFLUENCE_TYPES}}
@@ -96,11 +169,26 @@ def _filled(state: State | None, event: EventLike, seat: Seat) -> tuple[State | 
         holder = {"ConflictDeclared": data.get("attacker"),
                   "AttackCancelled": (state["conflict"] or {}).get("defender"),
                   "AttackRenewed": (state["conflict"] or {}).get("attacker")}.get(kind, data.get("seat"))
-        cards = list(data.get("penalty", [])) + list(data.get("cards", []))
+        leaving = [*data.get("penalty", []), *data.get("cards", []), *([data["card"]] if data.get("card") else [])]
+        cards = _from_hand(state, holder, leaving) if holder is not None else leaving
+        penalty, rest = len(data.get("penalty", [])), len(data.get("cards", []))
+        if "penalty" in data:
+            data["penalty"] = cards[:penalty]
+        if "cards" in data:
+            data["cards"] = cards[penalty:penalty + rest]
         if data.get("card"):
-            cards.append(data["card"])
+            data["card"] = cards[-1]
         state = _editable(state)
         _pin(state, holder, cards)
+    elif kind == "InfluenceRemoved":
+        data["card"] = _on_map(state["regions"][data["region"]], [data["card"]])[0]
+    elif kind == "ConflictWon":
+        conflict = state["conflict"]
+        data["replaced"] = _on_map(state["regions"][conflict["region"]], [data["replaced"]])[0]
+        if _is_face(data["card"]) and conflict.get("card"):
+            data["card"] = conflict["card"]
+    elif kind == "WmdUsed":
+        data["destroyed"] = _on_map(state["regions"][data["region"]], data["destroyed"])
     elif kind == "OfferMade" and "offers" not in data:
         data["offers"] = dict(SEALED)
     return state, data

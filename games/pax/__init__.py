@@ -1,12 +1,15 @@
 """Pax Porfiriana for Intrigue: the game protocol of :mod:`games.base`, for 2 to 6 seats.
 
-The card file format lives in :mod:`.cards`, the fold in :mod:`.fold`, readings of the
-board in :mod:`.board`, shared table steps in :mod:`.effects`, the nine actions in
-:mod:`.actions`, the protocol in :mod:`.rules` and the views in :mod:`.views`; the
-original starter set is ``data/starter.json``. README.md summarises the rules and
-documents the client API.
+The layout every game shares: the decisions in :mod:`.rules`, the fold in :mod:`.fold`,
+the per-seat views in :mod:`.views`, the transcript lines in :mod:`.describe`, the
+components (the card file format and its sets, ``data/starter.json`` first) read by
+:mod:`.cards`. Pax adds readings of the board in :mod:`.board`, shared table steps in
+:mod:`.effects`, the nine actions in :mod:`.actions` and the action schema in
+:mod:`.schema`. README.md summarises the rules and documents the client API.
 """
 
+from games.pax.codes import RULE_CODES
+from games.pax.describe import describe
 from games.pax.fold import evolve
 from games.pax.rules import (
     MAX_SEATS,
@@ -26,7 +29,7 @@ from games.pax.rules import (
 )
 from games.pax.sample import determinize, prepare_sampler
 from games.pax.schema import ACTION_SCHEMA, REQUIRED_FIELDS
-from games.pax.views import describe, redact, view
+from games.pax.views import redact, view
 
 __all__ = [
     "ACTION_SCHEMA",
@@ -35,6 +38,7 @@ __all__ = [
     "NAME",
     "REQUIRED_FIELDS",
     "PLAYOUT_OPTIONS",
+    "RULE_CODES",
     "SECRET_OPTIONS",
     "awaiting",
     "decide",

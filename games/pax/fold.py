@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from games.base import EventLike, State, clone_json
+from games.base import State, clone_json
+from games.fold import Handler, IntegrityError, make_evolve
 
 CUBES_PER_SEAT = 15
 
@@ -49,7 +50,7 @@ def find_troop(state: State, card: str) -> tuple[int, dict[str, Any] | None] | N
 
 # --- Handlers -----------------------------------------------------------------------------
 
-def _game_set_up(_: State | None, data: Mapping[str, Any]) -> State:
+def _game_set_up(data: Mapping[str, Any]) -> State:
     seats = data["seats"]
     players = [new_player(h, g, data["hacendado_income"][s])
                for s, (h, g) in enumerate(zip(data["hacendados"], data["gold"], strict=True))]
@@ -279,7 +280,7 @@ def _game_decided(state: State, d: Mapping[str, Any]) -> None:
     state["result"] = {"reason": d["reason"], "winners": list(d["winners"])}
 
 
-HANDLERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
+HANDLERS: dict[str, Handler] = {
     "TurnStarted": _turn_started,
     "ActionTaken": _action_taken,
     "GoldMoved": _gold_moved,
@@ -326,18 +327,12 @@ def copy_state(state: State) -> State:
 
 
 def apply_in_place(state: State, type_: str, data: Mapping[str, Any]) -> None:
+    """Fold one event into ``state`` itself: the rules fold each fact on their own draft as
+    they decide, so a later step of an action sees the earlier ones."""
     handler = HANDLERS.get(type_)
     if handler is None:
-        raise ValueError(f"integrity error: unknown event type {type_!r}")
+        raise IntegrityError(f"integrity error: unknown Pax event type {type_!r}")
     handler(state, data)
 
 
-def evolve(state: State | None, event: EventLike) -> State:
-    """Fold one event into a new state; trusts the event, never mutates ``state``."""
-    if event.type == "GameSetUp":
-        return _game_set_up(state, event.data)
-    if state is None:
-        raise ValueError(f"integrity error: {event.type} before GameSetUp")
-    new = copy_state(state)
-    apply_in_place(new, event.type, event.data)
-    return new
+evolve = make_evolve("Pax", "GameSetUp", _game_set_up, HANDLERS, copy_state)

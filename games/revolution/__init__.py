@@ -1,10 +1,14 @@
 """Revolution! for Intrigue: the game protocol of :mod:`games.base`, for 3 or 4 seats.
 
-The rules live in :mod:`.rules`, the per-seat views in :mod:`.views`, the components in
-``data/board.json``; README.md summarises the rules and documents the client API.
+The layout every game shares: the decisions in :mod:`.rules`, the fold in :mod:`.fold`,
+the per-seat views in :mod:`.views`, the transcript lines in :mod:`.describe`, the
+components in ``data/board.json`` read by :mod:`.components`; README.md summarises the
+rules and documents the client API.
 """
 
+from games.revolution.codes import RULE_CODES
 from games.revolution.describe import describe
+from games.revolution.fold import evolve
 from games.revolution.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -12,7 +16,6 @@ from games.revolution.rules import (
     REQUIRED_FIELDS,
     awaiting,
     decide,
-    evolve,
     legal_actions,
     may_act,
     on_timeout,
@@ -29,6 +32,7 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "REQUIRED_FIELDS",
+    "RULE_CODES",
     "awaiting",
     "decide",
     "determinize",

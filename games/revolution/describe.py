@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.base import EventLike, State
-from games.revolution.rules import AREA_BY_ID, CHARACTER_BY_ID, KIND_NAMES, KINDS
+from games.revolution.components import AREA_BY_ID, CHARACTER_BY_ID, KIND_NAMES, KINDS
 
 
 def _character(cid: str) -> str:

@@ -7,7 +7,7 @@ one and takes its reward; the Spy's and the Apothecary's rewards are choices of 
 winners) and Patronage (Gold tops every hand up to five tokens). The game ends when the
 43 spaces of the city are full after a Resolution.
 
-``decide`` and ``resolve`` check the rules and return events; ``evolve`` folds one
+``decide`` and ``resolve`` check the rules and return events; ``evolve`` (in :mod:`.fold`) folds one
 event into a new state and never checks a rule, so a rule fix never breaks an old
 stream. The game has no chance at all: no step draws from the rng it is handed.
 The rules summary and every interpretation are in this package's README.md.
@@ -18,12 +18,10 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 from games.base import (
     Action,
-    EventLike,
     GameEvent,
     InvalidOptions,
     Outcome,
@@ -34,63 +32,37 @@ from games.base import (
     require_fields,
     require_present,
 )
-
-# --- Static facts: the components, loaded from package data -------------------------------
+from games.revolution.components import (
+    ALLOWED_KINDS,
+    AREA_BY_ID,
+    AREA_IDS,
+    AREAS,
+    BIDDING,
+    BOARD,
+    CHARACTER_BY_ID,
+    CHARACTER_IDS,
+    CHARACTERS,
+    CONTROL_BONUS,
+    CUBES_PER_SEAT,
+    HAND_SIZE,
+    KIND_NAMES,
+    KINDS,
+    MAX_CHARACTERS,
+    MAX_ROUND_CAP,
+    MIN_ROUND_CAP,
+    OPTION_DEFAULTS,
+    OVER,
+    PATRONAGE,
+    RESOLUTION,
+    TOKEN_SUPPORT,
+    no_tokens,
+    token_counts,
+)
+from games.revolution.fold import evolve
 
 NAME = "revolution"
 MIN_SEATS = 3
 MAX_SEATS = 4
-
-
-def _load_board() -> dict[str, Any]:
-    """The bid board, city board and token bank, kept as data beside the code."""
-    text = resources.files(__package__).joinpath("data", "board.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-BOARD: dict[str, Any] = _load_board()
-KINDS: tuple[str, ...] = tuple(BOARD["token_kinds"])
-KIND_NAMES = {"force": "Force", "blackmail": "Blackmail", "gold": "Gold"}
-TOKEN_SUPPORT: dict[str, int] = dict(BOARD["token_support"])
-CHARACTERS: tuple[dict[str, Any], ...] = tuple(BOARD["characters"])
-CHARACTER_IDS: tuple[str, ...] = tuple(c["id"] for c in CHARACTERS)
-CHARACTER_BY_ID: dict[str, dict[str, Any]] = {c["id"]: c for c in CHARACTERS}
-ALLOWED_KINDS: dict[str, tuple[str, ...]] = {
-    c["id"]: tuple(k for k in KINDS if k not in c["immune"]) for c in CHARACTERS
-}
-AREAS: tuple[dict[str, Any], ...] = tuple(BOARD["areas"])
-AREA_IDS: tuple[str, ...] = tuple(a["id"] for a in AREAS)
-AREA_BY_ID: dict[str, dict[str, Any]] = {a["id"]: a for a in AREAS}
-TOTAL_SPACES = sum(a["spaces"] for a in AREAS)
-MAX_CHARACTERS: int = BOARD["max_characters_per_bid"]
-HAND_SIZE: int = BOARD["patronage_hand_size"]
-CUBES_PER_SEAT: int = BOARD["cubes_per_seat"]
-CONTROL_BONUS: int = BOARD["area_control_bonus"]
-
-# The Fortress has 8 spaces and only the General fills it, so no game fills the city
-# in fewer than 8 rounds; the cap only stops a table that has stalled.
-MIN_ROUND_CAP = 8
-MAX_ROUND_CAP = 200
-OPTION_DEFAULTS: dict[str, Any] = {
-    "refund_losing_bids": False,
-    "area_control_bonus": False,
-    "german_edition": False,
-    "max_rounds": 40,
-}
-
-# Phases as the state records them (Spying has no decision: RoundStarted shows the hands).
-BIDDING, RESOLUTION, PATRONAGE, OVER = "bidding", "resolution", "patronage", "over"
-
-
-# --- Small helpers --------------------------------------------------------------------------
-
-def _no_tokens() -> dict[str, int]:
-    return {k: 0 for k in KINDS}
-
-
-def _tokens(counts: Mapping[str, int]) -> dict[str, int]:
-    """Counts of every kind, in the canonical order, zeros included."""
-    return {k: int(counts.get(k, 0)) for k in KINDS}
 
 
 def bid_strength(tokens: Mapping[str, int]) -> tuple[int, int, int]:
@@ -157,7 +129,7 @@ def apothecary_pairs(state: State) -> list[tuple[tuple[str, Seat], tuple[str, Se
 def bid_limits(state: State, seat: Seat) -> dict[str, Any]:
     """The limits of a bid as data: what a client needs to build any legal bid itself."""
     return {
-        "tokens": _tokens(state["hands"][seat]),
+        "tokens": token_counts(state["hands"][seat]),
         "must_place_all": True,
         "max_characters": MAX_CHARACTERS,
         "characters": [{"id": cid, "allowed": list(ALLOWED_KINDS[cid])} for cid in CHARACTER_IDS],
@@ -190,10 +162,10 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
 def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[GameEvent]:
     """Fill the bank, hand every seat its starting tokens and cubes, open round 1."""
     opts = validate_options(options, seats)
-    bank = _tokens(BOARD["bank"])
+    bank = token_counts(BOARD["bank"])
     if opts["german_edition"]:
         bank["gold"] = BOARD["german_edition_gold"]
-    start = _tokens(BOARD["starting_hand"])
+    start = token_counts(BOARD["starting_hand"])
     for kind in KINDS:
         bank[kind] -= start[kind] * seats
     hands = [dict(start) for _ in range(seats)]
@@ -206,165 +178,6 @@ def setup(options: Mapping[str, Any], seats: int, rng: random.Random) -> list[Ga
         "areas": {area: [0] * seats for area in AREA_IDS},
     }
     return [GameEvent("BoardPrepared", started), GameEvent("RoundStarted", {"round": 1, "hands": clone_json(hands)})]
-
-
-# --- The fold: one small handler per event type --------------------------------------------
-
-def _fold_board_prepared(state: State | None, data: Mapping[str, Any]) -> State:
-    seats = data["seats"]
-    return {
-        "seats": seats,
-        "options": clone_json(data["options"]),
-        "round": 0,
-        "phase": PATRONAGE,  # as if round 0 had just ended: RoundStarted always follows
-        "support": [0] * seats,
-        "hands": [_tokens(hand) for hand in data["hands"]],
-        "bank": _tokens(data["bank"]),
-        "supply": list(data["supply"]),
-        "areas": clone_json(data["areas"]),
-        "sealed": [None] * seats,
-        "revealed": None,
-        "next": 0,
-        "decision": None,
-        "result": None,
-    }
-
-
-def _fold_round_started(state: State, data: Mapping[str, Any]) -> State:
-    state["round"] = data["round"]
-    state["phase"] = BIDDING
-    state["sealed"] = [None] * state["seats"]
-    state["revealed"] = None
-    state["next"] = 0
-    state["decision"] = None
-    return state
-
-
-def _fold_bid_placed(state: State, data: Mapping[str, Any]) -> State:
-    state["sealed"][data["seat"]] = {"bids": clone_json(data["bids"]), "forfeit": bool(data.get("forfeit", False))}
-    return state
-
-
-def _fold_bids_revealed(state: State, data: Mapping[str, Any]) -> State:
-    """Every hand goes onto the bid board; a forfeited hand goes straight to the bank."""
-    for seat, (bids, lost) in enumerate(zip(data["bids"], data["forfeited"], strict=True)):
-        hand = state["hands"][seat]
-        for tokens in bids.values():
-            for kind, count in tokens.items():
-                hand[kind] -= count
-        for kind, count in lost.items():
-            hand[kind] -= count
-            state["bank"][kind] += count
-    state["revealed"] = clone_json(data["bids"])
-    state["sealed"] = [None] * state["seats"]
-    state["phase"] = RESOLUTION
-    state["next"] = 0
-    return state
-
-
-def _fold_character_resolved(state: State, data: Mapping[str, Any]) -> State:
-    winner = data["winner"]
-    if winner is not None:
-        state["support"][winner] += data["support"]
-        for kind, count in data["tokens"].items():
-            state["hands"][winner][kind] += count
-            state["bank"][kind] -= count
-        if data["cube"] is not None:
-            state["areas"][data["cube"]][winner] += 1
-            state["supply"][winner] -= 1
-    for kind, count in data["to_bank"].items():
-        state["bank"][kind] += count
-    for seat, refund in enumerate(data["refunds"]):
-        for kind, count in refund.items():
-            state["hands"][seat][kind] += count
-    state["next"] += 1
-    state["decision"] = {"seat": winner, "kind": data["decision"]} if data["decision"] else None
-    return state
-
-
-def _fold_spy_replaced_cube(state: State, data: Mapping[str, Any]) -> State:
-    area, owner, seat = state["areas"][data["area"]], data["owner"], data["seat"]
-    area[owner] -= 1
-    state["supply"][owner] += 1
-    area[seat] += 1
-    state["supply"][seat] -= 1
-    state["decision"] = None
-    return state
-
-
-def _fold_apothecary_swapped_cubes(state: State, data: Mapping[str, Any]) -> State:
-    first, second = data["first"], data["second"]
-    state["areas"][first["area"]][first["owner"]] -= 1
-    state["areas"][first["area"]][second["owner"]] += 1
-    state["areas"][second["area"]][second["owner"]] -= 1
-    state["areas"][second["area"]][first["owner"]] += 1
-    state["decision"] = None
-    return state
-
-
-def _fold_reward_skipped(state: State, data: Mapping[str, Any]) -> State:
-    state["decision"] = None
-    return state
-
-
-def _fold_patronage_paid(state: State, data: Mapping[str, Any]) -> State:
-    for seat, gold in enumerate(data["gold"]):
-        state["hands"][seat]["gold"] += gold
-        state["bank"]["gold"] -= gold
-    state["phase"] = PATRONAGE
-    return state
-
-
-def _fold_game_scored(state: State, data: Mapping[str, Any]) -> State:
-    state["support"] = list(data["support"])
-    state["phase"] = OVER
-    state["decision"] = None
-    state["result"] = {"reason": data["reason"], "winners": list(data["winners"]), "support": list(data["support"])}
-    return state
-
-
-_FOLD: dict[str, Callable[[State, Mapping[str, Any]], State]] = {
-    "RoundStarted": _fold_round_started,
-    "BidPlaced": _fold_bid_placed,
-    "BidsRevealed": _fold_bids_revealed,
-    "CharacterResolved": _fold_character_resolved,
-    "SpyReplacedCube": _fold_spy_replaced_cube,
-    "ApothecarySwappedCubes": _fold_apothecary_swapped_cubes,
-    "RewardSkipped": _fold_reward_skipped,
-    "PatronagePaid": _fold_patronage_paid,
-    "GameScored": _fold_game_scored,
-}
-EVENT_TYPES: tuple[str, ...] = ("BoardPrepared", *_FOLD)
-
-
-def _next_state(state: State) -> State:
-    """A copy of ``state`` whose mutable parts a fold handler may change in place.
-
-    Handlers change counters (support, hands, bank, supply, cubes) in place and replace
-    everything else (sealed bids, revealed bids, decision, result) with new objects, so
-    those parts are shared with the old state. Copying the whole tree on every event
-    would cost most of the time of a game.
-    """
-    new = dict(state)
-    new["support"] = list(state["support"])
-    new["hands"] = [dict(hand) for hand in state["hands"]]
-    new["bank"] = dict(state["bank"])
-    new["supply"] = list(state["supply"])
-    new["areas"] = {area: list(counts) for area, counts in state["areas"].items()}
-    new["sealed"] = list(state["sealed"])
-    return new
-
-
-def evolve(state: State | None, event: EventLike) -> State:
-    """Fold one event into a new state; trusts the event, never mutates ``state``."""
-    if event.type == "BoardPrepared":
-        return _fold_board_prepared(state, event.data)
-    handler = _FOLD.get(event.type)
-    if handler is None:
-        raise ValueError(f"integrity error: unknown event type {event.type!r}")
-    if state is None:
-        raise ValueError(f"integrity error: {event.type} before BoardPrepared")
-    return handler(_next_state(state), event.data)
 
 
 # --- Who acts now ---------------------------------------------------------------------------
@@ -554,7 +367,7 @@ def _reveal(state: State) -> GameEvent:
     bids, forfeited = [], []
     for seat, sealed in enumerate(state["sealed"]):
         bids.append(clone_json(sealed["bids"]))
-        forfeited.append(_tokens(state["hands"][seat]) if sealed["forfeit"] else _no_tokens())
+        forfeited.append(token_counts(state["hands"][seat]) if sealed["forfeit"] else no_tokens())
     return GameEvent("BidsRevealed", {"round": state["round"], "bids": bids, "forfeited": forfeited})
 
 
@@ -566,7 +379,7 @@ def _resolve_character(state: State, index: int) -> GameEvent:
     """
     character = CHARACTERS[index]
     cid = character["id"]
-    offers = [_tokens(bids.get(cid, {})) for bids in state["revealed"]]
+    offers = [token_counts(bids.get(cid, {})) for bids in state["revealed"]]
     winner = strongest_bidder(offers)
     data: dict[str, Any] = {"round": state["round"], "character": cid, "winner": winner,
                             "support": 0, "tokens": {}, "cube": None, "decision": None, "no_target": False}
@@ -586,7 +399,7 @@ def _resolve_character(state: State, index: int) -> GameEvent:
         if has_choice is not None:
             data["decision"] = special if has_choice else None
             data["no_target"] = not has_choice
-    to_bank, refunds = _no_tokens(), [_no_tokens() for _ in offers]
+    to_bank, refunds = no_tokens(), [no_tokens() for _ in offers]
     refund = bool(state["options"]["refund_losing_bids"])
     for seat, offer in enumerate(offers):
         pile = refunds[seat] if refund and seat != winner else to_bank
@@ -708,7 +521,7 @@ def _spread(hand: Mapping[str, int], homes: Sequence[str]) -> dict[str, dict[str
 
 def example_bids(hand: Mapping[str, int]) -> list[dict[str, Any]]:
     """A few complete legal bids for ``hand``: the bid space is far too large to list."""
-    hand = _tokens(hand)
+    hand = token_counts(hand)
     if not any(hand.values()):
         return [{"type": "bid", "bids": {}}]
     held = {kind: count for kind, count in hand.items() if count}
@@ -743,3 +556,4 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
         actions = [{"type": "apothecary", "first": {"area": a[0], "owner": a[1]},
                     "second": {"area": b[0], "owner": b[1]}} for a, b in apothecary_pairs(state)]
     return [*actions, {"type": "skip"}]
+

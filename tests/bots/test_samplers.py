@@ -171,3 +171,29 @@ def test_revolution_rivals_sealed_bids_do_not_change_the_decision() -> None:
 def test_an_observation_carries_no_hidden_state() -> None:
     """What the bot is handed is the view, the legal actions and the redacted history: nothing else."""
     assert set(Observation.__dataclass_fields__) == {"game", "seat", "view", "legal_actions", "history"}
+
+
+def test_coup_belief_deals_rivals_their_claims_and_keeps_the_view() -> None:
+    from bots.knowledge import knowledge_for
+    from bots.knowledge.coup import standing_claims
+
+    rules = registry.load("coup")
+    deck = ["duke", "assassin", "contessa", "contessa", "ambassador", "ambassador", *["captain"] * 3,
+            "duke", "duke", "assassin", "assassin", "contessa", "ambassador"]
+    table = Table(rules, 3, {"deck": deck}, seed="claims")
+    table.act(0, {"type": "steal", "target": 1})
+    table.act(1, {"type": "block", "card": "captain"})  # a bluff: seat 1 holds two contessas
+    table.act(2, {"type": "pass"})
+    table.act(0, {"type": "pass"})
+    table.settle()
+    observation = observation_for(table, "coup", 0, SeatHistories(table))
+    assert standing_claims(observation) == {1: ["captain"]}
+    shape = knowledge_for("coup").shaper(observation)
+    sampler = rules.prepare_sampler(observation.view, observation.history, 0)
+    holding = 0
+    for k in range(200):
+        sample = shape(sampler.sample(random.Random(k)), random.Random(k))
+        assert rules.view(sample, 0) == observation.view
+        holding += "captain" in sample["seats"][1]["hidden"]
+    plain = sum("captain" in sampler.sample(random.Random(k))["seats"][1]["hidden"] for k in range(200))
+    assert holding > plain + 40

@@ -13,13 +13,15 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 
 from games import registry
 from games.base import RuleViolation
-from games.table import TableEvent
+from games.table import TABLE_RULE_CODES, TableEvent
 from projections.record import PLATFORM_EVENT_TYPES
+from service.openapi_shapes import action_schema
 from tests.support.logged_table import LoggedTable as Table
 
 GAMES = registry.available()
@@ -231,8 +233,6 @@ def test_a_state_read_back_from_json_plays_on_alike(name: str) -> None:
 def test_the_rules_require_what_the_api_reference_marks_required(name: str) -> None:
     """The reference's ``<Game>Action`` schema and the rules agree on every required field,
     and an action left without one is refused naming it, whatever the seat owes."""
-    from games.shapes import action_schema
-
     rules = registry.load(name)
     required = rules.REQUIRED_FIELDS
     for branch in action_schema(rules)["oneOf"]:
@@ -247,3 +247,47 @@ def test_the_rules_require_what_the_api_reference_marks_required(name: str) -> N
             with pytest.raises(RuleViolation) as err:
                 rules.decide(table.current, seat, action, table.rng())
             assert err.value.code.startswith("missing_") and repr(missing) in err.value.message, (action, err.value)
+            assert err.value.code in rules.RULE_CODES
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_refusal_of_a_random_game_is_a_declared_rule_code(name: str) -> None:
+    """Stale actions (legal once, most of them not now), other seats' actions, unknown types, extra
+    fields and odd options: whatever the rules refuse with is in the game's ``RULE_CODES``."""
+    rules = registry.load(name)
+    declared = set(rules.RULE_CODES) | set(TABLE_RULE_CODES)
+    refused: set[str] = set()
+
+    def attempt(call: Callable[..., object], *args: object) -> None:
+        try:
+            call(*args)
+        except RuleViolation as err:
+            refused.add(err.code)
+
+    for key in rules.validate_options({}, rules.MIN_SEATS):
+        for odd in (None, -1, "odd", [], {"odd": 1}, True):
+            attempt(rules.validate_options, {key: odd}, rules.MIN_SEATS)
+    attempt(rules.validate_options, {"no_such_option": 1}, rules.MIN_SEATS)
+    attempt(rules.validate_options, {}, rules.MAX_SEATS + 1)
+    rng = random.Random(7)
+    for seats in (rules.MIN_SEATS, rules.MAX_SEATS):
+        table = Table(rules, seats, playout(name, {}), seed=f"refusals-{seats}")
+        table.settle()
+        seen: list[dict] = []
+        for _ in range(150):
+            if table.outcome is not None:
+                break
+            state = table.current
+            legal = {seat: rules.legal_actions(state, seat) for seat in range(seats)}
+            seen.extend(action for actions in legal.values() for action in actions[:5])
+            for seat in range(seats):
+                wrong = [*rng.sample(seen, min(4, len(seen))), {"type": "no-such-action"}, {"no": "type"}]
+                if legal[seat]:
+                    wrong.append({**rng.choice(legal[seat]), "no_such_field": 1})
+                for action in wrong:
+                    attempt(rules.decide, state, seat, action, table.rng())
+            mover = rng.choice([seat for seat, actions in legal.items() if actions])
+            table.act(mover, rng.choice(legal[mover]))
+        attempt(table.act, 0, {"type": "no-such-action"})
+    assert len(refused) >= 4  # the attempts meet the rules' refusals
+    assert sorted(refused - declared) == []

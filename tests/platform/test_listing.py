@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from engine.core import Engine
 from engine.settings import Limits
-from games.coup.rules import FULL_DECK
+from games.coup.components import FULL_DECK
 from projections.listing import index_page
 from service.app import create_app
 

@@ -1,7 +1,8 @@
 """Every problem code answers one status, in every game and from every layer.
 
-The declarations: each operation's problem codes in the API reference, each game's rule
-codes (a refusal's status is ``rule_status``), and the README's table of codes.
+The declarations: the platform's codes with their statuses (``service.answers.problem_codes``),
+each operation's problem codes in the API reference, each game's ``RULE_CODES`` (a refusal's
+status is ``rule_status``); the README's table of codes is checked against them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from games import registry
-from games.shapes import rule_codes
+from service.answers import problem_codes
 from service.openapi import operations
 from service.problem_status import rule_status
 
@@ -25,8 +26,11 @@ def declared_statuses() -> dict[str, set[int]]:
             for code in codes:
                 found[code].add(status)
     for name in registry.available():
-        for code in rule_codes(registry.load(name)):
+        for code in registry.load(name).RULE_CODES:
             found[code].add(rule_status(code))
+    for code, declared in problem_codes().items():
+        if declared.status is not None:
+            found[code].add(declared.status)
     return found
 
 
@@ -39,7 +43,8 @@ def readme_rows() -> dict[str, list[set[int]]]:
         if len(cells) < 3 or not re.match(r"\s*\d{3}", cells[1]):
             continue
         statuses = {int(status) for status in re.findall(r"\d{3}", cells[1])}
-        for code in set(re.findall(r"`([a-z_]+)`", cells[2])):
+        codes = re.sub(r"\([^()]*\)", "", cells[2])  # a remark in parentheses names no code
+        for code in set(re.findall(r"`([a-z_]+)`", codes)):
             rows[code].append(statuses)
     return rows
 
@@ -60,4 +65,17 @@ def test_the_readme_lists_each_code_in_one_row_under_its_status() -> None:
     assert {code: found for code, found in rows.items() if len(found) > 1} == {}
     wrong = {code: (sorted(statuses), sorted(rows[code][0])) for code, statuses in declared_statuses().items()
              if code in rows and not statuses <= rows[code][0]}
+    assert wrong == {}
+
+
+def test_the_readme_table_and_the_platform_declaration_agree() -> None:
+    """Each code the platform declares is in the README's table under its status, and the table names no other."""
+    rows = readme_rows()
+    declared = problem_codes()
+    missing = sorted(set(declared) - set(rows))
+    assert missing == [], "declared, not in the README's table"
+    unknown = sorted(set(rows) - set(declared))
+    assert unknown == [], "in the README's table, not declared"
+    wrong = {code: (code_of.status, sorted(rows[code][0])) for code, code_of in declared.items()
+             if code_of.status is not None and code_of.status not in rows[code][0]}
     assert wrong == {}

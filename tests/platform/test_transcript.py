@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Engine
-from games.coup import rules as coup
+from games.coup import components as coup
 from projections.transcript import transcript
 
 

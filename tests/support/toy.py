@@ -15,6 +15,8 @@ from games.base import GameEvent, InvalidOptions, Outcome, RuleViolation, requir
 NAME = "toy"
 MIN_SEATS = 2
 MAX_SEATS = 4
+RULE_CODES = {"unknown_option": "toy takes no options", "unknown_action": "an action other than pick",
+              "bad_number": "a pick of another number than 1, 2 or 3", "unknown_field": "a key pick does not take"}
 
 
 def validate_options(options: dict[str, Any], seats: int) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import games.coup as coup
-from games.coup import rules
+from games.coup import components, fold
 from games.table import Table, TableEvent
 
 # The rulebook's "Esempio di partita" names its three seats.
@@ -27,10 +27,10 @@ def deck_for(*hands: list[str], court: list[str] | None = None) -> list[str]:
     The cards left over follow in the rules' character order, so the deck is always legal.
     """
     dealt = [card for hand in hands for card in hand] + list(court or [])
-    left = Counter(rules.FULL_DECK) - Counter(dealt)
-    assert not Counter(dealt) - Counter(rules.FULL_DECK), "more copies than the game has"
+    left = Counter(components.FULL_DECK) - Counter(dealt)
+    assert not Counter(dealt) - Counter(components.FULL_DECK), "more copies than the game has"
     rest = []
-    for card in rules.FULL_DECK:
+    for card in components.FULL_DECK:
         if left[card]:
             rest.append(card)
             left[card] -= 1
@@ -52,7 +52,7 @@ def example_table() -> Table:
 
 def set_coins(t: Table, coins: dict[int, int]) -> None:
     """Give seats these coins; the treasury pays or takes the difference, so coins are kept."""
-    state = rules._copy(t.current)
+    state = fold.copy_state(t.current)
     for seat, n in coins.items():
         state["treasury"] -= n - state["seats"][seat]["coins"]
         state["seats"][seat]["coins"] = n
@@ -63,7 +63,7 @@ def set_coins(t: Table, coins: dict[int, int]) -> None:
 def set_turn(t: Table, seat: int) -> None:
     """Start the next turn with ``seat`` (between turns only)."""
     assert t.awaiting() == {t.current["turn"]: "turn"}
-    state = rules._copy(t.current)
+    state = fold.copy_state(t.current)
     state["turn"] = seat
     t.state = state
 

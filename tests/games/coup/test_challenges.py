@@ -8,7 +8,7 @@ import pytest
 
 import games.coup as coup
 from games.base import RuleViolation
-from games.coup import rules
+from games.coup import components
 from games.table import Table
 
 from .helpers import RNG, all_pass, coins, events_of, hidden, revealed, table
@@ -44,7 +44,7 @@ def test_outside_a_scenario_the_proven_card_is_shuffled_back_and_a_card_drawn() 
     cards = Counter(t.current["deck"])
     for seat in t.current["seats"]:
         cards.update(seat["hidden"] + seat["revealed"])
-    assert cards == Counter(rules.FULL_DECK)
+    assert cards == Counter(components.FULL_DECK)
 
 
 def test_the_loser_of_a_challenge_chooses_the_card_to_reveal() -> None:

@@ -20,14 +20,14 @@ from hypothesis import strategies as st
 
 import games.coup as coup
 from games.base import Outcome
-from games.coup import rules
+from games.coup import components, rules
 from games.table import Table, TableEvent
 
 #: Seeded games: 1,000 under the default profile, 10,000 under ``long`` (HYPOTHESIS_PROFILE=long).
 GAMES = max(1_000, settings.default.max_examples // 2)
 #: Random play ends far sooner; this only turns a game that never ends into a failure.
 MAX_STEPS = 2_000
-STANDARD_DECK = Counter(rules.FULL_DECK)
+STANDARD_DECK = Counter(components.FULL_DECK)
 
 
 def check_state(state: dict[str, Any], seats: int) -> None:
@@ -36,14 +36,14 @@ def check_state(state: dict[str, Any], seats: int) -> None:
     assert len(players) == seats
     coins = [p["coins"] for p in players]
     assert min(coins) >= 0 and state["treasury"] >= 0
-    assert sum(coins) + state["treasury"] == rules.TREASURY
+    assert sum(coins) + state["treasury"] == components.TREASURY
     exchange = state["exchange"]
     drawn = exchange["drawn"] if exchange else []
     cards = [c for p in players for c in p["hidden"] + p["revealed"]] + state["deck"] + drawn
     assert Counter(cards) == STANDARD_DECK
-    assert len(state["deck"]) == len(rules.FULL_DECK) - rules.STARTING_INFLUENCE * seats - len(drawn)
+    assert len(state["deck"]) == len(components.FULL_DECK) - components.STARTING_INFLUENCE * seats - len(drawn)
     for player in players:
-        assert len(player["hidden"]) + len(player["revealed"]) == rules.STARTING_INFLUENCE
+        assert len(player["hidden"]) + len(player["revealed"]) == components.STARTING_INFLUENCE
     living = [s for s, p in enumerate(players) if p["hidden"]]
     exiled = [s for s, p in enumerate(players) if not p["hidden"]]
     assert living == rules.alive_seats(state)
@@ -62,7 +62,7 @@ def check_state(state: dict[str, Any], seats: int) -> None:
     assert rules.outcome(state) is None
     if exchange is not None:
         assert exchange["seat"] in living and exchange["hand"] == players[exchange["seat"]]["hidden"]
-        assert len(drawn) == rules.EXCHANGE_DRAW
+        assert len(drawn) == components.EXCHANGE_DRAW
     if state["action"] is None:
         assert waiting == {state["turn"]: "turn"} and state["turn"] in living
 
@@ -111,7 +111,7 @@ def play_one(seats: int, seed: int, *, timeouts: float = 0.05, patience: float =
     which makes longer games that reach forced coups and an empty treasury.
     """
     rng = random.Random(seed)
-    options = {"deck": rng.sample(rules.FULL_DECK, len(rules.FULL_DECK))} if scenario else {}
+    options = {"deck": rng.sample(components.FULL_DECK, len(components.FULL_DECK))} if scenario else {}
     t = Table(coup, seats, options, seed=f"coup-{seed}")  # type: ignore[arg-type]
     state = t.current
     check_state(state, seats)
@@ -150,7 +150,7 @@ def check_end(t: Table) -> None:
     assert coup.awaiting(state) == {}
     assert all(coup.legal_actions(state, seat) == [] for seat in range(t.seats))
     revealed = sum(len(p["revealed"]) for p in state["seats"])
-    assert revealed >= rules.STARTING_INFLUENCE * (t.seats - 1) + len(state["seats"][winner]["revealed"])
+    assert revealed >= components.STARTING_INFLUENCE * (t.seats - 1) + len(state["seats"][winner]["revealed"])
 
 
 def features(t: Table) -> set[str]:
@@ -162,7 +162,7 @@ def features(t: Table) -> set[str]:
         data = event.data
         if event.type == "ActionDeclared":
             seen.add(data["type"])
-            if state is not None and state["seats"][data["seat"]]["coins"] >= rules.FORCED_COUP_AT:
+            if state is not None and state["seats"][data["seat"]]["coins"] >= components.FORCED_COUP_AT:
                 seen.add("forced_coup")
         elif event.type == "ChallengeSettled":
             seen.add(f"challenge_{data['about']}_{'proven' if data['proven'] else 'bluff'}")
@@ -200,7 +200,7 @@ def test_seeded_games_keep_every_invariant_to_the_end() -> None:
         seen |= features(t)
     assert sum(counts.values()) == GAMES and set(counts) == {2, 3, 4, 5, 6}
     assert set(winners) == set(range(6))  # every seat number wins some game
-    assert seen >= {*rules.ACTIONS, "forced_coup", "challenge_action_proven", "challenge_action_bluff",
+    assert seen >= {*components.ACTIONS, "forced_coup", "challenge_action_proven", "challenge_action_bluff",
                     "challenge_block_proven", "challenge_block_bluff", "BlockOffered", "BlockDeclared",
                     "WindowClosed", "ExchangeCompleted", "chosen_loss", "forced_loss", "exiled",
                     "two_losses_in_one_turn", "nothing_to_steal", "empty_treasury"}, seen

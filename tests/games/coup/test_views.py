@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import games.coup as coup
 from games.base import GameEvent, RuleViolation
-from games.coup import rules
+from games.coup import components, fold, rules
 from games.coup.views import PUBLIC_EVENTS
 from games.table import Table, TableEvent
 
@@ -43,8 +43,8 @@ GAMES = max(150, settings.default.max_examples // 20)
 def deal(*hands: list[str], court: list[str]) -> list[str]:
     """A scenario deck dealing ``hands`` in seat order, ``court`` on top of the court deck."""
     dealt = [card for hand in hands for card in hand] + court
-    left = Counter(rules.FULL_DECK) - Counter(dealt)
-    assert not Counter(dealt) - Counter(rules.FULL_DECK)
+    left = Counter(components.FULL_DECK) - Counter(dealt)
+    assert not Counter(dealt) - Counter(components.FULL_DECK)
     return dealt + list(left.elements())
 
 
@@ -409,7 +409,7 @@ def test_once_finished_the_platform_shows_every_event_whole() -> None:
 
 
 def test_every_event_type_has_a_redaction_rule() -> None:
-    assert set(rules._FOLDS) | {"CardsDealt"} == PUBLIC_EVENTS | {"CardsDealt", "ChallengeSettled",
+    assert set(fold.HANDLERS) | {"CardsDealt"} == PUBLIC_EVENTS | {"CardsDealt", "ChallengeSettled",
                                                                    "ExchangeCompleted"}
 
 

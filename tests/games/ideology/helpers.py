@@ -13,7 +13,7 @@ from typing import Any
 
 import games.ideology as ideology
 from games.base import clone_json
-from games.ideology import rules
+from games.ideology import board as b
 from games.ideology.components import INFLUENCE_TYPES
 from games.table import Table
 
@@ -41,7 +41,7 @@ def _take_from_deck(state: dict[str, Any], seat: int, kind: str, count: int) -> 
         for card in list(state[pile][seat]):
             if len(taken) == count:
                 break
-            if rules.card_type(card) == kind:
+            if b.card_type(card) == kind:
                 state[pile][seat].remove(card)
                 taken.append(card)
     assert len(taken) == count, f"seat {seat} has not {count} {kind} card(s) left to take"
@@ -122,17 +122,17 @@ def start_phase(t: Table, phase: str, first: int | None = None) -> None:
     state["conflict"] = None
     state["owed"] = [0] * state["seats"]
     state["cursor"] = 0 if first is None else state["order"].index(first)
-    if phase == rules.DIPLOMACY:
+    if phase == b.DIPLOMACY:
         state["offers"] = [None] * state["seats"]
     t.state = state
 
 
 def cards_by_seat(t: Table, region: str, kind: str) -> list[int]:
-    return [rules.card_owner(t.current, card) for card in t.current["regions"][region]["cards"][kind]]
+    return [b.card_owner(t.current, card) for card in t.current["regions"][region]["cards"][kind]]
 
 
 def hand(t: Table, seat: int) -> dict[str, int]:
-    return rules.count_types(t.current["hands"][seat])
+    return b.count_types(t.current["hands"][seat])
 
 
 def every_card_place(state: dict[str, Any]) -> Counter[str]:
@@ -156,7 +156,7 @@ def all_cards(state: dict[str, Any]) -> set[str]:
     for iid in state["ideology"]:
         deck = state["board"]["ideologies"][iid]["deck"]
         for kind in INFLUENCE_TYPES:
-            cards.update(f"{iid}:{rules.LETTER[kind]}{n}" for n in range(1, deck[kind] + 1))
+            cards.update(f"{iid}:{b.LETTER[kind]}{n}" for n in range(1, deck[kind] + 1))
     return cards
 
 
@@ -166,8 +166,8 @@ def check_invariants(state: dict[str, Any]) -> None:
     assert set(places) == all_cards(state)
     assert all(n == 1 for n in places.values()), [card for card, n in places.items() if n != 1]
     for seat in range(state["seats"]):
-        controlled = rules.controlled_by(state, seat)
-        assert len(controlled) + 1 <= rules.CONTROL_MARKERS  # one marker sits on the turn order chart
+        controlled = b.controlled_by(state, seat)
+        assert len(controlled) + 1 <= b.CONTROL_MARKERS  # one marker sits on the turn order chart
     board = state["board"]["advancements"]
     for aid, card in board.items():
         held = sum(adv.get(aid, 0) for adv in state["advancements"])

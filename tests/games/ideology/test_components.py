@@ -13,7 +13,8 @@ import pytest
 
 import games.ideology as ideology
 from games.base import InvalidOptions, clone_json
-from games.ideology import components, rules
+from games.ideology import board as b
+from games.ideology import components
 from games.table import Table
 
 
@@ -177,7 +178,7 @@ def test_fixed_decks_and_region_pile_make_a_scenario_that_deals_them_in_order() 
     t = Table(ideology, 3, options)  # type: ignore[arg-type]
     fascist = t.current["seat_of"]["fascism"]
     assert t.current["scenario"] is True
-    assert [rules.card_type(c) for c in t.current["hands"][fascist]] == ["cultural"] * 3
+    assert [b.card_type(c) for c in t.current["hands"][fascist]] == ["cultural"] * 3
     assert t.current["region_pile"] == pile
     assert "decks" not in ideology.view(t.current, fascist)["options"]
     assert ideology.view(t.current, fascist)["options"]["decks_fixed"] is True

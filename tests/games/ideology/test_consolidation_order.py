@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 
+from games.ideology import board as b
 from games.ideology import rules
 
 from .helpers import edit, put, seat_of, table
@@ -21,7 +22,7 @@ def test_regions_lost_together_are_listed_in_id_order_whatever_the_maps_order() 
     for rid in ("united_states", "germany"):  # the data file lists the United States first
         put(t, rid, imperialist, military=3, economic=3, cultural=3)  # 9 against 9: no strict majority
     state = edit(t)
-    state["phase"] = rules.CONSOLIDATION
+    state["phase"] = b.CONSOLIDATION
     map_order = {**state, "regions": {rid: state["regions"][rid] for rid in state["board"]["regions"]}}
     reversed_order = {**state, "regions": dict(reversed(list(state["regions"].items())))}
     drawn = [json.dumps([e.type, e.data]) for e in rules.resolve(map_order, random.Random(1))]

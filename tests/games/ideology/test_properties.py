@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import games.ideology as ideology
 from games.base import RuleViolation
+from games.ideology import board as b
 from games.ideology import rules
 from games.table import Table
 
@@ -67,7 +68,7 @@ def play_one(seats: int, seed: int, options: dict[str, Any]) -> Table:
             except RuleViolation as err:
                 assert err.code and err.message
                 assert json.dumps(t.current, sort_keys=True) == frozen
-        elif roll < 0.06 and state["phase"] == rules.DIPLOMACY:
+        elif roll < 0.06 and state["phase"] == b.DIPLOMACY:
             # Any seat may seal an offer, or replace its own, until the last seat has offered.
             other = rng.randrange(seats)
             t.act(other, rng.choice(ideology.legal_actions(state, other)))
@@ -86,13 +87,13 @@ def check_end(t: Table) -> None:
     outcome = t.outcome
     assert outcome is not None
     result = state["result"]
-    influence = [rules.global_influence(state, seat) for seat in range(t.seats)]
+    influence = [b.global_influence(state, seat) for seat in range(t.seats)]
     assert result["influence"] == influence
     best = max(influence)
     if outcome.reason == "global_influence":
-        assert best >= rules.WINNING_INFLUENCE
+        assert best >= b.WINNING_INFLUENCE
     tied = [seat for seat in range(t.seats) if influence[seat] == best]
-    points = [rules.tie_break_points(state, seat) for seat in tied]
+    points = [b.tie_break_points(state, seat) for seat in tied]
     assert list(outcome.winners) == [seat for seat, p in zip(tied, points, strict=True) if p == max(points)]
     assert t.replay() == state
     assert json.loads(json.dumps(state)) == state

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from games.ideology import board as b
 from games.ideology import rules
-from games.ideology.views import describe
+from games.ideology.describe import describe
 
 from .helpers import check_invariants, empty_hand, give, put, seat_of, set_advancements, start_phase, table
 
@@ -16,11 +17,11 @@ def test_every_awaited_kind_has_its_documented_default() -> None:
     before = list(t.current["hands"][first])
     t.timeout(first)
     assert t.current["hands"][first] == before
-    start_phase(t, rules.DEVELOPMENT, first=fascist)
+    start_phase(t, b.DEVELOPMENT, first=fascist)
     assert rules.on_timeout(t.current, fascist) == {"type": "done"}
-    start_phase(t, rules.FOREIGN, first=fascist)
+    start_phase(t, b.FOREIGN, first=fascist)
     assert rules.on_timeout(t.current, fascist) == {"type": "pass"}
-    start_phase(t, rules.CONFLICT, first=fascist)
+    start_phase(t, b.CONFLICT, first=fascist)
     assert rules.on_timeout(t.current, fascist) == {"type": "pass"}
     put(t, "germany", imperialist, cultural=1)
     give(t, fascist, cultural=2)
@@ -32,7 +33,7 @@ def test_every_awaited_kind_has_its_documented_default() -> None:
     assert rules.on_timeout(t.current, fascist) == {"type": "stop"}
     t.timeout(fascist)
     assert t.current["conflict"] is None and t.awaiting() == {imperialist: "conflict"}
-    start_phase(t, rules.DIPLOMACY)
+    start_phase(t, b.DIPLOMACY)
     assert rules.on_timeout(t.current, fascist) == {"type": "offer", "offers": {}}
     check_invariants(t.current)
 
@@ -43,14 +44,14 @@ def test_a_silent_resources_discard_drops_the_newest_cards() -> None:
     empty_hand(t, fascist)
     give(t, fascist, military=3, cultural=2)
     state = dict(t.current)
-    state["phase"] = rules.RESOURCES
+    state["phase"] = b.RESOURCES
     state["owed"] = [0, 0]
     state["owed"][fascist] = 2
     t.state = state
     assert rules.on_timeout(t.current, fascist) == {"type": "discard",
                                                     "discard": {"military": 0, "economic": 0, "cultural": 2}}
     t.timeout(fascist)
-    assert rules.count_types(t.current["hands"][fascist]) == {"military": 3, "economic": 0, "cultural": 0}
+    assert b.count_types(t.current["hands"][fascist]) == {"military": 3, "economic": 0, "cultural": 0}
 
 
 def test_the_indonesia_conflict_reads_as_the_rulebook_tells_it() -> None:
@@ -59,7 +60,7 @@ def test_the_indonesia_conflict_reads_as_the_rulebook_tells_it() -> None:
     put(t, "indonesia", imperialist, economic=1)
     set_advancements(t, imperialist, industry=2)
     set_advancements(t, fascist, industry=1)
-    start_phase(t, rules.CONFLICT, first=fascist)
+    start_phase(t, b.CONFLICT, first=fascist)
     empty_hand(t, fascist)
     empty_hand(t, imperialist)
     give(t, fascist, economic=4)

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 import games.ideology as ideology
 from games.base import RuleViolation, clone_json
-from games.ideology import rules
+from games.ideology import board as b
+from games.ideology import fold, rules
 from games.ideology.views import PUBLIC_EVENTS
 from games.table import Table, TableEvent
 
@@ -43,7 +44,7 @@ def scramble_state(state: dict[str, Any], viewer: int | None, rng: random.Random
             new["hands"][seat], new["decks"][seat] = pool[:size], pool[size:]
             rng.shuffle(new["discards"][seat])
             if new["offers"][seat] is not None:
-                new["offers"][seat] = {iid: rng.choice(rules.STATUSES) for iid in new["offers"][seat]}
+                new["offers"][seat] = {iid: rng.choice(b.STATUSES) for iid in new["offers"][seat]}
         else:
             rng.shuffle(new["decks"][seat])
     rng.shuffle(new["region_pile"])
@@ -81,7 +82,7 @@ def scramble_event(event: TableEvent, viewer: int | None, rng: random.Random) ->
             data["discarded"] = _other_cards(data["discarded"], rng)
         data["draw"] = _scramble_draw(data["draw"], rng, own)
     elif event.type == "OfferMade" and data["seat"] != viewer:
-        data["offers"] = {iid: rng.choice(rules.STATUSES) for iid in data["offers"]}
+        data["offers"] = {iid: rng.choice(b.STATUSES) for iid in data["offers"]}
     return TableEvent(event.seq, event.type, data, event.actor)
 
 
@@ -137,7 +138,7 @@ def test_no_deck_or_pile_order_reaches_anyone_not_even_the_owner() -> None:
 def test_a_sealed_offer_is_seen_only_by_its_seat_until_the_reveal() -> None:
     t = table(3, ["capitalism", "fascism", "imperialism"])
     capitalist, fascist = seat_of(t, "capitalism"), seat_of(t, "fascism")
-    start_phase(t, rules.DIPLOMACY)
+    start_phase(t, b.DIPLOMACY)
     (made,) = t.act(capitalist, {"type": "offer", "offers": {"fascism": "war"}})
     assert ideology.redact(made, fascist) == {"seat": capitalist}
     assert ideology.redact(made, None) == {"seat": capitalist}
@@ -150,15 +151,15 @@ def test_a_sealed_offer_is_seen_only_by_its_seat_until_the_reveal() -> None:
     t.act(capitalist, {"type": "offer", "offers": {"fascism": "peace"}})
     t.act(fascist, {"type": "offer", "offers": {}})
     t.act(seat_of(t, "imperialism"), {"type": "offer", "offers": {}})
-    assert rules.relation(t.current, capitalist, fascist) == "neutral"  # peace against neutrality
+    assert b.relation(t.current, capitalist, fascist) == "neutral"  # peace against neutrality
     assert ideology.view(t.current, fascist)["last_offers"][capitalist]["fascism"] == "peace"
 
 
 def test_exchanged_and_drawn_cards_are_told_only_to_their_seat() -> None:
     t = table(2, ["fascism", "imperialism"])
     fascist, imperialist = seat_of(t, "fascism"), seat_of(t, "imperialism")
-    start_phase(t, rules.EXCHANGE, first=fascist)
-    (exchanged,) = t.act(fascist, {"type": "exchange", "discard": {rules.card_type(t.current["hands"][fascist][0]): 1}},
+    start_phase(t, b.EXCHANGE, first=fascist)
+    (exchanged,) = t.act(fascist, {"type": "exchange", "discard": {b.card_type(t.current["hands"][fascist][0]): 1}},
                          settle=False)
     theirs = ideology.redact(exchanged, imperialist)
     assert theirs == {"seat": fascist, "count": 1, "draw": {"count": 1, "reshuffled": False}}
@@ -192,7 +193,7 @@ def test_errors_never_name_a_card() -> None:
 
 def test_every_event_type_is_redacted_on_purpose() -> None:
     secret = {"TableSet", "TurnStarted", "CardsDiscarded", "CardsExchanged", "OfferMade"}
-    assert set(rules.EVENT_TYPES) == PUBLIC_EVENTS | secret
+    assert set(fold.EVENT_TYPES) == PUBLIC_EVENTS | secret
     assert not PUBLIC_EVENTS & secret
     assert ideology.redact(TableEvent(1, "SomethingNew", {"x": 1}, None), 0) is None
 
@@ -202,7 +203,7 @@ def test_a_discard_owed_in_resources_shows_the_count_to_all_and_cards_to_the_sea
     fascist, imperialist = seat_of(t, "fascism"), seat_of(t, "imperialism")
     give(t, fascist, military=2)
     state = clone_json(t.current)
-    state["phase"] = rules.TURN_END
+    state["phase"] = b.TURN_END
     t.state = state
     t.settle()
     assert t.awaiting() == {fascist: "discard"}

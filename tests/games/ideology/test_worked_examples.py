@@ -3,6 +3,7 @@ La Tana dei Goblin), as a scenario on a real table."""
 
 from __future__ import annotations
 
+from games.ideology import board as b
 from games.ideology import rules
 
 from .helpers import (
@@ -32,13 +33,13 @@ def events_of(events, kind):
 def test_the_capitalist_draws_three_cards_in_the_first_turn_or_two_with_one_held() -> None:
     t = table(3)
     capitalist = seat_of(t, "capitalism")
-    assert rules.global_influence(t.current, capitalist) == 3
+    assert b.global_influence(t.current, capitalist) == 3
     assert len(t.current["hands"][capitalist]) == 3
     # Next turn, holding one card from before: it draws only two.
     state = edit(t)
     state["discards"][capitalist] += state["hands"][capitalist][1:]
     state["hands"][capitalist] = state["hands"][capitalist][:1]
-    state["phase"] = rules.TURN_END
+    state["phase"] = b.TURN_END
     t.state = state
     (started,) = events_of(t.settle(), "TurnStarted")
     assert len(started.data["draws"][capitalist]["cards"]) == 2
@@ -48,8 +49,8 @@ def test_the_capitalist_draws_three_cards_in_the_first_turn_or_two_with_one_held
 def test_the_capitalist_starts_with_trade_power_one_and_exchanges_at_most_one_card() -> None:
     t = table(3)
     capitalist = seat_of(t, "capitalism")
-    assert rules.trade_power(t.current, capitalist) == 1
-    start_phase(t, rules.EXCHANGE, first=capitalist)
+    assert b.trade_power(t.current, capitalist) == 1
+    start_phase(t, b.EXCHANGE, first=capitalist)
     empty_hand(t, capitalist)
     give(t, capitalist, military=2, economic=1)
     legal = rules.legal_actions(t.current, capitalist)
@@ -68,8 +69,8 @@ def test_the_capitalist_starts_with_trade_power_one_and_exchanges_at_most_one_ca
 def test_the_united_states_may_take_three_more_cards_per_area_up_to_twice_its_printed_level() -> None:
     t = table(3)
     capitalist = seat_of(t, "capitalism")
-    assert rules.max_influence(t.current, "united_states") == 6
-    start_phase(t, rules.DEVELOPMENT, first=capitalist)
+    assert b.max_influence(t.current, "united_states") == 6
+    start_phase(t, b.DEVELOPMENT, first=capitalist)
     empty_hand(t, capitalist)
     give(t, capitalist, military=4)
     for _ in range(3):
@@ -86,12 +87,12 @@ def test_the_imperialist_buys_tactics_then_spends_it_with_patriotism_on_propagan
     t = table(3, ["imperialism", "capitalism", "fascism"])
     imperialist = seat_of(t, "imperialism")
     assert t.current["advancements"][imperialist] == {"patriotism": 1}  # its starting advancement
-    start_phase(t, rules.DEVELOPMENT, first=imperialist)
+    start_phase(t, b.DEVELOPMENT, first=imperialist)
     empty_hand(t, imperialist)
     give(t, imperialist, military=2, cultural=1)
     supply = dict(t.current["supply"])
     (bought,) = t.act(imperialist, {"type": "buy", "advancement": "tactics"}, settle=False)
-    assert [rules.card_type(c) for c in bought.data["cards"]] == ["military", "military"]
+    assert [b.card_type(c) for c in bought.data["cards"]] == ["military", "military"]
     assert hand(t, imperialist) == {"military": 0, "economic": 0, "cultural": 1}
     assert t.current["advancements"][imperialist] == {"patriotism": 1, "tactics": 1}
     # Bought this very phase, Tactics pays for Propaganda together with Patriotism.
@@ -101,7 +102,7 @@ def test_the_imperialist_buys_tactics_then_spends_it_with_patriotism_on_propagan
     assert t.current["supply"]["tactics"] == supply["tactics"]  # spent advancements go back
     assert t.current["supply"]["patriotism"] == supply["patriotism"] + 1
     assert t.current["supply"]["propaganda"] == supply["propaganda"] - 1
-    assert rules.tie_break_points(t.current, imperialist) == 2
+    assert b.tie_break_points(t.current, imperialist) == 2
     check_invariants(t.current)
 
 
@@ -111,11 +112,11 @@ def test_the_fascist_pays_a_military_card_for_distance_to_place_one_in_indonesia
     t = table(2, ["fascism", "imperialism"])
     fascist = seat_of(t, "fascism")
     reveal(t, "indonesia")
-    start_phase(t, rules.FOREIGN, first=fascist)
+    start_phase(t, b.FOREIGN, first=fascist)
     empty_hand(t, fascist)
     give(t, fascist, military=2)
     (placed,) = t.act(fascist, {"type": "place", "region": "indonesia", "influence": "military"}, settle=False)
-    assert len(placed.data["penalty"]) == 1 and rules.card_type(placed.data["penalty"][0]) == "military"
+    assert len(placed.data["penalty"]) == 1 and b.card_type(placed.data["penalty"][0]) == "military"
     assert placed.data["penalty"][0] in t.current["discards"][fascist]
     assert cards_by_seat(t, "indonesia", "military") == [fascist]
     assert hand(t, fascist) == {"military": 0, "economic": 0, "cultural": 0}
@@ -126,7 +127,7 @@ def test_a_neighbouring_region_waives_the_distance_penalty() -> None:
     fascist = seat_of(t, "fascism")
     reveal(t, "indonesia")
     control(t, "australia", fascist)
-    start_phase(t, rules.FOREIGN, first=fascist)
+    start_phase(t, b.FOREIGN, first=fascist)
     empty_hand(t, fascist)
     give(t, fascist, military=1)
     (placed,) = t.act(fascist, {"type": "place", "region": "indonesia", "influence": "military"}, settle=False)
@@ -138,7 +139,7 @@ def test_the_communist_may_only_add_a_cultural_card_to_a_level_one_indonesia() -
     fascist, imperialist, communist = seat_of(t, "fascism"), seat_of(t, "imperialism"), seat_of(t, "communism")
     put(t, "indonesia", fascist, military=1)
     put(t, "indonesia", imperialist, economic=1)
-    start_phase(t, rules.FOREIGN, first=communist)
+    start_phase(t, b.FOREIGN, first=communist)
     empty_hand(t, communist)
     give(t, communist, military=2, economic=2, cultural=2)
     places = [a for a in rules.legal_actions(t.current, communist) if a["type"] == "place"
@@ -152,22 +153,22 @@ def test_global_colonization_waives_distance_on_level_one_regions_only() -> None
     imperialist = seat_of(t, "imperialism")
     reveal(t, "indonesia")  # level 1
     reveal(t, "japan")  # level 2
-    assert rules.placement_penalty(t.current, imperialist, "indonesia", "economic") == 0
-    assert rules.placement_penalty(t.current, imperialist, "japan", "economic") == 1
+    assert b.placement_penalty(t.current, imperialist, "indonesia", "economic") == 0
+    assert b.placement_penalty(t.current, imperialist, "japan", "economic") == 1
     capitalist = seat_of(t, "capitalism")  # starts with Innovation: no economic distance penalty
-    assert rules.placement_penalty(t.current, capitalist, "indonesia", "cultural") == 1
-    assert rules.placement_penalty(t.current, capitalist, "indonesia", "economic") == 0
+    assert b.placement_penalty(t.current, capitalist, "indonesia", "cultural") == 1
+    assert b.placement_penalty(t.current, capitalist, "indonesia", "economic") == 0
 
 
 def test_removing_influence_discards_the_card_and_never_touches_your_own_region() -> None:
     t = table(2, ["fascism", "imperialism"])
     fascist = seat_of(t, "fascism")
     put(t, "indonesia", fascist, cultural=1)
-    start_phase(t, rules.FOREIGN, first=fascist)
+    start_phase(t, b.FOREIGN, first=fascist)
     (removed,) = t.act(fascist, {"type": "remove", "region": "indonesia", "influence": "cultural"}, settle=False)
     assert removed.data["card"] in t.current["discards"][fascist]
     assert cards_by_seat(t, "indonesia", "cultural") == []
-    start_phase(t, rules.FOREIGN, first=fascist)
+    start_phase(t, b.FOREIGN, first=fascist)
     assert _refusal(t, fascist, {"type": "remove", "region": "germany", "influence": "cultural"}) == "own_region"
 
 
@@ -181,7 +182,7 @@ def _indonesia_conflict():
     put(t, "indonesia", imperialist, economic=1)
     set_advancements(t, imperialist, industry=2)
     set_advancements(t, fascist, industry=1)
-    start_phase(t, rules.CONFLICT, first=fascist)
+    start_phase(t, b.CONFLICT, first=fascist)
     for seat in (fascist, imperialist):
         empty_hand(t, seat)
     give(t, fascist, economic=4)
@@ -191,8 +192,8 @@ def _indonesia_conflict():
 
 def test_the_fascist_economic_conflict_against_the_imperialist_in_indonesia() -> None:
     t, fascist, imperialist = _indonesia_conflict()
-    assert rules.relation(t.current, fascist, imperialist) == "neutral"
-    assert rules.conflict_penalty(t.current, fascist, imperialist, "indonesia", "economic") == \
+    assert b.relation(t.current, fascist, imperialist) == "neutral"
+    assert b.conflict_penalty(t.current, fascist, imperialist, "indonesia", "economic") == \
         {"distance": 1, "advancement": 1}
     (declared,) = t.act(fascist, {"type": "attack", "region": "indonesia", "influence": "economic",
                                   "target": imperialist}, settle=False)
@@ -233,10 +234,10 @@ def test_a_new_conflict_pays_the_penalties_again() -> None:
 def test_equal_or_more_industry_pays_no_advancement_penalty_and_gains_nothing() -> None:
     t, fascist, imperialist = _indonesia_conflict()
     set_advancements(t, fascist, industry=2)
-    assert rules.conflict_penalty(t.current, fascist, imperialist, "indonesia", "economic")["advancement"] == 0
+    assert b.conflict_penalty(t.current, fascist, imperialist, "indonesia", "economic")["advancement"] == 0
     set_advancements(t, fascist, industry=3)
-    assert rules.conflict_penalty(t.current, fascist, imperialist, "indonesia", "economic")["advancement"] == 0
-    assert rules.conflict_penalty(t.current, imperialist, fascist, "indonesia", "economic")["advancement"] == 1
+    assert b.conflict_penalty(t.current, fascist, imperialist, "indonesia", "economic")["advancement"] == 0
+    assert b.conflict_penalty(t.current, imperialist, fascist, "indonesia", "economic")["advancement"] == 1
 
 
 def test_diplomacy_limits_the_conflict_types() -> None:
@@ -258,7 +259,7 @@ def test_no_distance_penalty_for_a_conflict_in_your_own_region() -> None:
     t = table(2, ["fascism", "imperialism"])
     fascist, imperialist = seat_of(t, "fascism"), seat_of(t, "imperialism")
     put(t, "germany", imperialist, cultural=1)
-    assert rules.conflict_penalty(t.current, fascist, imperialist, "germany", "cultural")["distance"] == 0
+    assert b.conflict_penalty(t.current, fascist, imperialist, "germany", "cultural")["distance"] == 0
 
 
 # --- 6. Diplomacy -------------------------------------------------------------------------------------
@@ -266,22 +267,22 @@ def test_no_distance_penalty_for_a_conflict_in_your_own_region() -> None:
 def test_the_capitalist_offers_peace_but_the_fascist_declares_war() -> None:
     t = table(3, ["capitalism", "fascism", "imperialism"])
     capitalist, fascist, imperialist = (seat_of(t, i) for i in ("capitalism", "fascism", "imperialism"))
-    start_phase(t, rules.DIPLOMACY)
+    start_phase(t, b.DIPLOMACY)
     t.act(capitalist, {"type": "offer", "offers": {"fascism": "peace", "imperialism": "peace"}})
     t.act(fascist, {"type": "offer", "offers": {"capitalism": "war"}})
     events = t.act(imperialist, {"type": "offer", "offers": {"capitalism": "peace"}})
     (revealed,) = events_of(events, "OffersRevealed")
     assert revealed.data["offers"][fascist] == {"capitalism": "war", "imperialism": "neutral"}
-    assert rules.relation(t.current, capitalist, fascist) == "war"
-    assert rules.relation(t.current, capitalist, imperialist) == "peace"
-    assert rules.relation(t.current, fascist, imperialist) == "neutral"  # an empty offer is neutrality
+    assert b.relation(t.current, capitalist, fascist) == "war"
+    assert b.relation(t.current, capitalist, imperialist) == "peace"
+    assert b.relation(t.current, fascist, imperialist) == "neutral"  # an empty offer is neutrality
 
 
 # --- 7. Consolidation ------------------------------------------------------------------------------
 
 def _consolidate(t):
     state = edit(t)
-    state["phase"] = rules.CONSOLIDATION
+    state["phase"] = b.CONSOLIDATION
     t.state = state
     events = t.settle()
     return events_of(events, "RegionsConsolidated")[0].data, events
@@ -294,7 +295,7 @@ def test_russia_with_five_five_and_four_cards_gets_development_level_four() -> N
     consolidated, _ = _consolidate(t)
     assert consolidated["levels"]["russia"] == 4
     assert t.current["regions"]["russia"]["level"] == 4
-    assert rules.global_influence(t.current, communist) == 4
+    assert b.global_influence(t.current, communist) == 4
 
 
 def test_the_development_level_never_drops_below_one() -> None:
@@ -314,11 +315,11 @@ def test_the_imperialist_takes_australia_with_three_cards_against_two_and_one() 
     put(t, "australia", imperialist, military=2, economic=1)
     put(t, "australia", fascist, economic=1, cultural=1)
     put(t, "australia", communist, cultural=1)
-    assert rules.max_influence(t.current, "australia") == 2
+    assert b.max_influence(t.current, "australia") == 2
     consolidated, _ = _consolidate(t)
     assert consolidated["gained"] == {"australia": imperialist}
     assert t.current["regions"]["australia"]["controller"] == imperialist
-    assert rules.max_influence(t.current, "australia") == 4
+    assert b.max_influence(t.current, "australia") == 4
 
 
 def test_australia_stays_independent_when_tied_or_not_full() -> None:
@@ -388,8 +389,8 @@ def test_a_wmd_adds_global_influence_but_no_tie_break_points() -> None:
     t = table(2, ["fascism", "imperialism"])
     fascist = seat_of(t, "fascism")
     set_advancements(t, fascist, wmd=1)
-    assert rules.global_influence(t.current, fascist) == 4
-    assert rules.tie_break_points(t.current, fascist) == 0
+    assert b.global_influence(t.current, fascist) == 4
+    assert b.tie_break_points(t.current, fascist) == 0
 
 
 def _refusal(t, seat, action) -> str:

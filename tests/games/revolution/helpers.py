@@ -7,7 +7,7 @@ from typing import Any
 
 import games.revolution as revolution
 from games.base import clone_json
-from games.revolution import rules
+from games.revolution import components
 from games.table import Table
 
 # The rulebooks' examples name seats by colour.
@@ -36,7 +36,7 @@ def totals(state: dict[str, Any]) -> dict[str, int]:
         for kind, n in hand.items():
             counts[kind] += n
     if state["revealed"] is not None:
-        pending = set(rules.CHARACTER_IDS[state["next"]:])
+        pending = set(components.CHARACTER_IDS[state["next"]:])
         for bids in state["revealed"]:
             for cid, placed in bids.items():
                 if cid in pending:
@@ -53,7 +53,7 @@ def set_hands(t: Table, hands: list[dict[str, int]]) -> None:
     """Give the seats these hands at the start of bidding, keeping the token totals (bank pays)."""
     state = clone_json(t.current)
     for seat, hand in enumerate(hands):
-        for kind in rules.KINDS:
+        for kind in components.KINDS:
             state["bank"][kind] += state["hands"][seat][kind] - hand.get(kind, 0)
         state["hands"][seat] = tokens(**hand)
     assert all(n >= 0 for n in state["bank"].values())
@@ -74,7 +74,7 @@ def fill_board(seats: int, leave_empty: dict[str, int] | None = None) -> dict[st
     """Every area full, cubes dealt round the seats; ``leave_empty`` keeps spaces free."""
     leave_empty = leave_empty or {}
     areas = {}
-    for area in rules.AREAS:
+    for area in components.AREAS:
         counts = [0] * seats
         for i in range(area["spaces"] - leave_empty.get(area["id"], 0)):
             counts[i % seats] += 1

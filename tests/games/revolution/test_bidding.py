@@ -8,7 +8,7 @@ import pytest
 
 import games.revolution as revolution
 from games.base import RuleViolation, clone_json
-from games.revolution import rules
+from games.revolution import components
 
 from .helpers import GREEN, RED, RNG, START, YELLOW, bid, set_hands, table, tokens
 
@@ -73,7 +73,7 @@ def test_zero_counts_are_dropped_and_do_not_count_as_characters() -> None:
 def test_characters_immune_to_force_refuse_force(character: str) -> None:
     error = refused(bid(**{character: tokens(force=1)}, priest=tokens(blackmail=1, gold=3)))
     assert error.code == "immune_to_force"
-    assert rules.CHARACTER_BY_ID[character]["name"] in error.message
+    assert components.CHARACTER_BY_ID[character]["name"] in error.message
 
 
 @pytest.mark.parametrize("character", ["innkeeper", "magistrate", "spy", "rogue", "mercenary"])

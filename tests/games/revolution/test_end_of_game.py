@@ -6,7 +6,7 @@ import pytest
 
 import games.revolution as revolution
 from games.base import Outcome, RuleViolation, clone_json
-from games.revolution import rules
+from games.revolution import components, rules
 
 from .helpers import (
     BLUE,
@@ -48,7 +48,7 @@ def test_majority_needs_only_the_most_cubes_not_half_the_spaces() -> None:
 
 def test_each_area_scores_its_printed_value() -> None:
     t = table()
-    set_areas(t, {area["id"]: [1, 0, 0, 0] for area in rules.AREAS})
+    set_areas(t, {area["id"]: [1, 0, 0, 0] for area in components.AREAS})
     assert rules.final_scores(t.current)["area_support"] == [20 + 25 + 30 + 35 + 40 + 45 + 50, 0, 0, 0]
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import games.revolution as revolution
 from games.base import RuleViolation, clone_json
-from games.revolution import rules
+from games.revolution import components, rules
 from games.table import Table, TableEvent
 
 from .helpers import totals
@@ -54,13 +54,13 @@ def check_step(t: Table, new_events: list[TableEvent], bank: dict[str, int]) -> 
     assert totals(state) == bank
     assert all(n >= 0 for n in state["bank"].values())
     assert all(n >= 0 for hand in state["hands"] for n in hand.values())
-    for area in rules.AREAS:
+    for area in components.AREAS:
         counts = state["areas"][area["id"]]
         assert sum(counts) <= area["spaces"]
         assert min(counts) >= 0
     for seat in range(seats):
-        on_board = sum(state["areas"][area][seat] for area in rules.AREA_IDS)
-        assert on_board + state["supply"][seat] == rules.CUBES_PER_SEAT
+        on_board = sum(state["areas"][area][seat] for area in components.AREA_IDS)
+        assert on_board + state["supply"][seat] == components.CUBES_PER_SEAT
     assert_sealed_bids_private(state, new_events)
 
 

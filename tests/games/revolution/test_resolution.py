@@ -6,7 +6,7 @@ import pytest
 
 import games.revolution as revolution
 from games.base import clone_json
-from games.revolution import rules
+from games.revolution import components
 
 from .helpers import (
     BLUE,
@@ -32,15 +32,15 @@ def test_characters_resolve_in_board_order_from_general_to_mercenary() -> None:
     t = table()
     events = play_bids(t, {seat: bid(printer=START) for seat in range(4)})
     order = [e.data["character"] for e in events_of(events, "CharacterResolved")]
-    assert order == list(rules.CHARACTER_IDS)
+    assert order == list(components.CHARACTER_IDS)
     assert order[0] == "general" and order[-1] == "mercenary"
 
 
-@pytest.mark.parametrize("character", rules.CHARACTER_IDS)
+@pytest.mark.parametrize("character", components.CHARACTER_IDS)
 def test_each_character_gives_its_printed_reward(character: str) -> None:
-    data = rules.CHARACTER_BY_ID[character]
+    data = components.CHARACTER_BY_ID[character]
     t = table(3)
-    kind = rules.ALLOWED_KINDS[character][0]
+    kind = components.ALLOWED_KINDS[character][0]
     set_hands(t, [tokens(**{kind: 1}), tokens(gold=1), tokens(gold=1)])
     set_areas(t, {"tavern": [0, 1, 0], "market": [0, 0, 1]})  # targets for the Spy and the Apothecary
     others = [cid for cid in ("printer", "priest", "merchant") if cid != character]

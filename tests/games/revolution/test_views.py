@@ -6,7 +6,7 @@ import json
 
 import games.revolution as revolution
 from games.base import GameEvent, clone_json
-from games.revolution import rules
+from games.revolution import components, fold
 from games.revolution.views import PUBLIC_EVENTS
 
 from .helpers import BLUE, GREEN, RED, START, YELLOW, bid, events_of, set_areas, set_hands, table, tokens
@@ -76,7 +76,7 @@ def test_bid_limits_describe_every_legal_bid() -> None:
     assert limits["max_characters"] == 6
     assert limits["must_place_all"] is True
     allowed = {c["id"]: c["allowed"] for c in limits["characters"]}
-    assert [c["id"] for c in limits["characters"]] == list(rules.CHARACTER_IDS)
+    assert [c["id"] for c in limits["characters"]] == list(components.CHARACTER_IDS)
     assert allowed["general"] == ["blackmail", "gold"]
     assert allowed["spy"] == ["force", "gold"]
     assert allowed["rogue"] == allowed["mercenary"] == ["gold"]
@@ -90,12 +90,12 @@ def test_hands_cubes_and_support_are_public() -> None:
     assert seen["hands"] == [START] * 4
     assert seen["support"] == [0] * 4
     assert seen["supply"] == [25] * 4
-    assert [a["id"] for a in seen["areas"]] == list(rules.AREA_IDS)
+    assert [a["id"] for a in seen["areas"]] == list(components.AREA_IDS)
     assert sum(a["spaces"] for a in seen["areas"]) == 43
 
 
 def test_every_event_type_has_a_redaction_rule() -> None:
-    assert set(rules.EVENT_TYPES) == PUBLIC_EVENTS | {"BidPlaced"}
+    assert set(fold.EVENT_TYPES) == PUBLIC_EVENTS | {"BidPlaced"}
 
 
 def test_an_unknown_event_type_is_hidden() -> None:

@@ -1,4 +1,4 @@
-"""The JSON Schema of a game's actions and options, for the API reference.
+"""The JSON Schema of a game's actions and options, for the API reference (:mod:`service.openapi`).
 
 A game may declare its actions itself (``ACTION_SCHEMA``, a JSON Schema). Otherwise
 they are read off the game: random playouts through the game's own ``setup``,
@@ -13,9 +13,7 @@ the schema against fresh playouts.
 from __future__ import annotations
 
 import random
-import re
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 from games.base import GameRules, InvalidOptions
@@ -92,18 +90,6 @@ def accepts_null(rules: GameRules, key: str) -> bool:
     except InvalidOptions:
         return False
     return True
-
-
-_RULE_CODE = re.compile(r"""(?:RuleViolation|InvalidOptions)\(\s*["']([a-z_]+)["']""")
-
-
-def rule_codes(rules: GameRules) -> list[str]:
-    """The problem codes a game's rules can refuse with (read from its source)."""
-    folder = Path(rules.__file__).parent  # type: ignore[attr-defined]
-    codes = set()
-    for path in folder.rglob("*.py"):
-        codes.update(_RULE_CODE.findall(path.read_text(encoding="utf-8")))
-    return sorted(codes)
 
 
 def _merge(values: list[Any], top: bool = False) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""The phases of an Ideology turn, one module each, named as the rulebook names them."""
