@@ -288,10 +288,7 @@ class Engine:
             full_options = rules.validate_options(dict(options), seats)
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
-        try:
-            chosen_bots = check_bots(bots or {}, seats)
-        except ValueError as err:
-            raise Invalid(*err.args) from None
+        chosen_bots = check_bots(bots or {}, seats)
         game_id = secrets.token_hex(6)
         seed = secrets.token_hex(32)
         # Written before the append, in one round trip: the seed, and the game's place

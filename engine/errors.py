@@ -64,6 +64,9 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "version_conflict": (Conflict, "the game moved on from the version the caller named"),
     "idempotency_key_reused": (Conflict, "the key was already used for a different action"),
     "busy": (Conflict, "the game changed too often while the command ran; retry"),
+    "table_talk_full": (Conflict, "the game keeps as many messages as the operator allows"),
+    "too_many_tokens": (Conflict, "the player holds as many tokens as allowed; revoke one first"),
+    "token_not_found": (NotFound, "the caller has no token with this id"),
     "unknown_game": (Invalid, "the server hosts no game of this name"),
     "bad_seat_count": (Invalid, "the game is not played by this many seats"),
     "bad_recipient": (Invalid, "a private message names no other seated player"),
@@ -71,8 +74,12 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "webhook_host_unresolvable": (Invalid, "the webhook URL's host does not resolve"),
     "webhook_destination_refused": (Invalid, "the webhook URL's host resolves to a private address"),
     "too_many_webhooks": (Invalid, "the player has as many webhooks as allowed"),
+    "bad_bot_seat": (Invalid, "a bot seat that is not the game's, or no seat left for a person"),
+    "unknown_bot_strategy": (Invalid, "a bot strategy the server does not have"),
     "rate_limited": (Limited, "too many requests from this caller"),
     "chat_rate_limited": (Limited, "too many table-talk messages from this seat"),
+    "address_rate_limited": (Limited, "too many requests from this client address, over all its tokens"),
+    "too_many_streams": (Limited, "too many event streams open at once for this player or address"),
 }
 
 #: Rule codes that fault the game's moment, not the action: a conflict whichever layer raises them,
