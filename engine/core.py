@@ -303,10 +303,7 @@ class Engine:
             full_options = rules.validate_options(dict(options), seats)
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
-        try:
-            chosen_bots = check_bots(bots or {}, seats)
-        except ValueError as err:
-            raise Invalid(*err.args) from None
+        chosen_bots = check_bots(bots or {}, seats)
         invite = list(dict.fromkeys(invite))
         if len(invite) > seats:
             raise Invalid("too_many_invitations", f"{len(invite)} players invited to a game of {seats} seats")

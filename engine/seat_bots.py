@@ -13,6 +13,7 @@ from typing import Any
 
 from bots import IsmctsBot, Observation, RandomBot, observe
 from bots.ismcts import Budget
+from engine.errors import Invalid
 from events.envelope import PLATFORM_EVENTS, Envelope
 from projections.record import Record, rules_of
 
@@ -50,16 +51,16 @@ def observation_for(record: Record, events: Sequence[Envelope], seat: int) -> Ob
 
 
 def check_bots(requested: Mapping[str, Any], seats: int) -> dict[str, str]:
-    """The creator's bot seats, checked; raises ``ValueError`` with (code, detail) args otherwise."""
+    """The creator's bot seats, checked; refused with :class:`Invalid` otherwise."""
     chosen: dict[str, str] = {}
     for key, strategy in requested.items():
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < seats):
-            raise ValueError("bad_bot_seat", f"bot seat {str(key)[:20]!r} is not a seat of this game "
+            raise Invalid("bad_bot_seat", f"bot seat {str(key)[:20]!r} is not a seat of this game "
                                              f"(seats are numbered 0 to {seats - 1})")
         if strategy not in STRATEGIES:
-            raise ValueError("unknown_bot_strategy", f"unknown bot strategy {str(strategy)[:40]!r}; "
+            raise Invalid("unknown_bot_strategy", f"unknown bot strategy {str(strategy)[:40]!r}; "
                                                      f"choose from {', '.join(STRATEGIES)}")
         chosen[str(int(key))] = strategy
     if len(chosen) >= seats:
-        raise ValueError("bad_bot_seat", "leave at least one seat for a person: a game starts when they fill")
+        raise Invalid("bad_bot_seat", "leave at least one seat for a person: a game starts when they fill")
     return dict(sorted(chosen.items(), key=lambda item: int(item[0])))
