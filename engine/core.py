@@ -938,7 +938,9 @@ class Engine:
             return []
         cutoff = (time.time() if now is None else now) - ttl
         expired = []
-        for raw in self.redis.zrangebyscore(self.keys.lobby(), "-inf", cutoff, start=0, num=limit):
+        waiting = [raw for key in (self.keys.lobby(), self.keys.unlisted())  # unlisted games expire too
+                   for raw in self.redis.zrangebyscore(key, "-inf", cutoff, start=0, num=limit)]
+        for raw in waiting:
             game_id = raw.decode()
             for _ in range(MAX_RETRIES):
                 record = self.projector.load(game_id)

@@ -9,10 +9,13 @@ needed and every game is covered by the same test.
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import replace
 
 import pytest
 
 from engine.core import Engine
+from engine.settings import Settings
 from games import registry
 from games.base import Outcome
 from projections.audit import audit
@@ -85,3 +88,13 @@ def test_a_game_whose_people_all_resigned_ends_though_bots_are_still_in(engine: 
     done = engine.resign(person, game_id)
     assert (done.record["status"], done.record["winners"], done.record["reason"]) == ("finished", [1, 2], "resigned")
     assert final_ranks(done.record) == [2, 0, 0]
+
+
+def test_an_unlisted_game_nobody_joins_expires_like_a_listed_one(engine: Engine) -> None:
+    short = Engine(engine.redis, engine.scheduler, settings=replace(Settings(), open_game_ttl=60))
+    host = short.create_player("host")[0]
+    game_id = short.create_game(host, "coup", 2, {}, {"seconds_per_move": 60}, unlisted=True)["id"]
+    assert short.redis.zscore(short.keys.lobby(), game_id) is None
+    assert short.expire_open_games(now=time.time() + 120) == [game_id]
+    assert (short.load(game_id)["status"], short.load(game_id)["reason"]) == ("finished", "expired")
+    assert short.redis.zscore(short.keys.unlisted(), game_id) is None
