@@ -137,7 +137,7 @@ def wait_for_workers(process: subprocess.Popen, redis_url: str, output: Callable
 
 
 def verify_signature(secret: str, header: str, body: bytes, tolerance: float = 300) -> bool:
-    """What the README shows a receiver doing."""
+    """What docs/correspondence.md shows a receiver doing."""
     fields = dict(part.split("=", 1) for part in header.split(","))
     expected = hmac.new(secret.encode(), f"{fields['t']}.".encode() + body, hashlib.sha256).hexdigest()
     return hmac.compare_digest(expected, fields["v1"]) and abs(time.time() - int(fields["t"])) < tolerance

@@ -160,10 +160,10 @@ def test_registration_refuses_private_destinations_without_the_switch(engine: En
     assert engine.hooks.listing("p3") == []
 
 
-def test_the_readme_shows_how_to_verify_a_signature() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_show_how_to_verify_a_signature() -> None:
+    readme = (ROOT / "docs" / "correspondence.md").read_text(encoding="utf-8")
     block = re.search(r"```python\n(.*?def verify_intrigue_signature.*?)```", readme, re.S)
-    assert block, "README.md has no signature check in Python"
+    assert block, "docs/correspondence.md has no signature check in Python"
     namespace: dict = {}
     exec(block.group(1), namespace)  # noqa: S102 (our own README)
     verify = namespace["verify_intrigue_signature"]
