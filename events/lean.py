@@ -3,9 +3,8 @@
 An action is one script call (the append), and so is each system step a worker takes.
 redis-py 8 wraps every command in layers of its own: a retry closure, a failure callback,
 observability timers and counters, a check for one special command, a lookup of the
-reply's callback in a case-insensitive dictionary. A py-spy profile of the API under the
-side-by-side bench's load had about as much CPU in those layers around the append
-(about 4% of the process) as in packing, sending and reading it.
+reply's callback in a case-insensitive dictionary. Profiled under load, those layers cost
+about as much as packing, sending and reading the append itself (docs/performance.md).
 
 A plain ``redis.Redis`` client's script call here takes a pooled connection, sends
 ``EVALSHA`` and reads the reply; nothing else. Whatever is not that happy path goes to

@@ -1,9 +1,8 @@
 """The express lane: ``POST /v1/games/<id>/actions`` without Flask's per-request machinery.
 
 A move is one POST, the API's hottest request. Measured with ``bench/route_cpu.py``, Flask
-and werkzeug spent about a third of its CPU on their own work (a request context, routing,
-hooks, the request's and the response's objects): 972-1,023 µs of CPU per POST, against
-673 µs when a plain WSGI function answered the same requests.
+and werkzeug spent a large share of its CPU on their own work (a request context, routing,
+hooks, the request's and the response's objects); docs/performance.md has the figures.
 
 Only a request with nothing unusual takes the lane: a JSON body declared exactly as
 ``application/json``, with a length, within the size limit; ``Bearer`` and the token of a

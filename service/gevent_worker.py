@@ -9,9 +9,8 @@ blocks on its socket, which gevent does patch).
 
 Once the application is loaded, what it holds is frozen out of the garbage collector's
 sight and young collections run about a thirtieth as often: an API process keeps thousands of
-recent game records, and each collection of the older generations walked them all. In
-five alternating pairs of side-by-side runs this gave 721 against 656 moves/s on average
-and a mean p99 of 246 against 331 ms (bench/side_by_side.py's load, 20 s each). The
+recent game records, and each collection of the older generations walked them all (the
+side by side measured the gain: docs/performance.md). The
 oldest generation is still collected, after a thousand collections of the middle one, so
 cyclic garbage is freed later, not never.
 
@@ -147,8 +146,8 @@ def send_small_writes_at_once() -> None:
 
     gevent's ``sendall`` asks the kernel for the socket's buffer size (a ``getsockopt``
     call) and sets up its chunk loop on every call, although nearly every write here (an
-    answer, an event stream's frame, a Redis command) fits the buffer whole. Measured on a
-    socket pair with 1.5 KB writes: 4.1-4.4 µs per write and read against 6.9-7.3. What a
+    answer, an event stream's frame, a Redis command) fits the buffer whole, so one plain
+    send is the common case and the cheaper one. What a
     first send leaves (a full buffer) goes through gevent's own loop, timeout and all.
     Only gevent's plain socket takes the shortcut: a subclass (gevent's TLS socket is one,
     and its ``sendall`` calls this one) keeps gevent's loop, which writes through its ``send``.

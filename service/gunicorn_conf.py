@@ -39,8 +39,8 @@ def default_api_processes(cores: int) -> int:
     A gevent API process uses at most one core, and Redis, the workers and the OS need
     the rest; each API process that holds a game's watchers also reads and folds every
     event of that game. Measured side by side on a 2-core machine with Redis and two
-    workers (README, Benchmarks): one process took 15-20% less CPU per move than two and
-    had a p99 of 139-177 ms against 244-308, for about the same moves per second.
+    workers, one process took less CPU per move than two and had a lower p99, for about
+    the same moves per second (docs/performance.md).
     """
     return max(1, cores - 1)
 
