@@ -2,6 +2,7 @@ FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY games games
+COPY bots bots
 COPY events events
 COPY projections projections
 COPY engine engine

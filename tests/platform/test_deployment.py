@@ -4,6 +4,7 @@ checks what the files promise, and that an API with no operator token grants no 
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,11 @@ def test_without_an_operator_token_no_token_is_the_operators(engine: Engine, con
     for token in ("", " ", "change-me", "operator-secret"):
         response = client.get(f"/v1/games/{game_id}/log", headers={"Authorization": f"Bearer {token}"})
         assert response.status_code in (401, 403), (token, response.status_code)
+
+
+def test_the_image_copies_every_package_the_distribution_installs() -> None:
+    """A package left out of the Dockerfile's COPY lines fails only when the image starts."""
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = {pattern.rstrip("*") for pattern in include}
+    copied = {line.split()[1] for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("COPY ")}
+    assert packages <= copied, sorted(packages - copied)
