@@ -15,20 +15,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from games.base import EventLike, Seat, State
 from games.coup.rules import FULL_DECK, evolve
+from games.sampling import replay_skeleton
 
 UNKNOWN = "?"
 
-
-@dataclass(frozen=True)
-class _Event:
-    type: str
-    data: Mapping[str, Any]
-    actor: Seat | None
 
 
 def _pin(state: State, holder: Seat, card: str) -> None:
@@ -75,12 +69,7 @@ class CoupSampler:
     """The skeleton of one seat's information set, prepared once, sampled many times."""
 
     def __init__(self, view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat) -> None:
-        state: State | None = None
-        for event in history:
-            state, data = _filled(state, event, seat)
-            state = evolve(state, _Event(event.type, data, event.actor))
-        if state is None:
-            raise ValueError("the history must start with the deal")
+        state = replay_skeleton(history, lambda state, event: _filled(state, event, seat), evolve, "the deal")
         self.seat = seat
         self.skeleton = state
         known: list[str] = [card for player in state["seats"] for card in player["revealed"]]

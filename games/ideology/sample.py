@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from games.base import EventLike, Seat, State, clone_json
@@ -22,17 +21,12 @@ from games.ideology.board import LETTER, STATUSES, card_type
 from games.ideology.components import INFLUENCE_TYPES
 from games.ideology.fold import evolve
 from games.ideology.rules import SECRET_OPTIONS
+from games.sampling import replay_skeleton
 
 UNKNOWN = "?"
 #: A rival's sealed offer, whose contents this seat cannot see.
 SEALED = {"?": "sealed"}
 
-
-@dataclass(frozen=True)
-class _Event:
-    type: str
-    data: Mapping[str, Any]
-    actor: Seat | None
 
 
 def _options(shown: Mapping[str, Any]) -> dict[str, Any]:
@@ -204,12 +198,7 @@ class IdeologySampler:
     """The skeleton of one seat's information set, prepared once, sampled many times."""
 
     def __init__(self, view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat) -> None:
-        state: State | None = None
-        for event in history:
-            state, data = _filled(state, event, seat)
-            state = evolve(state, _Event(event.type, data, event.actor))
-        if state is None:
-            raise ValueError("the history must start with TableSet")
+        state = replay_skeleton(history, lambda state, event: _filled(state, event, seat), evolve, "TableSet")
         self.seat = seat
         self.skeleton = state
         placed = [card for region in state["regions"].values() for cards in region["cards"].values()

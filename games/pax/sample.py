@@ -12,23 +12,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from games.base import EventLike, Seat, State
 from games.pax.cards import DECK_CATEGORIES
 from games.pax.fold import evolve
+from games.sampling import replay_skeleton
 
 UNKNOWN = "?"
 #: State keys that hold no card a seat has seen (the definitions, the secret piles).
 _UNSEEN_KEYS = frozenset({"cards", "deck", "box", "set", "set_hash", "options"})
 
-
-@dataclass(frozen=True)
-class _Event:
-    type: str
-    data: Mapping[str, Any]
-    actor: Seat | None
 
 
 def _pin_deck(state: State, cards: Iterable[str]) -> State:
@@ -69,12 +63,7 @@ class PaxSampler:
     """The public replay, prepared once; each sample deals the unseen cards."""
 
     def __init__(self, view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat) -> None:
-        state: State | None = None
-        for event in history:
-            state, data = _filled(state, event)
-            state = evolve(state, _Event(event.type, data, event.actor))
-        if state is None:
-            raise ValueError("the history must start with GameSetUp")
+        state = replay_skeleton(history, _filled, evolve, "GameSetUp")
         self.skeleton = state
         ids = state["cards"]
         seen: set[str] = set()
