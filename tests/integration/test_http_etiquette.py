@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -25,6 +24,7 @@ from projections.record import fold
 from service.embedded import EmbeddedRedis
 from tests.integration.conftest import ROOT
 from tests.support.client import Client
+from tests.support.polling import wait_until
 
 OPERATOR = "operator-secret"
 
@@ -44,16 +44,6 @@ def full_log(server: str, game_id: str) -> list[Envelope]:
 
 def lobby_ids(client: Client) -> set[str]:
     return {game["id"] for game in client.get("/v1/games", params={"limit": 200})["games"]}
-
-
-def wait_until(check: Any, what: str, timeout: float = 60.0) -> Any:
-    give_up = time.monotonic() + timeout
-    while time.monotonic() < give_up:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)  # polling a condition with a bounded wait, not synchronisation by sleep
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 # ------------------------------------------------------------------ leave and cancel
