@@ -17,8 +17,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import groupby
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,16 +109,8 @@ def hook_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFa
            "INTRIGUE_STREAMS_PER_ADDRESS": "100000", "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000",
            "INTRIGUE_WEBHOOKS_ALLOW_PRIVATE": "1",
            "INTRIGUE_WEBHOOK_RETRY_BASE": "0.3", "INTRIGUE_CHAT_RATE": str(CHAT_RATE)}
-    with open(log_path, "wb") as log_file:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                                   preexec_fn=die_with_parent())
-    base = f"http://127.0.0.1:{port}"
-    wait_for_server(process, base, log_path.read_text)
-    wait_for_workers(process, env["REDIS_URL"], log_path.read_text)
-    yield base
-    process.terminate()
-    process.wait(timeout=20)
+    with serving_with_workers(env, port, log_path) as base:
+        yield base
 
 
 def wait_for_workers(process: subprocess.Popen, redis_url: str, output: Callable[[], str],
@@ -134,6 +128,23 @@ def wait_for_workers(process: subprocess.Popen, redis_url: str, output: Callable
             continue
         raise AssertionError(f"the server exited: {output()}")
     raise AssertionError(f"no worker served both queues within {timeout} s")
+
+
+@contextmanager
+def serving_with_workers(env: dict[str, str], port: int, log_path: Path) -> Iterator[str]:
+    """An ``intrigue serve`` of its own on ``port``, once its API answers and its workers listen."""
+    with open(log_path, "wb") as log_file:
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                                   preexec_fn=die_with_parent())
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_server(process, base, log_path.read_text)
+        wait_for_workers(process, env["REDIS_URL"], log_path.read_text)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
 
 
 def verify_signature(secret: str, header: str, body: bytes, tolerance: float = 300) -> bool:

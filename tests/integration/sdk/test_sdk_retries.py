@@ -8,10 +8,9 @@ acted) is posted again with the same Idempotency-Key, and the server applies it 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from intrigue_client import Client, ConnectionFailed, StoreUnavailable
+from intrigue_client.client import DEFAULT_PAUSE
 
 from service.embedded import free_port
 from tests.integration.sdk.conftest import STRICT_RATE
@@ -20,11 +19,11 @@ from tests.integration.sdk.test_sdk_calls import coins, start_coup
 
 
 class Pauses(list[float]):
-    """A client's ``sleep`` that records each pause and takes it."""
+    """A client's pause that records each one and takes it as the SDK would (its default pause)."""
 
     def __call__(self, seconds: float) -> None:
         self.append(seconds)
-        time.sleep(seconds)
+        DEFAULT_PAUSE(seconds)
 
 
 def through(proxy: FaultProxy, player: Client, **options: object) -> tuple[Client, Pauses]:

@@ -61,6 +61,10 @@ def new_idempotency_key() -> str:
     return uuid.uuid4().hex
 
 
+#: How a client waits between tries unless given another pause (tests record theirs).
+DEFAULT_PAUSE: Callable[[float], None] = time.sleep
+
+
 class Client:
     """One player's session against an Intrigue server.
 
@@ -72,7 +76,7 @@ class Client:
 
     def __init__(self, base_url: str, token: str | None = None, *, session: requests.Session | None = None,
                  timeout: float = 40.0, retries: int = 6, backoff: float = 0.2, max_backoff: float = 8.0,
-                 max_retry_after: float = 120.0, sleep: Callable[[float], None] = time.sleep) -> None:
+                 max_retry_after: float = 120.0, sleep: Callable[[float], None] = DEFAULT_PAUSE) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.session = session or requests.Session()
