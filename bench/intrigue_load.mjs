@@ -16,8 +16,15 @@
 //              CPU per move showed no difference the machine could resolve.
 // --feed poll  no streams: a seat reads its view (GET) when it is stale and long-polls the feed
 //              while a worker owes a step (the shape of bench/coup_load.py's bots).
-// Latency is from sending the POST to receiving its answer, which holds the acting seat's new
-// view (the peer's is from its emit to the acting seat receiving the new state).
+// Latency, three ways, each from sending a move's POST:
+//   p50/p99            to the moment the next decision can be made: the seat that acts next
+//                      holds the view of the new version (from the POST's answer when it is
+//                      the mover, from its stream otherwise; after a worker's step when one is
+//                      owed), or the game is over. This is what a player waits for, and what
+//                      the peer's figure is (its broadcast reaches every seat at once).
+//   post_p50/post_p99  to the POST's own answer.
+//   extra_p50/extra_p99 the first less the second: how much later than the answer the next
+//                      decision's view arrived (0 when the mover acts again).
 import http from 'node:http';
 import fs from 'node:fs';
 
@@ -163,13 +170,21 @@ async function setUp(t) {
 }
 
 async function playTable(t, table) {
-  const lat = [];
+  const lat = [], posts = [], extras = [];
+  let pending = null; // the last move's { started, answered }, until its next decision is ready
+  const decided = () => { // the next decision's view is here: the last move's latency is known
+    if (!pending) return;
+    const now = performance.now();
+    if (now < window_.end) { lat.push(now - pending.started); extras.push(now - pending.answered); }
+    pending = null;
+  };
   const { seats } = table;
   let gameId = table.gameId;
   let calls = 0, finished = 0, games = 1, conflicts = 0, stalls = 0;
   while (open()) {
     const st = latest(seats);
     if (st.status === 'finished') {
+      decided();
       finished++; games++;
       gameId = await newGame(t, seats);
       calls += 1 + SEATS;
@@ -207,6 +222,7 @@ async function playTable(t, table) {
       if (mine.version !== st.version || !mine.legal_actions.length) continue;
     }
     if (!mine.legal_actions.length) continue;
+    decided();
     const action = choice(mine.legal_actions);
     const started = performance.now();
     // --minimal 1: no view in the answer (Prefer: return=minimal); the next turn waits for
@@ -219,9 +235,10 @@ async function playTable(t, table) {
     if (ended >= window_.end) break;
     calls++;
     if (r.status === 200) {
+      posts.push(ended - started);
+      pending = { started, answered: ended };
       if (r.body.game) seat.offer(r.body.game);
       else await Promise.race(seats.map((s) => s.until(r.body.version, 5000)));
-      lat.push(ended - started);
     } else if (r.status === 409) {
       conflicts++;
       const fresh = await call('GET', `/v1/games/${gameId}`, { token: seat.token, via: seat.agent });
@@ -232,7 +249,7 @@ async function playTable(t, table) {
     }
   }
   for (const s of seats) if (s.stream) s.stream.destroy();
-  return { lat, calls, finished, games, conflicts, stalls };
+  return { lat, posts, extras, calls, finished, games, conflicts, stalls };
 }
 
 function cpuOf(pid) {
@@ -263,11 +280,13 @@ function pct(xs, f) { const s = [...xs].sort((a, b) => a - b); return s[Math.min
   setTimeout(() => { snapClose = cpuSnap(); }, SECONDS * 1000);
   const results = await Promise.all(tables.map((tb, t) => playTable(t, tb)));
   const lat = results.flatMap((r) => r.lat);
+  const posts = results.flatMap((r) => r.posts), extras = results.flatMap((r) => r.extras);
   const sum = (k) => results.reduce((a, r) => a + r[k], 0);
-  const out = { moves: lat.length, rate: lat.length / SECONDS, p50: pct(lat, 0.5), p99: pct(lat, 0.99),
+  const out = { moves: posts.length, rate: posts.length / SECONDS, p50: pct(lat, 0.5), p99: pct(lat, 0.99),
+    post_p50: pct(posts, 0.5), post_p99: pct(posts, 0.99), extra_p50: pct(extras, 0.5), extra_p99: pct(extras, 0.99),
     mean: lat.reduce((a, b) => a + b, 0) / lat.length, calls: sum('calls'), finished: sum('finished'),
     games: sum('games'), conflicts: sum('conflicts'), stalls: sum('stalls'), feed: FEED, minimal: MINIMAL,
-    stream_views_per_move: viewFrames / Math.max(1, lat.length) };
+    stream_views_per_move: viewFrames / Math.max(1, posts.length) };
   if (snapClose) {
     const cap = snapClose.m.total - snapOpen.m.total;
     out.capacity = cap;
@@ -276,13 +295,15 @@ function pct(xs, f) { const s = [...xs].sort((a, b) => a - b); return s[Math.min
     out.server_cpu = snapClose.server - snapOpen.server;
     out.client_share = out.client_cpu / cap;
     out.server_share = out.server_cpu / cap;
-    out.server_ms_per_move = out.server_cpu / lat.length * 1000;
+    out.server_ms_per_move = out.server_cpu / posts.length * 1000;
     out.ms_per_move_by_pid = Object.fromEntries(SERVER_PIDS.map((p, i) =>
-      [p, Number(((snapClose.each[i] - snapOpen.each[i]) / lat.length * 1000).toFixed(3))]));
+      [p, Number(((snapClose.each[i] - snapOpen.each[i]) / posts.length * 1000).toFixed(3))]));
   }
   console.log(`intrigue ${GAME} (${FEED}): ${GAMES} tables x ${SEATS} seats, window ${SECONDS} s; ` +
-    `moves ${lat.length} ${out.rate.toFixed(1)}/s p50 ${out.p50.toFixed(2)} ms p99 ${out.p99.toFixed(2)} ms; ` +
-    `requests per move ${(out.calls / Math.max(1, lat.length)).toFixed(2)}, ` +
+    `moves ${posts.length} ${out.rate.toFixed(1)}/s; to the next decision's view p50 ${out.p50.toFixed(2)} ms ` +
+    `p99 ${out.p99.toFixed(2)} ms; the POST alone p99 ${out.post_p99.toFixed(2)} ms; ` +
+    `the stream's extra delay p99 ${out.extra_p99.toFixed(2)} ms; ` +
+    `requests per move ${(out.calls / Math.max(1, posts.length)).toFixed(2)}, ` +
     `stream views per move ${out.stream_views_per_move.toFixed(2)}`);
   console.log(JSON.stringify(out));
   process.exit(0);

@@ -35,16 +35,23 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from common import PRODUCTION_API_PROCESSES, ROOT, wait_for
+from interpreter import image_like
 
 from service.datadir import stop_children
 from service.embedded import EmbeddedRedis, free_port
 
 CLIENT = ROOT / "bench" / "intrigue_load.mjs"
+#: --worker-class's name for "as the image runs it" (its config file picks the class).
+IMAGE = "image"
 #: The limits lifted for the bench: 300 players registered from one address, and a new game
 #: every few seconds per table, are not what they police. The per-player request limit stays
 #: at its production default, as the image runs it: every move spends a token.
+#: One client address stands for 300 players here, so the per-address ceilings (requests over
+#: all its tokens, streams, connections) are lifted too.
 NO_LIMITS = {"INTRIGUE_ANONYMOUS_RATE_LIMIT": "0", "INTRIGUE_REGISTRATIONS_PER_HOUR": "0",
-             "INTRIGUE_GAMES_PER_HOUR": "0", "INTRIGUE_OPEN_GAMES_PER_PLAYER": "0"}
+             "INTRIGUE_GAMES_PER_HOUR": "0", "INTRIGUE_OPEN_GAMES_PER_PLAYER": "0",
+             "INTRIGUE_ADDRESS_RATE_LIMIT": "0", "INTRIGUE_STREAMS_PER_ADDRESS": "0",
+             "INTRIGUE_CONNECTIONS_PER_ADDRESS": "0"}
 
 
 def descendants(pid: int) -> list[int]:
@@ -103,13 +110,20 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
         worker_processes = [subprocess.Popen([python, "-m", "service.cli", "worker"], cwd=root, env=env)
                             for _ in range(workers)]
         stack.callback(stop_children, worker_processes, 20)
-        # The settings of service/gunicorn_conf.py, spelled out so that an older checkout
-        # (--before) is served the same way, whatever its worker class.
-        command = [python, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
-                   "--worker-connections", "10000", "--threads", str(args_threads(api_processes)),
-                   "--keep-alive", "75", "--timeout", "60", "--limit-request-line", "8190",
-                   "-b", f"127.0.0.1:{port}", "--log-level", "warning", *gunicorn_args,
-                   "service.wsgi:app"]
+        if worker_class == IMAGE:
+            # As the image starts it: its CMD, its GUNICORN_CMD_ARGS (service/gunicorn_conf.py,
+            # with its hooks), the port and the processes through the variables it reads.
+            env.update(GUNICORN_CMD_ARGS="--config python:service.gunicorn_conf", INTRIGUE_BIND=f"127.0.0.1:{port}",
+                       WEB_CONCURRENCY=str(api_processes))
+            command = [python, "-m", "gunicorn", "--log-level", "warning", *gunicorn_args, "service.wsgi:app"]
+        else:
+            # The settings of service/gunicorn_conf.py spelled out, so that an older checkout
+            # (--before) is served the same way, whatever its worker class.
+            command = [python, "-m", "gunicorn", "-k", worker_class, "-w", str(api_processes),
+                       "--worker-connections", "10000", "--threads", str(args_threads(api_processes)),
+                       "--keep-alive", "75", "--timeout", "60", "--limit-request-line", "8190",
+                       "-b", f"127.0.0.1:{port}", "--log-level", "warning", *gunicorn_args,
+                       "service.wsgi:app"]
         api = stack.enter_context(spawned(command, env, probe, cwd=root))
         assert redis_server.process is not None
         pids = [redis_server.process.pid, *(p.pid for p in worker_processes)]
@@ -230,8 +244,9 @@ def main() -> None:
                         help="peer storage(s) to measure (default: flatfile)")
     parser.add_argument("--intrigue", choices=["gunicorn", "serve"], default="gunicorn",
                         help="gunicorn: the production shape (default); serve: `intrigue serve`")
-    parser.add_argument("--worker-class", default="service.gevent_worker.Worker",
-                        help="gunicorn worker class (default %(default)s: gevent, as service/gunicorn_conf.py)")
+    parser.add_argument("--worker-class", default=IMAGE,
+                        help="gunicorn worker class, or `image` (the default): gunicorn started as the image "
+                             "starts it, with its GUNICORN_CMD_ARGS (service/gunicorn_conf.py: gevent, its hooks)")
     parser.add_argument("--api-processes", type=int, default=PRODUCTION_API_PROCESSES,
                         help="gunicorn processes (default %(default)s: what the image starts on this machine)")
     parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
@@ -250,9 +265,10 @@ def main() -> None:
     parser.add_argument("--before-worker-class", default="gthread")
     parser.add_argument("--before-feed", choices=["sse", "poll"], default="poll")
     parser.add_argument("--before-api-processes", type=int, help="(default: --api-processes)")
-    parser.add_argument("--python", default=sys.executable,
+    parser.add_argument("--python",
                         help="the interpreter (of a venv with the project installed) that runs Intrigue's "
-                             "processes (default: this one); see README, Benchmarks, on the interpreter's build")
+                             "processes (default: the image's CPython or the nearest build this machine has, "
+                             "see bench/interpreter.py)")
     parser.add_argument("--before-python", help="the same for --before (default: --python); with --before "
                                                 "naming this checkout, it compares two interpreters")
     parser.add_argument("--idle-watchers", type=int, default=0,
@@ -268,9 +284,13 @@ def main() -> None:
         sys.exit(f"no installed peer in {peer_dir}: copy its folder there and run `npm install`")
     storages = args.peer or ["flatfile"]
     shape = (f"gunicorn -k {{}} x{args.api_processes}" if args.intrigue == "gunicorn" else "intrigue serve")
-    short = {"service.gevent_worker.Worker": "gevent"}
+    short = {"service.gevent_worker.Worker": "gevent", IMAGE: "as the image"}
+    if args.python is None:
+        chosen = image_like()
+        args.python = chosen.path
+        print(f"Intrigue runs on {chosen.label}: {chosen.path}", flush=True)
     before_python = args.before_python or args.python
-    named = args.python != sys.executable or before_python != args.python  # then each side says which
+    named = before_python != args.python  # then each side says which
 
     def interpreter(python: str) -> str:
         return f", {python}" if named else ""
@@ -335,8 +355,11 @@ def main() -> None:
             for name, storage in order:
                 figures = window(name, storage, round_, args.seconds)
                 windows.append(figures)
+                post = (f" (POST alone {figures['post_p99']:.0f}, stream's extra {figures['extra_p99']:.0f})"
+                        if "post_p99" in figures else "")
                 print(f"round {round_} {name:<42} {figures['rate']:7.1f} moves/s  p50 {figures['p50']:6.1f} ms  "
-                      f"p99 {figures['p99']:6.1f} ms  server {figures.get('server_ms_per_move', float('nan')):.2f} "
+                      f"p99 {figures['p99']:6.1f} ms{post}  "
+                      f"server {figures.get('server_ms_per_move', float('nan')):.2f} "
                       f"cpu-ms/move  client {figures.get('client_share', float('nan')) * 100:4.1f}% of machine  "
                       f"(load {figures['load']})", flush=True)
                 if "api_ms_per_move" in figures:
@@ -357,7 +380,10 @@ def table(windows: list[dict], labels: list[str], storages: list[str]) -> str:
         return fmt.format(low) if fmt.format(low) == fmt.format(high) else f"{fmt.format(low)}-{fmt.format(high)}"
 
     names = [*labels, *("bgio " + s for s in storages)]
-    rows = [("moves/s", "rate", 1, "{:.0f}"), ("p50 ms", "p50", 1, "{:.0f}"), ("p99 ms", "p99", 1, "{:.0f}"),
+    rows = [("moves/s", "rate", 1, "{:.0f}"), ("p50 ms, POST to the next decision's view", "p50", 1, "{:.0f}"),
+            ("p99 ms, POST to the next decision's view", "p99", 1, "{:.0f}"),
+            ("p99 ms, the POST alone", "post_p99", 1, "{:.0f}"),
+            ("p99 ms, the stream's extra delay", "extra_p99", 1, "{:.0f}"),
             ("server CPU ms/move", "server_ms_per_move", 1, "{:.2f}"),
             ("of which API", "api_ms_per_move", 1, "{:.2f}"), ("of which workers", "workers_ms_per_move", 1, "{:.2f}"),
             ("of which Redis", "redis_ms_per_move", 1, "{:.2f}"),

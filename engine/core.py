@@ -258,9 +258,9 @@ class Engine:
             token.encode("utf-8", "surrogateescape"), (self.operator_token or "").encode("utf-8", "surrogateescape"))
 
     # ------------------------------------------------------------------ limits
-    def gate(self, bucket: Bucket, subject: str) -> Gate | None:
-        """The gate that spends ``subject``'s token of ``bucket`` in an action's append (see :meth:`act`)."""
-        return self.limiter.gate(bucket, subject)
+    def gates(self, asked: list[tuple[Bucket, str]]) -> tuple[Gate, ...]:
+        """The gates that spend a token of each ``(bucket, subject)`` in an action's append (see :meth:`act`)."""
+        return self.limiter.gates(asked)
 
     def take_all(self, asked: list[tuple[Bucket, str]]) -> None:
         """Spend one token of each ``(bucket, subject)`` in one round trip, all or none, or refuse."""
@@ -503,58 +503,59 @@ class Engine:
         raise Conflict("busy", "the game changed too often; try again")
 
     def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
-            if_match: int | None = None, gate: Gate | None = None, answer_first: bool = False) -> Committed:
+            if_match: int | None = None, gates: Sequence[Gate] = (), answer_first: bool = False) -> Committed:
         """A seat's action: decide, append, follow up. Rejected actions change nothing.
 
         It decides on the record this process last saw, without reading the store first:
         the append's version check refuses a stale one (then it re-reads and decides
         again), and a refusal is only given after a fresh read confirms it.
 
-        A ``gate`` spends the caller's rate-limit token once per request: inside the append
-        when there is one (no round trip of its own), which refuses the action with a 429
-        and appends nothing when the token is not there; apart for an action that appends
-        nothing (a refusal, a replayed answer), whose caller, out of tokens, hears the 429
-        instead. On a cluster the token is spent first, apart.
+        The ``gates`` spend the caller's rate-limit tokens (its own, its address's) once per
+        request: inside the append when there is one (no round trip of their own), which
+        refuses the action with a 429 and appends nothing when a token is not there; apart
+        for an action that appends nothing (a refusal, a replayed answer), whose caller, out
+        of tokens, hears the 429 instead. On a cluster the tokens are spent first, apart.
 
         With ``answer_first`` what the commit owes the workers comes back in the result
         (``after_answer``), for the caller to run once its answer is sent.
         """
-        if gate is not None and self.cluster:
-            self._spend_apart(gate)
-            gate = None
+        if gates and self.cluster:
+            self._spend_apart(gates)
+            gates = ()
         later: list[Callable[[], None]] | None = [] if answer_first else None
         try:
-            done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, gate, later)
+            done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, gates, later)
         except DomainError as refused:
-            if gate is not None and not isinstance(refused, Limited):
-                self._spend_apart(gate)
+            if gates and not isinstance(refused, Limited):
+                self._spend_apart(gates)
             raise
-        if gate is not None and not done.gated:
-            self._spend_apart(gate)
+        if gates and not done.gated:
+            self._spend_apart(gates)
         return done
 
-    def _spend_apart(self, gate: Gate) -> None:
-        """Spend the token of an action whose append did not (a 429 if there is none)."""
-        wait = self.limiter.spend(gate)
+    def _spend_apart(self, gates: Sequence[Gate]) -> None:
+        """Spend the tokens of an action whose append did not (a 429 if one is missing)."""
+        wait, empty = self.limiter.spend_all(gates)
         if wait:
-            raise limited(gate.name, wait)
+            raise limited(empty, wait)
 
     def _act_on_cached(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None,
-                       if_match: int | None, gate: Gate | None, later: list[Callable[[], None]] | None) -> Committed:
+                       if_match: int | None, gates: Sequence[Gate], later: list[Callable[[], None]] | None
+                       ) -> Committed:
         record = self.projector.cached(game_id)
         if record is not None:
             try:
-                return self._act(player, game_id, record, action, idempotency_key, if_match, gate, later)
+                return self._act(player, game_id, record, action, idempotency_key, if_match, gates, later)
             except DomainError as refused:
                 if isinstance(refused, Limited):
                     raise
                 fresh = self.load(game_id)
                 if fresh["version"] == record["version"]:
                     raise
-        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match, gate, later)
+        return self._act(player, game_id, self.load(game_id), action, idempotency_key, if_match, gates, later)
 
     def _act(self, player: Player, game_id: str, record: Record, action: Mapping[str, Any],
-             idempotency_key: str | None, if_match: int | None, gate: Gate | None = None,
+             idempotency_key: str | None, if_match: int | None, gates: Sequence[Gate] = (),
              later: list[Callable[[], None]] | None = None) -> Committed:
         seat = seat_of(record, player.id)
         if seat is None:
@@ -579,7 +580,7 @@ class Engine:
             cause = {"kind": "player", "seat": seat, "action": dict(action)}
             if idempotency_key is not None:
                 cause["key"] = idempotency_key
-            done = self._commit(game_id, record, drafts, cause, idem, gate, later)
+            done = self._commit(game_id, record, drafts, cause, idem, gates, later)
             if isinstance(done, Committed):
                 return done
             if isinstance(done, dict):  # duplicate: the same key won a race
@@ -1067,11 +1068,11 @@ class Engine:
         return derive_rng(seed, seq, purpose)
 
     def _commit(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
-                idem: tuple[str, str] | None = None, gate: Gate | None = None,
+                idem: tuple[str, str] | None = None, gates: Sequence[Gate] = (),
                 later: list[Callable[[], None]] | None = None, cap: Cap | None = None
                 ) -> Committed | dict[str, Any] | None:
         """Seal, fold and append; then index and schedule. None on a version conflict; ``Limited``
-        when the ``gate`` had no token (see :meth:`act`). Work owed after the answer goes to
+        when a gate had no token (see :meth:`act`). Work owed after the answer goes to
         ``later`` when given (see :meth:`_owe`)."""
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
@@ -1101,7 +1102,7 @@ class Engine:
         # may touch only its game's hash slot: there the updates follow the append.
         replies: list[Any] = []
         if isinstance(self.redis, RedisCluster):
-            if gate is not None:
+            if gates:
                 raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
             result = self.store.append(game_id, version, envelopes, record_for_key)
             if result.status == "ok":
@@ -1109,11 +1110,11 @@ class Engine:
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record)
-            result = self.store.append(game_id, version, envelopes, record_for_key, index, gate, cap)
+            result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap)
             replies = [None, *result.replies]
         if result.status == "limited":
-            assert gate is not None and result.wait is not None
-            raise limited(gate.name, result.wait)
+            assert result.empty is not None and result.wait is not None
+            raise limited(result.empty.name, result.wait)
         if result.status != "ok":
             self.projector.forget(game_id)
             return result.record if result.status == "duplicate" else None
@@ -1121,7 +1122,7 @@ class Engine:
         self.projector.remember_events(game_id, envelopes)
         self._finish_follow_up(plan, replies, offset=1, later=later)
         self.projector.maybe_snapshot(game_id, version, new)
-        return Committed(new, envelopes, gated=gate is not None, after_answer=tuple(later) if later else ())
+        return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)

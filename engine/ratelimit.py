@@ -13,6 +13,8 @@ which a Redis Cluster serves from one shard.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import redis
 
 from engine.errors import Limited
@@ -32,12 +34,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local wait = 0
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
-  local held = redis.call('HMGET', key, 'tokens', 'at')
-  local tokens, at = tonumber(held[1]), tonumber(held[2])
-  if tokens == nil or at == nil then tokens, at = burst, now end
-  tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
-  if tokens < 1 then wait = math.max(wait, (1 - tokens) / rate) end
+  wait = math.max(wait, token_wait(key, tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i]), now))
 end
 if wait > 0 then return tostring(wait) end
 for i, key in ipairs(KEYS) do take_token(key, tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])) end
@@ -66,10 +63,17 @@ class RateLimiter:
         gate = self.gate(bucket, subject)
         return self.spend(gate) if gate is not None else 0.0
 
+    def gates(self, asked: list[tuple[Bucket, str]]) -> tuple[Gate, ...]:
+        """The gates of the ``(bucket, subject)`` pairs whose limit is on, for an append to spend."""
+        return tuple(gate for bucket, subject in asked if (gate := self.gate(bucket, subject)) is not None)
+
     def allow_all(self, asked: list[tuple[Bucket, str]]) -> tuple[float, str]:
         """One token of each ``(bucket, subject)`` in one round trip, all or none: (0, "") if
         spent, else the seconds to wait and the name of a bucket that was empty."""
-        gates = [gate for bucket, subject in asked if (gate := self.gate(bucket, subject)) is not None]
+        return self.spend_all(self.gates(asked))
+
+    def spend_all(self, gates: Sequence[Gate]) -> tuple[float, str]:
+        """:meth:`allow_all` for gates (those an append did not get to spend)."""
         if not gates:
             return 0.0, ""
         if len(gates) == 1:

@@ -9,7 +9,17 @@ spending a token cannot drift apart.
 #: ``take_token(key, rate, burst)``: refill the bucket at ``key`` (a hash of ``tokens`` and
 #: ``at``) by the server's clock, spend one token if there is one, and return 0, else the
 #: seconds to wait for one. The hash expires once it would be full again.
+#: ``token_wait(key, rate, burst, now)``: the same bucket read without spending: 0 if a token
+#: is there, else the seconds to wait for one (to spend from several buckets all or none).
 TOKEN_BUCKET_LUA = """
+local function token_wait(key, rate, burst, now)
+  local held = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens, at = tonumber(held[1]), tonumber(held[2])
+  if tokens == nil or at == nil then tokens, at = burst, now end
+  tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+  if tokens >= 1 then return 0 end
+  return (1 - tokens) / rate
+end
 local function take_token(key, rate, burst)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) + tonumber(t[2]) / 1000000

@@ -185,12 +185,13 @@ FEED_EVENTS_BYTES = 65536
 # and the gate's bucket, if any.
 # ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel,
 # index commands (a JSON array of commands, each an array of strings; "[]" for none), the
-# gate's bucket key ("" for none), its rate and burst, the cap's sorted set ("" for none) and
-# its ceiling, events (JSON)...
+# the gates' buckets (a JSON array of [key, rate, burst]; "" for none), two places kept free,
+# the cap's sorted set ("" for none) and its ceiling, events (JSON)...
 # A cap refuses the append ('full', the set's size) when its sorted set already holds its
 # ceiling of members: a creator's open games are counted and the game created in one step.
-# The gate spends the actor's rate-limit token once the append is known to go ahead (not a
-# duplicate, not stale), and refuses it ('limited', the seconds to wait) when there is none.
+# The gates spend the actor's rate-limit tokens (one of each bucket, all or none) once the
+# append is known to go ahead (not a duplicate, not stale), and refuse it ('limited', the
+# seconds to wait, the position from 1 of a bucket without a token) when one has none.
 # The index commands run only once the append has succeeded, in the same atomic step, and
 # their replies follow the append's own.
 # The new version is published on the feed channel, so watchers wake without polling; up to
@@ -208,8 +209,16 @@ if ARGV[9] ~= '' then
   if held >= tonumber(ARGV[10]) then return {'full', tostring(held)} end
 end
 if ARGV[6] ~= '' then
-  local wait = take_token(ARGV[6], tonumber(ARGV[7]), tonumber(ARGV[8]))
-  if wait > 0 then return {'limited', tostring(wait)} end
+  local gates = cjson.decode(ARGV[6])
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+  local wait, empty = 0, 0
+  for i, gate in ipairs(gates) do
+    local gate_wait = token_wait(gate[1], tonumber(gate[2]), tonumber(gate[3]), now)
+    if gate_wait > wait then wait, empty = gate_wait, i end
+  end
+  if wait > 0 then return {'limited', tostring(wait), empty} end
+  for _, gate in ipairs(gates) do take_token(gate[1], tonumber(gate[2]), tonumber(gate[3])) end
 end
 for i = FIRST_EVENT, #ARGV do
   redis.call('XADD', KEYS[1], '0-' .. (version + i - FIRST_EVENT + 1), 'e', ARGV[i])
@@ -272,13 +281,14 @@ ARCHIVE_CACHE = 256
 @dataclass(frozen=True)
 class AppendResult:
     """What an append did: ``ok``, ``conflict`` (someone else moved the game on), ``duplicate``,
-    ``limited`` (its gate had no token: ``wait`` seconds until one) or ``full`` (its cap was
-    reached: ``version`` holds the count)."""
+    ``limited`` (a gate had no token: ``wait`` seconds until one; ``empty`` is that gate) or
+    ``full`` (its cap was reached: ``version`` holds the count)."""
 
     status: str
     version: int | None = None
     record: dict[str, Any] | None = None
     wait: float | None = None
+    empty: Gate | None = None
     #: The replies of the index commands that ran with the append (see :class:`IndexCommands`).
     replies: Sequence[Any] = ()
 
@@ -365,21 +375,22 @@ class EventStore:
 
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                idempotency: tuple[str, dict[str, Any]] | None = None,
-               index: IndexCommands | None = None, gate: Gate | None = None,
+               index: IndexCommands | None = None, gates: Sequence[Gate] = (),
                cap: Cap | None = None) -> AppendResult:
         """Append ``events`` if the game is still at ``expected_version``; all or nothing.
 
         The ``index`` commands run after a successful append, in the same step; their
-        replies are the result's ``replies``. A ``gate`` spends a rate-limit token when the
-        append goes ahead, or refuses it (``limited``). (Neither with a Redis Cluster: they
-        may name keys of other hash slots.) A ``cap`` refuses it (``full``) when its set is full.
+        replies are the result's ``replies``. The ``gates`` spend a rate-limit token each
+        when the append goes ahead, all or none, or refuse it (``limited``). (Neither with a
+        Redis Cluster: they may name keys of other hash slots.) A ``cap`` refuses it
+        (``full``) when its set is full.
         """
-        keys, args = self._append_call(game_id, expected_version, events, idempotency, index, gate, cap)
-        return self.parse_append(self._append(keys=keys, args=args))
+        keys, args = self._append_call(game_id, expected_version, events, idempotency, index, gates, cap)
+        return self.parse_append(self._append(keys=keys, args=args), gates)
 
     def _append_call(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                      idempotency: tuple[str, dict[str, Any]] | None,
-                     index: IndexCommands | None = None, gate: Gate | None = None,
+                     index: IndexCommands | None = None, gates: Sequence[Gate] = (),
                      cap: Cap | None = None) -> tuple[list[str], list[Any]]:
         if not events:
             raise ValueError("nothing to append")
@@ -392,9 +403,9 @@ class EventStore:
             keys += index.keys()  # declared, as a script should, though only a plain Redis runs them
             commands = orjson.dumps(index.commands).decode()
         gate_args: list[Any] = ["", 0, 0]
-        if gate is not None:
-            keys.append(gate.key)
-            gate_args = [gate.key, repr(float(gate.rate)), repr(float(gate.burst))]
+        if gates:
+            keys += [gate.key for gate in gates]
+            gate_args[0] = orjson.dumps([[gate.key, float(gate.rate), float(gate.burst)] for gate in gates]).decode()
         cap_args: list[Any] = ["", 0]
         if cap is not None:
             keys.append(cap.key)
@@ -404,13 +415,13 @@ class EventStore:
         return keys, args
 
     @staticmethod
-    def parse_append(reply: Sequence[Any]) -> AppendResult:
+    def parse_append(reply: Sequence[Any], gates: Sequence[Gate] = ()) -> AppendResult:
         status, value, *rest = reply
         status = status.decode() if isinstance(status, bytes) else status
         if status == "duplicate":
             return AppendResult("duplicate", record=json.loads(value))
         if status == "limited":
-            return AppendResult("limited", wait=float(value))
+            return AppendResult("limited", wait=float(value), empty=gates[int(rest[0]) - 1])
         if status == "full":
             return AppendResult("full", version=int(value))
         return AppendResult(status, version=int(value), replies=rest)

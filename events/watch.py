@@ -92,9 +92,10 @@ class FeedWatcher:
     """Wakes callers when a game's stream moves; the listener starts on first use."""
 
     def __init__(self, client: redis.Redis, pattern: str, game_of_channel: Callable[[str], str],
-                 on_events: Callable[[str, list[bytes]], None] | None = None) -> None:
+                 on_events: Callable[[str, int, list[bytes]], None] | None = None) -> None:
         self._client = client
-        #: Given the events (JSON) a notification carried, before the game's waiters wake.
+        #: Given the game, the version announced and the events (JSON) the notification
+        #: carried, before the game's waiters wake.
         self._on_events = on_events
         self._pattern = pattern
         self._game_of_channel = game_of_channel
@@ -159,7 +160,7 @@ class FeedWatcher:
         version, *events = data.split(b"\n")
         if events and self._on_events is not None:
             try:
-                self._on_events(game_id, events)
+                self._on_events(game_id, int(version), events)
             except Exception:  # the waiters read the stream instead; never lose the wake-up
                 log.exception("could not take the events announced for game %s", game_id)
         self._wake(game_id, int(version))

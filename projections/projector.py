@@ -89,14 +89,19 @@ class Projector:
             return record
         return self._fold_in(game_id, record, tail)
 
-    def announced(self, game_id: str, lines: list[bytes]) -> None:
-        """Events (JSON, in order) that an append published with its notification.
+    def announced(self, game_id: str, version: int, lines: list[bytes]) -> None:
+        """Events (JSON, in order, the last at ``version``) that an append published with its
+        notification.
 
         Kept as the game's tail when this process has the game at hand (a cached record or
-        tail), so its feeds and its next decision need no read of the stream.
+        tail), so its feeds and its next decision need no read of the stream. The process
+        that appended them knows them already and parses nothing.
         """
         with self._lock:
             if game_id not in self._cache and game_id not in self._tails:
+                return
+            tail = self._tails.get(game_id)
+            if tail and tail[-1].seq >= version and tail[0].seq <= version - len(lines) + 1:
                 return
         self.remember_events(game_id, [Envelope.from_json(line) for line in lines])
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
 from marshmallow import ValidationError
 
 from engine.core import Committed, Engine, Player
 from events.store import Gate
 from projections.record import seat_of
-from projections.views import feed_item, game_view
+from projections.views import feed_item
+from service import view_cache
 from service.answers import Problem
 from service.inputs import parse_header_int
 from service.schemas import ActionSchema
@@ -30,14 +32,14 @@ MINIMAL_APPLIED = {"Preference-Applied": "return=minimal"}
 
 
 def submit_action(engine: Engine, player: Player, game_id: str, action: dict[str, Any], key: str | None,
-                  if_match_header: str | None, minimal: bool, gate: Gate | None = None
+                  if_match_header: str | None, minimal: bool, gates: Sequence[Gate] = ()
                   ) -> tuple[dict[str, Any], Sequence[Callable[[], None]]]:
     """Check the action and its headers, let the engine decide it; the answer and the work
     owed once it is sent.
 
     A refused check raises before anything is spent or changed (``ValidationError``: 400
-    ``invalid_body``, or a ``Problem``); the engine's refusals are domain errors. ``gate``
-    spends the caller's rate-limit token in the append (see ``Engine.act``).
+    ``invalid_body``, or a ``Problem``); the engine's refusals are domain errors. ``gates``
+    spend the caller's rate-limit tokens in the append (see ``Engine.act``).
     """
     errors = ACTION_SCHEMA.validate(action)
     if errors:
@@ -45,7 +47,7 @@ def submit_action(engine: Engine, player: Player, game_id: str, action: dict[str
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise Problem(400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
     if_match = parse_header_int(if_match_header, "If-Match", "bad_if_match")
-    done = engine.act(player, game_id, action, idempotency_key=key, if_match=if_match, gate=gate,
+    done = engine.act(player, game_id, action, idempotency_key=key, if_match=if_match, gates=gates,
                       answer_first=True)
     return action_answer(done, player.id, minimal), done.after_answer
 
@@ -55,10 +57,12 @@ def action_answer(done: Committed, player_id: str, minimal: bool = False) -> dic
 
     ``minimal`` leaves the view out: a client that follows the game's event stream with
     ``view=true`` gets the same view there, so building and sending it twice is waste.
+    The view is the rendering the seat's event streams in this process send for this
+    version (``service.view_cache``): built and serialised once for the answer and them.
     """
     seat = seat_of(done.record, player_id)
     events = [item for e in done.events if (item := feed_item(done.record, e, seat)) is not None]
     version = done.events[-1].seq if done.events else done.record["version"]
     if minimal:
         return {"version": version, "events": events}
-    return {"version": version, "events": events, "game": game_view(done.record, seat)}
+    return {"version": version, "events": events, "game": orjson.Fragment(view_cache.VIEWS.rendered(done.record, seat))}

@@ -14,11 +14,14 @@ reference. Past those checks the lane answers itself: the engine's own refusals 
 and the 429 of a caller out of tokens, get the same problem answers as the app's.
 
 The caller's rate-limit tokens (the player's, and its address's ceiling over all its
-tokens) are spent once per request, as the app's ``before_request`` does, before the body
-is read: a caller out of tokens is answered 429 at once, whatever it sends or holds back
-after its headers. A request the lane hands to the app carries a mark (``SPENT``) so the
-app does not spend them again. What a commit asks of the workers comes back with the
-engine's result and runs after the answer is sent, as it does for the app's routes.
+tokens) are spent once per request, as the app's ``before_request`` does. When the whole
+body came with the headers (a client's usual move: one small write), they are spent by the
+append itself, in its one round trip to Redis (``Engine.act``'s gates). When the body has
+yet to come they are spent before it is read: a caller out of tokens is answered 429 at
+once, whatever it sends or holds back after its headers. A request the lane hands to the
+app after spending carries a mark (``SPENT``) so the app does not spend them again. What a
+commit asks of the workers comes back with the engine's result and runs after the answer is
+sent, as it does for the app's routes.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from marshmallow import ValidationError
 
 from engine.core import Player
 from engine.errors import Limited
+from events.store import Gate
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem, dump_bytes, problem_of, problem_response, run_after_answer
 from service.http_errors import close_after_answer
@@ -84,12 +88,12 @@ class ExpressLane:
             return self.inner(environ, start_response)
         if taken is None:
             return self.inner(environ, start_response)
-        player, action = taken
+        player, action, gates = taken
         engine = self.app.extensions["intrigue"]
         minimal = prefers_minimal(environ.get("HTTP_PREFER"))
         try:
             body, work = submit_action(engine, player, matched.group(1), action, environ.get("HTTP_IDEMPOTENCY_KEY"),
-                                       environ.get("HTTP_IF_MATCH"), minimal)
+                                       environ.get("HTTP_IF_MATCH"), minimal, gates)
         except (ValidationError, Problem):  # the request's own fault, found before anything changed
             return self.inner(environ, start_response)
         except Exception as err:
@@ -101,12 +105,13 @@ class ExpressLane:
         start_response("200 OK", headers)
         return _Answer([answer], work)
 
-    def _take(self, environ: dict[str, Any]) -> tuple[Player, dict[str, Any]] | None:
-        """The caller and the action, if the lane may answer; else None.
+    def _take(self, environ: dict[str, Any]) -> tuple[Player, dict[str, Any], tuple[Gate, ...]] | None:
+        """The caller, the action and the gates its append spends, if the lane may answer; else None.
 
         Nothing here changes anything but the caller's rate-limit tokens, spent before the
-        body is read (``Limited`` when there are none): the Flask app can take the request
-        over as if the lane were not there, and does not spend them again.
+        body is read (``Limited`` when there are none) unless the body is already in memory
+        (then the gates are returned, for the append): the Flask app can take the request
+        over as if the lane were not there, and spends the tokens only if they were not.
         """
         if environ.get("CONTENT_TYPE") not in _JSON or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
@@ -129,8 +134,13 @@ class ExpressLane:
         if player is None:
             return None
         limits = self.app.extensions["intrigue.limits"]
-        engine.take_all([(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")])
-        environ[SPENT] = True
+        asked = [(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")]
+        gates: tuple[Gate, ...] = ()
+        if in_memory(environ["wsgi.input"], int(length)):
+            gates = engine.gates(asked)
+        else:
+            engine.take_all(asked)
+            environ[SPENT] = True
         try:
             data = environ["wsgi.input"].read(int(length))
         except Exception:  # the client went away: the app reads on and answers as it does
@@ -142,4 +152,14 @@ class ExpressLane:
             return None
         if not isinstance(action, dict):
             return None
-        return player, action
+        return player, action, gates
+
+
+def in_memory(body: Any, length: int) -> bool:
+    """Whether the first ``length`` bytes of a request's body can be read without waiting on
+    the client: gunicorn's (through ``service.gevent_worker.DeadlineBody``) when they came
+    with the headers, or a body that is a buffer already (a test client's)."""
+    buffered = getattr(body, "buffered", None)
+    if buffered is not None:
+        return buffered() >= length
+    return isinstance(body, io.BytesIO)

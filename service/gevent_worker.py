@@ -29,6 +29,7 @@ answered 429 ``too_many_connections`` and closed before anything of it is read.
 from __future__ import annotations
 
 import gc
+import io
 import time
 import warnings
 from collections.abc import Callable
@@ -247,6 +248,17 @@ class DeadlineBody:
             self.body.failed = True  # never drained
         self.request.must_close = True
         raise BodyTimeout(self.seconds)
+
+    def buffered(self) -> int:
+        """How much of the body was already taken from the socket with the headers: what a
+        read returns now, without waiting on the client (0 when gunicorn's body is not the
+        length-delimited one this knows)."""
+        reader = getattr(self.body, "reader", None)
+        unreader, left = getattr(reader, "unreader", None), getattr(reader, "length", None)
+        held = getattr(unreader, "buf", None)
+        if not isinstance(left, int) or not isinstance(held, io.BytesIO):
+            return 0
+        return len(self.body.buf.getvalue()) + min(left, len(held.getvalue()))
 
     def read(self, size: int | None = None) -> bytes:
         return self._within(self.body.read, size)

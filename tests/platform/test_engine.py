@@ -290,3 +290,22 @@ def test_the_committer_and_the_record_it_hands_to_workers_equal_a_replay_of_the_
     replayed = fold_all(engine.store.read(game_id))
     assert handed == orjson.dumps(replayed)
     assert orjson.dumps(engine.projector.cached(game_id)) == orjson.dumps(replayed)
+
+
+def test_an_announcement_of_events_this_process_appended_is_not_parsed_again(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    import projections.projector as projector_module
+
+    game_id, players = started(engine)
+    done = engine.act(players[0], game_id, {"type": "pick", "number": 1})
+    lines = [event.to_json().encode() for event in done.events]
+    parsed: list[bytes] = []
+    real = projector_module.Envelope.from_json
+    monkeypatch.setattr(projector_module.Envelope, "from_json", lambda line: parsed.append(line) or real(line))
+    engine.projector.announced(game_id, done.events[-1].seq, lines)
+    assert parsed == []  # the appender's own events: known already
+    # Events the process has not kept (another process appended them) are parsed and kept.
+    engine.projector._tails.pop(game_id)
+    engine.projector.announced(game_id, done.events[-1].seq, lines)
+    assert parsed == lines
+    assert engine.projector.read(game_id, done.events[0].seq - 1, known=done.events[-1].seq) == list(done.events)

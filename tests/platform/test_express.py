@@ -6,16 +6,21 @@ which of the two answered; the answers are compared with the app's own.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from gunicorn.http.body import Body, LengthReader
+from gunicorn.http.unreader import Unreader
 from werkzeug.test import EnvironBuilder
 
 from engine.core import Engine
 from engine.settings import Limits
 from service.app import create_app
+from service.express import in_memory
+from service.gevent_worker import DeadlineBody
 from service.inputs import prefers_minimal
 
 RATE = 5  # a player's requests per second; bursts of twice that
@@ -169,17 +174,22 @@ def bucket_tokens(engine: Engine, token: str) -> float:
     return float(engine.redis.hget(engine.limiter.key(Limits().player(), player.id), "tokens"))
 
 
-def test_an_action_spends_one_token_before_its_body_and_a_caller_without_one_appends_nothing(
-        app: Flask, engine: Engine) -> None:
+def test_an_action_spends_one_token_and_a_caller_without_one_appends_nothing(
+        app: Flask, engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     client = app.test_client()
     game_id, auth = toy_game(client)
     token = auth[0]["Authorization"].split()[1]
     before = bucket_tokens(engine, token)
+    # The body is in memory: the append spends the token, in its own round trip, none apart.
+    spent_apart: list[Any] = []
+    monkeypatch.setattr(engine.limiter, "spend_all", lambda gates: spent_apart.append(gates) or (0.0, ""))
     picked = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 1},
                          headers={**auth[0], "Idempotency-Key": "first"})
     assert picked.status_code == 200
     spent = before - bucket_tokens(engine, token)
     assert 0.5 < spent <= 1  # one token (less what refilled meanwhile), not two
+    assert spent_apart == []
+    monkeypatch.undo()
     # A replayed answer appends nothing: its token is spent apart, once.
     before = bucket_tokens(engine, token)
     again = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 1},
@@ -213,3 +223,28 @@ def test_what_a_commit_owes_the_workers_waits_for_the_answer(app: Flask, engine:
         both_picked = asked.copy()
         answer.close()
     assert both_picked == [] and asked == ["drain"]
+
+
+def gunicorn_body(arrived: bytes, length: int) -> DeadlineBody:
+    """A request body as gunicorn holds it once the headers are parsed: ``arrived`` is what came
+    with them; reading further would wait on the client (here: fail)."""
+
+    class Socketless(Unreader):
+        def chunk(self, size_hint: int | None = None) -> bytes:
+            raise AssertionError("the test's client sends nothing more")
+
+    unreader = Socketless()
+    unreader.unread(arrived)
+    return DeadlineBody(Body(LengthReader(unreader, length)), request=None, seconds=1.0)
+
+
+def test_a_body_is_in_memory_when_all_of_it_came_with_the_headers() -> None:
+    body = b'{"type": "income"}'
+    assert in_memory(gunicorn_body(body, len(body)), len(body))
+    # What follows the body (a pipelined request) does not count; a body cut short does not pass.
+    assert in_memory(gunicorn_body(body + b"GET / HTTP/1.1\r\n", len(body)), len(body))
+    assert not in_memory(gunicorn_body(body[:5], len(body)), len(body))
+    assert not in_memory(gunicorn_body(b"", len(body)), len(body))
+    assert in_memory(io.BytesIO(body), len(body)) and not in_memory(object(), len(body))
+    whole = gunicorn_body(body, len(body))
+    assert whole.read(len(body)) == body

@@ -63,23 +63,41 @@ def test_a_gate_spends_a_token_only_when_the_append_goes_ahead_and_refuses_one_w
     store = EventStore(client)
     gate = Gate("bucket", rate=0.001, burst=2)  # two tokens, the next one in 1,000 s
     first = _event(1)
-    assert store.append("g1", 0, [first], idempotency=("0:k", {"first": 1}), gate=gate).status == "ok"
+    assert store.append("g1", 0, [first], idempotency=("0:k", {"first": 1}), gates=(gate,)).status == "ok"
     assert 0.99 < float(client.hget("bucket", "tokens")) <= 1
     # Neither a stale append nor a duplicate key spends the token.
-    assert store.append("g1", 0, [_event(1)], gate=gate).status == "conflict"
-    assert store.append("g1", 1, [_event(2, first.hash)], idempotency=("0:k", {}), gate=gate).status == "duplicate"
+    assert store.append("g1", 0, [_event(1)], gates=(gate,)).status == "conflict"
+    assert store.append("g1", 1, [_event(2, first.hash)], idempotency=("0:k", {}), gates=(gate,)).status == "duplicate"
     assert 0.99 < float(client.hget("bucket", "tokens")) <= 1
     second = _event(2, first.hash)
-    assert store.append("g1", 1, [second], gate=gate).status == "ok"
+    assert store.append("g1", 1, [second], gates=(gate,)).status == "ok"
     # Out of tokens: refused with the wait, and nothing is written or announced.
     pubsub = client.pubsub()
     pubsub.subscribe(store.keys.feed("g1"))
     assert pubsub.get_message(timeout=1)["type"] == "subscribe"
     index = IndexCommands()
     index.set("mark", 1)
-    result = store.append("g1", 2, [_event(3, second.hash)], index=index, gate=gate)
-    assert result.status == "limited" and 990 < result.wait <= 1000
+    result = store.append("g1", 2, [_event(3, second.hash)], index=index, gates=(gate,))
+    assert result.status == "limited" and 990 < result.wait <= 1000 and result.empty == gate
     assert [e.seq for e in store.read("g1")] == [1, 2] and store.version("g1") == 2
     assert client.exists("mark") == 0
     assert pubsub.get_message(timeout=0.2) is None
     pubsub.close()
+
+
+def test_gates_spend_a_token_of_every_bucket_or_of_none_and_name_the_empty_one(
+        platform_redis: EmbeddedRedis) -> None:
+    client = connect(platform_redis.url)
+    client.flushall()
+    store = EventStore(client)
+    player = Gate("player-bucket", rate=0.001, burst=5)
+    address = Gate("address-bucket", rate=0.001, burst=1, name="address")  # one token, then 1,000 s
+    first = _event(1)
+    assert store.append("g1", 0, [first], gates=(player, address)).status == "ok"
+    assert 3.99 < float(client.hget("player-bucket", "tokens")) <= 4
+    assert float(client.hget("address-bucket", "tokens")) < 0.01
+    result = store.append("g1", 1, [_event(2, first.hash)], gates=(player, address))
+    assert result.status == "limited" and result.empty == address and 990 < result.wait <= 1000
+    # The player's bucket kept its token: all or none.
+    assert 3.99 < float(client.hget("player-bucket", "tokens")) <= 4
+    assert store.version("g1") == 1

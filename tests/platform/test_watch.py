@@ -77,7 +77,7 @@ def test_a_notification_without_events_wakes_with_its_version_and_a_chat_mark_wa
     """Batches over the size limit announce their version alone; table talk announces "m"."""
     taken: list[tuple[str, list[bytes]]] = []
     watcher = watch_module.FeedWatcher(None, "feed:*", lambda channel: channel,  # type: ignore[arg-type]
-                                       on_events=lambda game, lines: taken.append((game, lines)))
+                                       on_events=lambda game, version, lines: taken.append((game, lines)))
     woken: list[tuple[str | None, int | None]] = []
     watcher._wake = lambda game_id, version=None: woken.append((game_id, version))  # type: ignore[method-assign]
     watcher._announced("g1", b"7")
