@@ -14,10 +14,14 @@ Load clients are Node programs (the peer's own ``load.js``; ours, ``bench/intrig
 process and the measured server's processes used in the window, so a client that became
 the bottleneck would show.
 
-Intrigue runs in its production shape (Redis with an append-only file, fsync every second;
-gunicorn with --api-processes event-loop workers, ``intrigue worker`` processes) or as
-``intrigue serve`` (--intrigue serve). The peer runs with its FlatFile storage (files, no
-fsync) or in memory (--peer memory). Nothing here is asserted: it prints figures.
+Intrigue runs as the image runs it (Redis with an append-only file, fsync every second;
+gunicorn started through the image's GUNICORN_CMD_ARGS, with --api-processes as its
+WEB_CONCURRENCY; ``intrigue worker`` processes) or as ``intrigue serve`` (--intrigue
+serve), on the image's kind of interpreter (bench/interpreter.py; its first line names it).
+A move is timed from its POST to the next decision's view (bench/intrigue_load.mjs); the
+POST alone and the stream's extra delay are printed beside it. The peer runs with its
+FlatFile storage (files, no fsync) or in memory (--peer memory). Nothing here is asserted:
+it prints figures.
 """
 
 from __future__ import annotations
@@ -90,7 +94,7 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
              python: str = sys.executable):
     """Intrigue (the checkout at ``root``, run by the interpreter ``python``) on a free port;
     yields (base URL, a function giving the pids whose CPU counts as the server's: Redis,
-    the workers, then gunicorn's)."""
+    the workers, then gunicorn's; its Redis's URL, None for ``serve``'s own)."""
     port = free_port()
     # The limits of NO_LIMITS off (an older checkout ignores the ones it lacks); the per-player
     # request limit as the environment or the production default sets it.
@@ -103,7 +107,7 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
             command = [python, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers),
                        "--data", str(data)]
             main = stack.enter_context(spawned(command, env, probe, cwd=root))
-            yield f"http://127.0.0.1:{port}", lambda: descendants(main.pid)
+            yield f"http://127.0.0.1:{port}", lambda: descendants(main.pid), None
             return
         redis_server = stack.enter_context(EmbeddedRedis(data, persist=True))
         env["REDIS_URL"] = redis_server.url
@@ -127,7 +131,7 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
         api = stack.enter_context(spawned(command, env, probe, cwd=root))
         assert redis_server.process is not None
         pids = [redis_server.process.pid, *(p.pid for p in worker_processes)]
-        yield f"http://127.0.0.1:{port}", lambda: pids + descendants(api.pid)
+        yield f"http://127.0.0.1:{port}", lambda: pids + descendants(api.pid), redis_server.url
 
 
 def args_threads(api_processes: int) -> int:
@@ -202,6 +206,21 @@ def by_role(figures: dict, pids: list[int], workers: int) -> dict:
         return {}
     return {"redis_ms_per_move": each[0], "workers_ms_per_move": sum(each[1:1 + workers]),
             "api_ms_per_move": sum(each[1 + workers:])}
+
+
+def redis_calls(url: str | None) -> tuple[int, int] | None:
+    """Commands the Redis at ``url`` ran so far (INFO commandstats, those inside scripts
+    included), and of them the script calls (EVALSHA: an append is one)."""
+    if url is None:
+        return None
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    return sum(entry["calls"] for entry in stats.values()), stats.get("cmdstat_evalsha", {}).get("calls", 0)
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -318,12 +337,13 @@ def main() -> None:
 
         def window(name: str, storage: str | None, round_: int, seconds: float) -> dict:
             """One window of ``name``'s load client, after the servers settled."""
-            settle([pid for _, pids in [*servers.values(), *peers.values()] for pid in pids()])
+            settle([pid for _, pids, *_ in [*servers.values(), *peers.values()] for pid in pids()])
             load = load_average()
             if storage is None:
                 side = main_side if name == watched_side else name
-                base, pids = servers[side]
+                base, pids, redis_url = servers[side]
                 server_pids = pids()
+                calls_before = redis_calls(redis_url)
                 command = ["node", str(CLIENT), "--url", base, "--games", str(args.games), "--seconds",
                            str(seconds), "--feed", sides[side][2], "--seed", str(round_),
                            "--server-pids", ",".join(map(str, server_pids))]
@@ -333,6 +353,11 @@ def main() -> None:
                     if name == watched_side:
                         held.enter_context(idle_watchers(base, args.idle_watchers))
                     figures = run_client(command, ROOT, seconds)
+                calls_after = redis_calls(redis_url)
+                if calls_before is not None and calls_after is not None:
+                    moves = max(1, figures["moves"])
+                    figures["redis_calls_per_move"] = (calls_after[0] - calls_before[0]) / moves
+                    figures["redis_scripts_per_move"] = (calls_after[1] - calls_before[1]) / moves
             else:
                 url, pids = peers[storage]
                 command = ["node", "load.js", "--url", url, "--games", str(args.games), "--seconds",
@@ -364,7 +389,10 @@ def main() -> None:
                       f"(load {figures['load']})", flush=True)
                 if "api_ms_per_move" in figures:
                     print(f"        of which API {figures['api_ms_per_move']:.2f}, workers "
-                          f"{figures['workers_ms_per_move']:.2f}, Redis {figures['redis_ms_per_move']:.2f}", flush=True)
+                          f"{figures['workers_ms_per_move']:.2f}, Redis {figures['redis_ms_per_move']:.2f}; "
+                          f"Redis commands per move {figures.get('redis_calls_per_move', float('nan')):.2f} "
+                          f"(script calls {figures.get('redis_scripts_per_move', float('nan')):.2f})",
+                          flush=True)
     print()
     print(table(windows, names, storages))
     if args.json:
@@ -387,6 +415,9 @@ def table(windows: list[dict], labels: list[str], storages: list[str]) -> str:
             ("server CPU ms/move", "server_ms_per_move", 1, "{:.2f}"),
             ("of which API", "api_ms_per_move", 1, "{:.2f}"), ("of which workers", "workers_ms_per_move", 1, "{:.2f}"),
             ("of which Redis", "redis_ms_per_move", 1, "{:.2f}"),
+            ("Redis commands per move (in scripts too; the window's set-up included)", "redis_calls_per_move", 1,
+             "{:.2f}"),
+            ("of which script calls (EVALSHA)", "redis_scripts_per_move", 1, "{:.2f}"),
             ("load client CPU, % of machine", "client_share", 100, "{:.0f}")]
     lines = ["| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for title, key, scale, fmt in rows:

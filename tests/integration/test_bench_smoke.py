@@ -87,3 +87,47 @@ def test_side_by_side_compares_each_figure_within_its_round(monkeypatch: pytest.
     assert "moves/s, ours / bgio flatfile (higher is better), per round: 1.50, 0.90 (median 1.20)" in out
     assert "server CPU per move, ours / bgio flatfile (lower is better), per round: 0.80, 1.20 (median 1.00)" in out
     assert "p99, ours / bgio flatfile (lower is better), per round: 0.40, 0.60 (median 0.50)" in out
+
+
+def test_the_node_load_client_plays_the_image_shaped_server_and_times_the_next_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The side by side's Intrigue half, tiny: the server started as the image starts it, its
+    per-player limit on, the Node client timing a move to the next decision's view."""
+    import json
+
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    from bench import side_by_side
+
+    with side_by_side.intrigue("gunicorn", 1, 1, side_by_side.IMAGE, python=sys.executable) as (base, pids, url):
+        server_pids = pids()
+        calls_before = side_by_side.redis_calls(url)
+        done = subprocess.run(["node", str(side_by_side.CLIENT), "--url", base, "--games", "3", "--seconds", "2",
+                               "--feed", "sse", "--server-pids", ",".join(map(str, server_pids))],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        calls_after = side_by_side.redis_calls(url)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "to the next decision's view p50" in done.stdout and "the stream's extra delay p99" in done.stdout
+    figures = json.loads(next(line for line in done.stdout.splitlines() if line.startswith("{")))
+    assert figures["moves"] > 0 and figures["conflicts"] == 0 and figures["stalls"] == 0
+    # A move waits at least for its own answer; the next decision's view comes no sooner.
+    assert figures["p50"] >= figures["extra_p50"] >= 0 and figures["post_p50"] > 0
+    assert calls_before is not None and calls_after is not None
+    assert calls_after[0] > calls_before[0] and calls_after[1] > calls_before[1]  # commands, script calls
+    assert len(server_pids) >= 4  # Redis, a worker, gunicorn's arbiter and its process
+
+
+def test_the_bench_runs_intrigue_on_an_interpreter_built_as_the_images(
+        monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    from bench import interpreter
+
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text("FROM python:3.12-slim\nWORKDIR /app\n")
+    assert interpreter.image_minor(dockerfile) == "3.12"
+    assert interpreter.image_minor() == "3.11"  # the project's own image
+    assert interpreter.optimised({"config": "'--enable-optimizations' '--with-lto'", "base_prefix": "/usr/local"})
+    assert interpreter.optimised({"config": "'--enable-shared'", "base_prefix": "/usr"})  # a distribution's build
+    assert not interpreter.optimised({"config": "'--enable-shared'", "base_prefix": "/root/.pyenv/versions/3.11.7"})
+    monkeypatch.setenv("INTRIGUE_BENCH_PYTHON", sys.executable)
+    chosen = interpreter.image_like(say=lambda text: None)
+    assert chosen.path == sys.executable and "$INTRIGUE_BENCH_PYTHON" in chosen.label
