@@ -7,10 +7,14 @@ conservative ``ordinal`` (mu - 3 sigma), the number the leaderboard sorts by.
 
 Rating updates do not commute, so a title's ratings are always the fold of its rated games
 in one order: by the time each ended, then by game id. Each result is kept (a hash and a
-sorted set per title); a result that sorts after every one folded so far is applied on its
-own, and one that arrives late (two games ending in the same moment on two processes)
-refolds the title from its results. So the live numbers are exactly those that
-``intrigue reindex`` rebuilds from the logs. A per-title lock makes the fold one writer's.
+sorted set per title), with the ratings its players left it with and, per player, the games
+they played in that order. A result that sorts after every one folded so far is applied on
+its own. One that arrives late (two games ending in the same moment on two processes, a
+common thing on a busy server) refolds only the results from its place on: each player
+starts from the rating their previous game left them with. Refolding the whole title
+instead cost a late result time in proportion to every game ever played. So the live
+numbers are exactly those that ``intrigue reindex`` rebuilds from the logs. A per-title
+lock makes the fold one writer's.
 """
 
 from __future__ import annotations
@@ -79,6 +83,19 @@ class Ratings:
     def _players(self, title: str) -> str:
         return f"{self.prefix}:{title}:players"
 
+    def _after(self, title: str) -> str:
+        """Per game, the ratings its players left it with."""
+        return f"{self.prefix}:{title}:after"
+
+    def _history(self, title: str, player: str) -> str:
+        """A player's games of the title, in the fold's order."""
+        return f"{self.prefix}:{title}:history:{player}"
+
+    def _complete(self, title: str) -> str:
+        """Set once every result of the title has its ratings after and its place in its
+        players' histories (a title folded before they were kept refolds whole once)."""
+        return f"{self.prefix}:{title}:complete"
+
     def leaderboard_key(self, title: str) -> str:
         return f"{self.prefix}:{title}:leaderboard"
 
@@ -88,16 +105,28 @@ class Ratings:
     # writing
     def record(self, result: Result) -> None:
         """Fold one game's result in (a result already folded changes nothing)."""
-        with self._lock(result.title):
-            if not self.redis.hsetnx(self._results(result.title), result.game_id, result.to_json()):
+        title = result.title
+        with self._lock(title):
+            if not self.redis.hsetnx(self._results(title), result.game_id, result.to_json()):
                 return
-            order = self._order(result.title)
-            self.redis.zadd(order, {result.game_id: result.ended_at})
-            last = self.redis.zrevrange(order, 0, 0)
+            order = self._order(title)
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zadd(order, {result.game_id: result.ended_at})
+            for player in result.players:
+                pipe.zadd(self._history(title, player), {result.game_id: result.ended_at})
+            pipe.zrevrange(order, 0, 0)
+            pipe.exists(self._complete(title))
+            *_, last, complete = pipe.execute()
             if last and last[0].decode() == result.game_id:
-                self._write(result.title, self._apply(result, self._read(result.title, result.players)))
-            else:  # it ended before games already folded: fold the title again, in order
-                self._refold(result.title)
+                after = self._apply(result, self._read(title, result.players))
+                self._write(title, after, {result.game_id: after})
+            else:
+                try:
+                    if not complete:  # folded before the ratings after each game were kept
+                        raise _Incomplete(title)
+                    self._refold_from(title, result.game_id)
+                except _Incomplete:  # once, the whole title: it keeps them from then on
+                    self._refold(title)
 
     def rebuild(self, results: Iterable[Result]) -> int:
         """Forget every rating and fold ``results`` again (``intrigue reindex``); how many."""
@@ -107,8 +136,12 @@ class Ratings:
         titles: set[str] = set()
         count = 0
         for result in results:
-            self.redis.hset(self._results(result.title), result.game_id, result.to_json())
-            self.redis.zadd(self._order(result.title), {result.game_id: result.ended_at})
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(self._results(result.title), result.game_id, result.to_json())
+            pipe.zadd(self._order(result.title), {result.game_id: result.ended_at})
+            for player in result.players:
+                pipe.zadd(self._history(result.title, player), {result.game_id: result.ended_at})
+            pipe.execute()
             titles.add(result.title)
             count += 1
         for title in sorted(titles):
@@ -116,17 +149,70 @@ class Ratings:
                 self._refold(title)
         return count
 
+    def _results_in(self, title: str, game_ids: list[str]) -> Iterable[Result]:
+        """The results of ``game_ids``, in that order, read :data:`REFOLD_BATCH` at a time."""
+        for start in range(0, len(game_ids), REFOLD_BATCH):
+            chunk = game_ids[start:start + REFOLD_BATCH]
+            for game_id, raw in zip(chunk, self.redis.hmget(self._results(title), chunk), strict=True):
+                yield Result.from_json(game_id, raw)
+
     def _refold(self, title: str) -> None:
-        self.redis.delete(self._players(title), self.leaderboard_key(title))
+        """Fold every result of the title again, from no ratings at all."""
+        self.redis.delete(self._players(title), self.leaderboard_key(title), self._after(title))
         ids = [raw.decode() for raw in self.redis.zrange(self._order(title), 0, -1)]
         state: dict[str, dict[str, Any]] = {}
-        for start in range(0, len(ids), REFOLD_BATCH):
-            chunk = ids[start:start + REFOLD_BATCH]
-            for game_id, raw in zip(chunk, self.redis.hmget(self._results(title), chunk), strict=True):
-                result = Result.from_json(game_id, raw)
-                current = {player: state.get(player) for player in result.players}
-                state.update(self._apply(result, current))
-        self._write(title, state)
+        afters: dict[str, dict[str, dict[str, Any]]] = {}
+        played: list[Result] = []
+        for result in self._results_in(title, ids):
+            after = self._apply(result, {player: state.get(player) for player in result.players})
+            state.update(after)
+            afters[result.game_id] = after
+            played.append(result)
+            if len(afters) >= REFOLD_BATCH:
+                self._write(title, {}, afters, played)
+                afters, played = {}, []
+        self._write(title, state, afters, played, complete=True)
+
+    def _refold_from(self, title: str, game_id: str) -> None:
+        """Fold again the results from ``game_id``'s place on; each of their players starts
+        from the ratings their game before it left them with."""
+        order = self._order(title)
+        rank = self.redis.zrank(order, game_id)
+        assert rank is not None
+        ids = [raw.decode() for raw in self.redis.zrange(order, rank, -1)]
+        state: dict[str, dict[str, Any] | None] = {}
+        afters: dict[str, dict[str, dict[str, Any]]] = {}
+        for result in self._results_in(title, ids):
+            unseen = [player for player in result.players if player not in state]
+            state.update(self._before(title, result.game_id, unseen))
+            after = self._apply(result, {player: state[player] for player in result.players})
+            state.update(after)
+            afters[result.game_id] = after
+        self._write(title, {player: value for player, value in state.items() if value is not None}, afters)
+
+    def _before(self, title: str, game_id: str, players: Sequence[str]) -> dict[str, dict[str, Any] | None]:
+        """Each player's ratings as their game before ``game_id`` left them (None: none before)."""
+        if not players:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for player in players:
+            pipe.zrank(self._history(title, player), game_id)
+        ranks = pipe.execute()
+        if any(rank is None for rank in ranks):
+            raise _Incomplete(title)
+        later = [(player, rank) for player, rank in zip(players, ranks, strict=True) if rank > 0]
+        for player, rank in later:
+            pipe.zrange(self._history(title, player), rank - 1, rank - 1)
+        found = {player: games[0].decode() for (player, _), games in zip(later, pipe.execute(), strict=True)}
+        previous = [found.get(player) for player in players]  # None: the player's first game
+        known = [game for game in previous if game is not None]
+        raw = dict(zip(known, self.redis.hmget(self._after(title), known), strict=True)) if known else {}
+        before: dict[str, dict[str, Any] | None] = {}
+        for player, game in zip(players, previous, strict=True):
+            if game is not None and raw.get(game) is None:
+                raise _Incomplete(title)
+            before[player] = json.loads(raw[game])[player] if game is not None else None
+        return before
 
     def _apply(self, result: Result, current: Mapping[str, dict[str, Any] | None]) -> dict[str, dict[str, Any]]:
         """The players' ratings after ``result``, from ``current`` (None: a new player)."""
@@ -145,14 +231,25 @@ class Ratings:
         raw = self.redis.hmget(self._players(title), list(players))
         return {player: json.loads(found) if found else None for player, found in zip(players, raw, strict=True)}
 
-    def _write(self, title: str, ratings: Mapping[str, dict[str, Any]]) -> None:
-        if not ratings:
-            return
+    def _write(self, title: str, ratings: Mapping[str, dict[str, Any]],
+               afters: Mapping[str, Mapping[str, dict[str, Any]]], played: Sequence[Result] = (),
+               complete: bool = False) -> None:
+        """The players' current ``ratings`` and leaderboard places, and each game's ratings
+        after it, in one transaction; the ``played`` results in their players' histories;
+        ``complete`` marks the title's afters and histories all kept."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self._players(title), mapping={player: json.dumps(value) for player, value in ratings.items()})
-        shown = {player: ordinal(value) for player, value in ratings.items() if value["games"] >= self.min_games}
-        if shown:
-            pipe.zadd(self.leaderboard_key(title), shown)
+        for result in played:
+            for player in result.players:
+                pipe.zadd(self._history(title, player), {result.game_id: result.ended_at})
+        if ratings:
+            pipe.hset(self._players(title), mapping={player: json.dumps(value) for player, value in ratings.items()})
+            shown = {player: ordinal(value) for player, value in ratings.items() if value["games"] >= self.min_games}
+            if shown:
+                pipe.zadd(self.leaderboard_key(title), shown)
+        if afters:
+            pipe.hset(self._after(title), mapping={game: json.dumps(value) for game, value in afters.items()})
+        if complete:
+            pipe.set(self._complete(title), 1)
         pipe.execute()
 
     # reading
@@ -177,6 +274,10 @@ class Ratings:
         entries = [{"rank": offset + index + 1, "player": player, **shown(json.loads(value))}
                    for index, (player, value) in enumerate(zip(ids, raw, strict=True)) if value]
         return entries, (offset + limit if more else None)
+
+
+class _Incomplete(Exception):
+    """A title's ratings after each game, or its players' histories, are not all kept."""
 
 
 def ordinal(value: Mapping[str, Any]) -> float:

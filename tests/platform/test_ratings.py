@@ -81,3 +81,58 @@ def test_the_leaderboard_lists_players_with_enough_games_best_first(engine: Engi
     assert entries[0]["rank"] == 1 and entries[0]["games"] == 3 and entries[0]["name"] == "l0"
     second, last = engine.leaderboard("coup", 1, 5)
     assert [e["player"] for e in second] == [players[1].id] and last is None  # l2 has one game
+
+
+def scrambled_results(engine: Engine, seed: int, games: int = 10) -> tuple[list[str], list[Result]]:
+    """Rated games among five players (their ids), and their results in the order they ended."""
+    pick = random.Random(seed)
+    players = [engine.create_player(f"s{seed}-{i}")[0] for i in range(5)]
+    results = []
+    for _ in range(games):
+        table = pick.sample(players, pick.choice([2, 3]))
+        game_id = resign_game(engine, table, pick.sample(range(len(table)), len(table) - 1))
+        result = result_of(engine.load(game_id), final_ranks(engine.load(game_id)))
+        assert isinstance(result, Result)
+        results.append(result)
+    return [p.id for p in players], results
+
+
+def test_a_late_result_refolds_only_the_games_after_it(engine: Engine, monkeypatch) -> None:
+    ids, results = scrambled_results(engine, 11)
+    live = players_and_ratings(engine, ids)
+    engine.ratings.rebuild(results[:-3])
+    folded: list[str] = []
+    real_apply = engine.ratings._apply
+
+    def counting_apply(result: Result, current: dict) -> dict:
+        folded.append(result.game_id)
+        return real_apply(result, current)
+
+    def no_whole_refold(title: str) -> None:
+        raise AssertionError(f"{title} refolded whole")
+
+    monkeypatch.setattr(engine.ratings, "_apply", counting_apply)
+    monkeypatch.setattr(engine.ratings, "_refold", no_whole_refold)
+    for late in (results[-1], results[-3], results[-2]):  # the last two arrive late
+        folded.clear()
+        engine.ratings.record(late)
+        since = [r.game_id for r in results[-3:] if r.ended_at >= late.ended_at and r.game_id in folded]
+        assert folded == since  # the late one and those folded after it, no more
+    assert players_and_ratings(engine, ids) == live
+
+
+def test_a_title_folded_before_the_histories_were_kept_refolds_whole_once_then_keeps_them(engine: Engine) -> None:
+    ids, results = scrambled_results(engine, 12)
+    live = players_and_ratings(engine, ids)
+    engine.ratings.rebuild(results[:-2])
+    # As an older release left it: no ratings after each game, no histories, no mark.
+    ratings = engine.ratings
+    for key in engine.redis.scan_iter(match=f"{ratings.prefix}:coup:*"):
+        if ":history:" in key.decode() or key.decode().endswith((":after", ":complete")):
+            engine.redis.delete(key)
+    ratings.record(results[-1])  # in order: applied on its own
+    ratings.record(results[-2])  # late, on an incomplete title: refolded whole, and now complete
+    assert engine.redis.exists(f"{ratings.prefix}:coup:complete")
+    assert players_and_ratings(engine, ids) == live
+    ratings.rebuild(results)
+    assert players_and_ratings(engine, ids) == live
