@@ -55,7 +55,7 @@ from projections.record import (
     seat_of,
 )
 from projections.transcript import transcript
-from projections.views import feed_item
+from projections.views import feed_item, public_options
 
 log = logging.getLogger(__name__)
 
@@ -380,14 +380,11 @@ class Engine:
         self.redis.hsetnx(meta, "rematch", secrets.token_hex(6))
         new_id = self.redis.hget(meta, "rematch").decode()
         if not self.store.exists(new_id):
-            rules = rules_of(record)
-            secret = getattr(rules, "SECRET_OPTIONS", ())
-            options = {key: value for key, value in record["options"].items() if key not in secret}
-            creator = Player(player.id, player.name)
-            invite = [p["id"] for p in record["players"] if p is not None]
-            self.create_game(creator, record["game"], record["seats"], options, record["time_control"],
-                             unlisted=True, invite=invite, game_id=new_id, rematch_of=game_id,
-                             rated=bool(record.get("rated")))
+            # The people are invited again; the bots take their seats again at once.
+            invite = [p["id"] for p in record["players"] if p is not None and "bot" not in p]
+            self.create_game(player, record["game"], record["seats"], public_options(record),
+                             record["time_control"], dict(record.get("bots") or {}) or None, unlisted=True,
+                             invite=invite, game_id=new_id, rematch_of=game_id, rated=bool(record.get("rated")))
         return self.join(player, new_id, answer_first=answer_first)
 
     def rematch_link(self, record: Record) -> str | None:

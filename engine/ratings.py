@@ -57,6 +57,8 @@ def result_of(record: Mapping[str, Any], ranks: Sequence[int]) -> Result | None:
     """The result a finished game contributes, or None when it is not rated."""
     if record["status"] != "finished" or not record.get("rated"):
         return None
+    if any(player is not None and "bot" in player for player in record["players"]):
+        return None  # a bot is no player: its strategy's seats would share one rating
     players = [player["id"] if player else None for player in record["players"]]
     if any(player is None for player in players) or len(set(players)) < 2:
         return None

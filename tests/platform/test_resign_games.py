@@ -90,6 +90,31 @@ def test_a_game_whose_people_all_resigned_ends_though_bots_are_still_in(engine: 
     assert final_ranks(done.record) == [2, 0, 0]
 
 
+def test_a_rematch_of_a_game_with_bots_seats_the_same_bots_and_invites_the_people(engine: Engine) -> None:
+    person = engine.create_player("person")[0]
+    game_id = engine.create_game(person, "coup", 3, {}, {"seconds_per_move": 3600},
+                                 bots={"1": "random", "2": "ismcts"})["id"]
+    engine.join(person, game_id)
+    engine.resign(person, game_id)
+    joined = engine.rematch(person, game_id)
+    again = joined.record
+    assert again["id"] != game_id and again["rematch_of"] == game_id and again["status"] == "active"
+    assert again["bots"] == {"1": "random", "2": "ismcts"} and again["invite"] == [person.id]
+    assert [p["id"] for p in again["players"]][0] == person.id and again["rated"] is False
+
+
+def test_a_game_with_bots_moves_no_rating_even_when_created_rated(engine: Engine) -> None:
+    from engine.ratings import result_of
+    from projections.record import final_ranks
+
+    person = engine.create_player("person")[0]
+    game_id = engine.create_game(person, "coup", 3, {}, {"seconds_per_move": 3600},
+                                 bots={"1": "random", "2": "random"}, rated=True)["id"]
+    engine.join(person, game_id)
+    record = engine.resign(person, game_id).record
+    assert record["rated"] is True and result_of(record, final_ranks(record)) is None
+
+
 def test_an_unlisted_game_nobody_joins_expires_like_a_listed_one(engine: Engine) -> None:
     short = Engine(engine.redis, engine.scheduler, settings=replace(Settings(), open_game_ttl=60))
     host = short.create_player("host")[0]
