@@ -8,11 +8,15 @@ every game; only the filling and what follows the skeleton differ.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.base import EventLike, Seat, State
+
+#: How a skeleton writes a card the seat cannot see.
+UNKNOWN = "?"
 
 
 @dataclass(frozen=True)
@@ -38,3 +42,22 @@ def replay_skeleton(history: Sequence[EventLike], fill: Fill,
     if state is None:
         raise ValueError(f"the history must start with {first}")
     return state
+
+
+def fill_unknown(cards: Iterable[str], deal: Iterator[str]) -> list[str]:
+    """``cards`` with each unknown replaced by the next card dealt."""
+    return [next(deal) if card == UNKNOWN else card for card in cards]
+
+
+Determinize = Callable[[Mapping[str, Any], Sequence[EventLike], Seat, random.Random], State]
+
+
+def determinize_with(prepare: Callable[[Mapping[str, Any], Sequence[EventLike], Seat], Any]) -> Determinize:
+    """A game's ``determinize`` from its ``prepare_sampler``: one sample of a sampler prepared
+    for that call (a search prepares once and samples many times instead)."""
+
+    def determinize(view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat, rng: random.Random) -> State:
+        """A complete state consistent with everything ``seat`` has seen (see the game's sample module)."""
+        return prepare(view, history, seat).sample(rng)
+
+    return determinize

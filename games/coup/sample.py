@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.base import EventLike, Seat, State
 from games.coup.rules import FULL_DECK, evolve
-from games.sampling import replay_skeleton
-
-UNKNOWN = "?"
-
+from games.sampling import UNKNOWN, determinize_with, fill_unknown, replay_skeleton
 
 
 def _pin(state: State, holder: Seat, card: str) -> None:
@@ -91,20 +88,17 @@ class CoupSampler:
         rng.shuffle(cards)
         deal = iter(cards)
         state = dict(self.skeleton)
-        state["seats"] = [{"coins": p["coins"], "hidden": _fill(p["hidden"], deal), "revealed": list(p["revealed"])}
-                          for p in self.skeleton["seats"]]
-        state["deck"] = _fill(self.skeleton["deck"], deal)
+        state["seats"] = [{"coins": p["coins"], "hidden": fill_unknown(p["hidden"], deal),
+                           "revealed": list(p["revealed"])} for p in self.skeleton["seats"]]
+        state["deck"] = fill_unknown(self.skeleton["deck"], deal)
         exchange = self.skeleton["exchange"]
         if exchange is not None:
             holder = exchange["seat"]
             state["exchange"] = {"seat": holder, "hand": list(state["seats"][holder]["hidden"]),
-                                 "drawn": _fill(exchange["drawn"], deal)}
+                                 "drawn": fill_unknown(exchange["drawn"], deal)}
         state["steps"] = [dict(step) for step in self.skeleton["steps"]]
         return state
 
-
-def _fill(cards: Iterable[str], deal: Any) -> list[str]:
-    return [next(deal) if card == UNKNOWN else card for card in cards]
 
 
 def prepare_sampler(view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat) -> CoupSampler:
@@ -112,6 +106,5 @@ def prepare_sampler(view: Mapping[str, Any], history: Sequence[EventLike], seat:
     return CoupSampler(view, history, seat)
 
 
-def determinize(view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat, rng: random.Random) -> State:
-    """A complete state consistent with everything ``seat`` has seen (see the module doc)."""
-    return prepare_sampler(view, history, seat).sample(rng)
+#: One sample of a sampler prepared for the call (``games.base``'s protocol).
+determinize = determinize_with(prepare_sampler)

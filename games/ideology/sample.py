@@ -21,9 +21,8 @@ from games.ideology.board import LETTER, STATUSES, card_type
 from games.ideology.components import INFLUENCE_TYPES
 from games.ideology.fold import evolve
 from games.ideology.rules import SECRET_OPTIONS
-from games.sampling import replay_skeleton
+from games.sampling import UNKNOWN, determinize_with, fill_unknown, replay_skeleton
 
-UNKNOWN = "?"
 #: A rival's sealed offer, whose contents this seat cannot see.
 SEALED = {"?": "sealed"}
 
@@ -226,9 +225,9 @@ class IdeologySampler:
             cards = list(pool)
             rng.shuffle(cards)
             deal = iter(cards)
-            hands.append(_fill(base["hands"][index], deal))
-            decks.append(_fill(base["decks"][index], deal))
-            discards.append(_fill(base["discards"][index], deal))
+            hands.append(fill_unknown(base["hands"][index], deal))
+            decks.append(fill_unknown(base["decks"][index], deal))
+            discards.append(fill_unknown(base["discards"][index], deal))
         state["hands"], state["decks"], state["discards"] = hands, decks, discards
         pile = list(self.pile_regions)
         rng.shuffle(pile)
@@ -243,15 +242,11 @@ class IdeologySampler:
         return {iid: rng.choice(STATUSES) for iid in others}
 
 
-def _fill(cards: Iterable[str], deal: Any) -> list[str]:
-    return [next(deal) if card == UNKNOWN else card for card in cards]
-
 
 def prepare_sampler(view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat) -> IdeologySampler:
     """Replay the seat's history once; sample from the result as often as needed."""
     return IdeologySampler(view, history, seat)
 
 
-def determinize(view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat, rng: random.Random) -> State:
-    """A complete state consistent with everything ``seat`` has seen (see the module doc)."""
-    return prepare_sampler(view, history, seat).sample(rng)
+#: One sample of a sampler prepared for the call (``games.base``'s protocol).
+determinize = determinize_with(prepare_sampler)

@@ -213,10 +213,6 @@ def _do_conflict(d: Draft, seat: Seat, action: Action, item: dict[str, Any], pla
     fx.discard_faction(d, seat, action["faction"])
 
 
-def _manifesto_open(state: State, seat: Seat) -> bool:
-    return b.can_turn(state, seat)
-
-
 def _turn_hacendado(d: Draft, seat: Seat, side: int) -> None:
     """A manifesto: the hacendado turns to one orientation for good and loses its cubes."""
     player = d.state["players"][seat]
@@ -227,7 +223,7 @@ def _turn_hacendado(d: Draft, seat: Seat, side: int) -> None:
 
 def _check_manifesto(state: State, seat: Seat, action: Action) -> None:
     require_fields(action, ("side",))
-    if not _manifesto_open(state, seat):
+    if not b.can_turn(state, seat):
         raise RuleViolation("already_turned", "your hacendado cannot publish a manifesto now")
     if action.get("side") not in (0, 1) or isinstance(action.get("side"), bool):
         raise RuleViolation("bad_side", "side is 0 or 1 (the orientation on the partner face)")
@@ -489,7 +485,7 @@ def advance(d: Draft) -> None:
             return
         if state["queue"]:
             head = state["queue"][0]
-            if head["kind"] == "retreat" and not _manifesto_open(state, head["seat"]):
+            if head["kind"] == "retreat" and not b.can_turn(state, head["seat"]):
                 # the hacendado turned since this troop began to retreat: nothing left to choose
                 _do_retreat(d, head["seat"], {"type": "done"}, head, {})
                 continue

@@ -17,9 +17,8 @@ from typing import Any
 from games.base import EventLike, Seat, State
 from games.pax.cards import DECK_CATEGORIES
 from games.pax.fold import evolve
-from games.sampling import replay_skeleton
+from games.sampling import UNKNOWN, determinize_with, fill_unknown, replay_skeleton
 
-UNKNOWN = "?"
 #: State keys that hold no card a seat has seen (the definitions, the secret piles).
 _UNSEEN_KEYS = frozenset({"cards", "deck", "box", "set", "set_hash", "options"})
 
@@ -92,7 +91,7 @@ class PaxSampler:
             lower.insert(rng.randint(0, len(lower)), topple)
         deal = iter(fill[:top] + lower)
         state = dict(self.skeleton)
-        state["deck"] = [next(deal) if card == UNKNOWN else card for card in self.skeleton["deck"]]
+        state["deck"] = fill_unknown(self.skeleton["deck"], deal)
         state["box"] = list(self.skeleton["box"]) + box
         return state
 
@@ -102,6 +101,5 @@ def prepare_sampler(view: Mapping[str, Any], history: Sequence[EventLike], seat:
     return PaxSampler(view, history, seat)
 
 
-def determinize(view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat, rng: random.Random) -> State:
-    """A complete state consistent with everything ``seat`` has seen (see the module doc)."""
-    return prepare_sampler(view, history, seat).sample(rng)
+#: One sample of a sampler prepared for the call (``games.base``'s protocol).
+determinize = determinize_with(prepare_sampler)

@@ -15,6 +15,7 @@ from typing import Any
 
 from games.base import EventLike, Seat, State, clone_json
 from games.revolution.rules import ALLOWED_KINDS, CHARACTER_IDS, KINDS, MAX_CHARACTERS, check_bid
+from games.sampling import determinize_with
 
 
 def random_bid(hand: Mapping[str, int], rng: random.Random) -> dict[str, dict[str, int]]:
@@ -95,6 +96,5 @@ def prepare_sampler(view: Mapping[str, Any], history: Sequence[EventLike], seat:
     return RevolutionSampler(view, history, seat)
 
 
-def determinize(view: Mapping[str, Any], history: Sequence[EventLike], seat: Seat, rng: random.Random) -> State:
-    """A complete state consistent with everything ``seat`` has seen (see the module doc)."""
-    return prepare_sampler(view, history, seat).sample(rng)
+#: One sample of a sampler prepared for the call (``games.base``'s protocol).
+determinize = determinize_with(prepare_sampler)

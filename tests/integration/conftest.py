@@ -11,11 +11,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import redis
 import requests
+from rq import Worker
 
 from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis, free_port
@@ -69,19 +71,57 @@ def wait_for_server(process: subprocess.Popen, base: str, output: Callable[[], s
     raise AssertionError(f"the server did not answer within {timeout} s")
 
 
-@pytest.fixture(scope="session")
-def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``intrigue serve`` (API + worker process) against the test Redis; yields its base URL."""
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("server") / "serve.log"
-    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_OPERATOR_TOKEN": "operator-secret",
-           "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS, **SMALL_BOT_BUDGET}
+@contextmanager
+def serving(env: dict[str, str], log_path: Path, *args: str, port: int | None = None,
+            ready: Callable[[subprocess.Popen], None] | None = None, stop_within: float = 20.0) -> Iterator[str]:
+    """``intrigue serve`` (``args`` added to its command line) in a process of its own, its
+    output in ``log_path``; yields its base URL once it answers (and ``ready`` returned),
+    and stops it when the block ends."""
+    port = port or free_port()
     with open(log_path, "wb") as log_file:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), *args],
                                    cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
                                    preexec_fn=die_with_parent())
     base = f"http://127.0.0.1:{port}"
-    wait_for_server(process, base, log_path.read_text)
-    yield base
-    process.terminate()
-    process.wait(timeout=20)
+    try:
+        wait_for_server(process, base, log_path.read_text)
+        if ready is not None:
+            ready(process)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=stop_within)
+
+
+def wait_for_workers(process: subprocess.Popen, redis_url: str, output: Callable[[], str],
+                     timeout: float = 30.0) -> None:
+    """Block until a worker serves each queue (the first deliveries wait for it otherwise)."""
+    client = redis.Redis.from_url(redis_url)
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        served = {name for worker in Worker.all(connection=client) for name in worker.queue_names()}
+        if {"intrigue", "intrigue-webhooks"} <= served:
+            return
+        try:
+            process.wait(timeout=0.05)  # a pause that also notices a server that died
+        except subprocess.TimeoutExpired:
+            continue
+        raise AssertionError(f"the server exited: {output()}")
+    raise AssertionError(f"no worker served both queues within {timeout} s")
+
+
+@contextmanager
+def serving_with_workers(env: dict[str, str], port: int, log_path: Path) -> Iterator[str]:
+    """An ``intrigue serve`` of its own on ``port``, once its API answers and its workers listen."""
+    with serving(env, log_path, port=port,
+                 ready=lambda process: wait_for_workers(process, env["REDIS_URL"], log_path.read_text)) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``intrigue serve`` (API + worker process) against the test Redis; yields its base URL."""
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_OPERATOR_TOKEN": "operator-secret",
+           "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS, **SMALL_BOT_BUDGET}
+    with serving(env, tmp_path_factory.mktemp("server") / "serve.log") as base:
+        yield base

@@ -12,27 +12,20 @@ import hmac
 import json
 import os
 import random
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import groupby
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 import requests
-from rq import Worker
 
 from events.envelope import Envelope, parse_time
 from projections.record import fold
-from service.datadir import die_with_parent
 from service.embedded import EmbeddedRedis, free_port
-from tests.integration.conftest import ROOT, wait_for_server
+from tests.integration.conftest import serving_with_workers
 from tests.support.client import Client
 
 PAYLOAD_KEYS = {"id", "type", "game", "version", "deadline", "created_at"}
@@ -113,38 +106,6 @@ def hook_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFa
         yield base
 
 
-def wait_for_workers(process: subprocess.Popen, redis_url: str, output: Callable[[], str],
-                     timeout: float = 30.0) -> None:
-    """Block until a worker serves each queue (the first deliveries wait for it otherwise)."""
-    client = redis.Redis.from_url(redis_url)
-    give_up = time.monotonic() + timeout
-    while time.monotonic() < give_up:
-        served = {name for worker in Worker.all(connection=client) for name in worker.queue_names()}
-        if {"intrigue", "intrigue-webhooks"} <= served:
-            return
-        try:
-            process.wait(timeout=0.05)  # a pause that also notices a server that died
-        except subprocess.TimeoutExpired:
-            continue
-        raise AssertionError(f"the server exited: {output()}")
-    raise AssertionError(f"no worker served both queues within {timeout} s")
-
-
-@contextmanager
-def serving_with_workers(env: dict[str, str], port: int, log_path: Path) -> Iterator[str]:
-    """An ``intrigue serve`` of its own on ``port``, once its API answers and its workers listen."""
-    with open(log_path, "wb") as log_file:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                                   preexec_fn=die_with_parent())
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_server(process, base, log_path.read_text)
-        wait_for_workers(process, env["REDIS_URL"], log_path.read_text)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def verify_signature(secret: str, header: str, body: bytes, tolerance: float = 300) -> bool:

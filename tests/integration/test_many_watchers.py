@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from service.datadir import die_with_parent
-from service.embedded import EmbeddedRedis, free_port
-from tests.integration.conftest import ROOT, wait_for_server
+from service.embedded import EmbeddedRedis
+from tests.integration.conftest import serving
 from tests.support.client import Client
 from tests.support.watchers import Watchers
 
@@ -26,23 +23,12 @@ PROMPT_SECONDS = 2.0
 @pytest.fixture()
 def lone_server(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[str]:
     """`intrigue serve` with one API process, for this test alone (it opens thousands of sockets)."""
-    port = free_port()
-    log_path = tmp_path / "serve.log"
     env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": "0",
            "INTRIGUE_ADDRESS_RATE_LIMIT": "0",
            "INTRIGUE_STREAMS_PER_PLAYER": "0", "INTRIGUE_STREAMS_PER_ADDRESS": "0",
            "INTRIGUE_CONNECTIONS_PER_ADDRESS": "0"}
-    with open(log_path, "wb") as log_file:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                    "--processes", "1"], cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                                    preexec_fn=die_with_parent())
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_server(process, base, log_path.read_text)
+    with serving(env, tmp_path / "serve.log", "--processes", "1", stop_within=30) as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def started_game(players: list[Client]) -> str:

@@ -11,16 +11,13 @@ import http.client
 import os
 import selectors
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from service.datadir import die_with_parent
-from service.embedded import EmbeddedRedis, free_port
-from tests.integration.conftest import ROOT, UNREACHABLE_LIMITS, wait_for_server
+from service.embedded import EmbeddedRedis
+from tests.integration.conftest import UNREACHABLE_LIMITS, serving
 from tests.support.client import Client
 
 HEADER_TIMEOUT, BODY_TIMEOUT = 1.0, 1.5
@@ -33,22 +30,13 @@ ANSWER_WITHIN = 2.0
 
 @pytest.fixture(scope="module")
 def slow_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
     log = tmp_path_factory.mktemp("slow") / "serve.log"
     env = {**os.environ, **UNREACHABLE_LIMITS, "REDIS_URL": redis_server.url.rsplit("/", 1)[0] + "/3",
            "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_RATE_LIMIT": str(PLAYER_RATE),
            "INTRIGUE_HEADER_TIMEOUT": str(HEADER_TIMEOUT), "INTRIGUE_BODY_TIMEOUT": str(BODY_TIMEOUT),
            "INTRIGUE_CONNECTIONS_PER_ADDRESS": str(CONNECTIONS_PER_ADDRESS)}
-    with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                    "--workers", "0"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   preexec_fn=die_with_parent())
-    try:
-        wait_for_server(process, f"http://127.0.0.1:{port}", log.read_text)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    with serving(env, log, "--workers", "0") as base:
+        yield base
 
 
 def plain_get(port: int, source: str) -> tuple[int, float]:

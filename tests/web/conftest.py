@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +18,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from service.datadir import die_with_parent
-from service.embedded import EmbeddedRedis, free_port
-from tests.integration.conftest import ROOT, UNREACHABLE_LIMITS, wait_for_server
+from service.embedded import EmbeddedRedis
+from tests.integration.conftest import UNREACHABLE_LIMITS, serving
 
 CHROMIUM = os.environ.get("INTRIGUE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -37,20 +34,11 @@ expect.set_options(timeout=15_000)
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``intrigue serve`` (the API, its workers and the web client) on a Redis of its own."""
     redis_server = EmbeddedRedis(tmp_path_factory.mktemp("web-redis"), persist=False).start()
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("web-server") / "serve.log"
     env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
-    with open(log_path, "wb") as log_file:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                                   cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                                   preexec_fn=die_with_parent())
-    base = f"http://127.0.0.1:{port}"
     try:
-        wait_for_server(process, base, log_path.read_text)
-        yield base
+        with serving(env, tmp_path_factory.mktemp("web-server") / "serve.log") as base:
+            yield base
     finally:
-        process.terminate()
-        process.wait(timeout=20)
         redis_server.stop()
 
 

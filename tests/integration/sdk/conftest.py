@@ -14,9 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from service.embedded import EmbeddedRedis, free_port
-from tests.integration.conftest import UNREACHABLE_LIMITS
+from tests.integration.conftest import UNREACHABLE_LIMITS, serving_with_workers
 from tests.integration.sdk.proxy import FaultProxy
-from tests.integration.test_http_correspondence import serving_with_workers
 
 #: The strict server's per-player rate: requests a second, with bursts of twice that.
 STRICT_RATE = 3
