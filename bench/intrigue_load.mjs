@@ -78,8 +78,18 @@ function request(method, path, { token, body, headers = {}, via = agent } = {}) 
   });
 }
 
+// A request over the player's rate limit (429) waits as it is told, as a client should, and
+// is counted; the per-player limit stays on, as the image runs it.
+let refused = 0;
+const pause = (r) => new Promise((resolve) => setTimeout(resolve, Math.max(1, 1000 * ((r.body && r.body.retry_after) || 0.01))));
+
 async function call(method, path, opts, expect = 200) {
-  const r = await request(method, path, opts);
+  let r = await request(method, path, opts);
+  while (r.status === 429) {
+    refused++;
+    await pause(r);
+    r = await request(method, path, opts);
+  }
   if (r.status !== expect) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
@@ -92,6 +102,17 @@ function openStream(seat, gameId) {
   let buffer = '';
   req.on('response', (res) => {
     res.setEncoding('utf8');
+    if (res.statusCode === 429) { // over the player's rate limit: open it again once told to
+      let text = '';
+      res.on('data', (chunk) => { text += chunk; });
+      res.on('end', () => {
+        refused++;
+        pause({ body: JSON.parse(text || '{}') }).then(() => {
+          if (seat.stream === req) seat.stream = openStream(seat, gameId);
+        });
+      });
+      return;
+    }
     res.on('data', (chunk) => {
       buffer += chunk;
       let cut;
@@ -244,6 +265,9 @@ async function playTable(t, table) {
       const fresh = await call('GET', `/v1/games/${gameId}`, { token: seat.token, via: seat.agent });
       seat.offer(fresh);
       calls++;
+    } else if (r.status === 429) {
+      refused++;
+      await pause(r);
     } else {
       throw new Error(`table ${t}: POST answered ${r.status} ${JSON.stringify(r.body)}`);
     }
@@ -285,7 +309,7 @@ function pct(xs, f) { const s = [...xs].sort((a, b) => a - b); return s[Math.min
   const out = { moves: posts.length, rate: posts.length / SECONDS, p50: pct(lat, 0.5), p99: pct(lat, 0.99),
     post_p50: pct(posts, 0.5), post_p99: pct(posts, 0.99), extra_p50: pct(extras, 0.5), extra_p99: pct(extras, 0.99),
     mean: lat.reduce((a, b) => a + b, 0) / lat.length, calls: sum('calls'), finished: sum('finished'),
-    games: sum('games'), conflicts: sum('conflicts'), stalls: sum('stalls'), feed: FEED, minimal: MINIMAL,
+    games: sum('games'), conflicts: sum('conflicts'), stalls: sum('stalls'), limited: refused, feed: FEED, minimal: MINIMAL,
     stream_views_per_move: viewFrames / Math.max(1, posts.length) };
   if (snapClose) {
     const cap = snapClose.m.total - snapOpen.m.total;

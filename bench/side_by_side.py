@@ -388,7 +388,8 @@ def main() -> None:
                     print(f"        of which API {figures['api_ms_per_move']:.2f}, workers "
                           f"{figures['workers_ms_per_move']:.2f}, Redis {figures['redis_ms_per_move']:.2f}; "
                           f"Redis commands per move {figures.get('redis_calls_per_move', float('nan')):.2f} "
-                          f"(script calls {figures.get('redis_scripts_per_move', float('nan')):.2f})",
+                          f"(script calls {figures.get('redis_scripts_per_move', float('nan')):.2f})"
+                          + (f"; 429s waited out {figures['limited']}" if figures.get("limited") else ""),
                           flush=True)
     print()
     print(table(windows, names, storages))

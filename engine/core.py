@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import orjson
@@ -142,7 +143,7 @@ class Engine:
         self._seeds: dict[str, str] = {}
         self._players: dict[str, tuple[Player, float]] = {}  # token hash -> player, until when to trust it
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
-                                   on_events=self.projector.announced)
+                                   on_events=self._announced)
         #: On a cluster a rate-limit bucket and a game live in different hash slots: a gate's
         #: token is spent apart, before the command, instead of inside its append.
         self.cluster = isinstance(client, RedisCluster)
@@ -670,6 +671,19 @@ class Engine:
             ceilings.insert(0, (f"player:{player_id}", per_player))
         return self.streams.open(ceilings)
 
+    def _announced(self, game_id: str, version: int, lines: list[bytes]) -> None:
+        """Events another process appended, as Redis announced them: kept (Projector.announced),
+        then pushed to this process's streams of the game from the listener itself, when the
+        record they continue is at hand (no read here: the listener serves every game)."""
+        self.projector.announced(game_id, version, lines)
+        if not lines or not self.watcher.pushes_to(game_id):
+            return
+        before = version - len(lines)
+        events = self.projector.remembered(game_id, before, version)
+        record = self.projector.cached(game_id) if events else None
+        if record is not None and record["version"] == version:
+            self.watcher.push(game_id, before, record, events)
+
     def watch(self, game_id: str) -> AbstractContextManager[Watch]:
         """Wake on the game's next events or messages (register it before the first read)."""
         return self.watcher.watch(game_id)
@@ -1117,6 +1131,13 @@ class Engine:
             return result.record if result.status == "duplicate" else None
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)
+        # This process's streams of the game take the commit from here, first of what is owed
+        # once the answer is sent (see FeedWatcher.push); others hear Redis's announcement.
+        push = partial(self.watcher.push, game_id, version, new, envelopes)
+        if later is None:
+            push()
+        else:
+            later.append(push)
         self._finish_follow_up(plan, replies, offset=1, later=later)
         self.projector.maybe_snapshot(game_id, version, new)
         return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())

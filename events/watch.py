@@ -18,8 +18,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import redis
 
@@ -53,13 +54,29 @@ class Watch:
         self._quiet = 0
         self.known: int | None = None
         self.chat = True
+        #: Set by a caller that can take a commit of this process straight from the committer
+        #: (an event stream: see :meth:`FeedWatcher.push`): ``pusher(before, record, events)``.
+        self.pusher: Callable[[int, Any, Sequence[Any]], None] | None = None
+        #: The newest version a push delivered: its announcement has nothing left to say.
+        self.delivered = 0
+        self._poked = False
 
     def wait(self, timeout: float) -> bool:
-        """Block up to ``timeout`` s (at most ``RECHECK_SECONDS``); True if notified meanwhile."""
-        if self._count == self._counted:
-            self._event.wait(max(0.0, min(timeout, RECHECK_SECONDS)))
-        self._event.clear()
-        count = self._count
+        """Block up to ``timeout`` s (at most ``RECHECK_SECONDS``); True if notified meanwhile.
+
+        A notification that only announced what a push already delivered (it came in before
+        the push) is not a wake-up: the wait goes on for what is left of it."""
+        ends = time.monotonic() + max(0.0, min(timeout, RECHECK_SECONDS))
+        while True:
+            if self._count == self._counted:
+                self._event.wait(max(0.0, ends - time.monotonic()))
+            self._event.clear()
+            count = self._count
+            if (count != self._counted and not (self._reset or self._chatted or self._poked)
+                    and self._announced <= self.delivered and time.monotonic() < ends):
+                self._counted = count
+                continue
+            break
         notified, self._counted = count != self._counted, count
         if self._reset or (not notified and self._quiet % VERIFY_EVERY == VERIFY_EVERY - 1):
             self.known, self.chat = None, True
@@ -68,10 +85,25 @@ class Watch:
         else:
             self.known, self.chat = 0, False
         self._quiet = 0 if notified else self._quiet + 1
-        self._reset = self._chatted = False
+        self._reset = self._chatted = self._poked = False
         return notified
 
+    def may_push(self) -> bool:
+        """Whether a push may go out before what this watch was told: nothing but events is
+        pending (a message, or a reconnect's re-read, must come in the store's order)."""
+        return not (self._reset or self._chatted or self._poked)
+
+    def pushed(self, version: int, wake: bool = False) -> None:
+        """A push delivered everything up to ``version``; ``wake`` the caller all the same
+        (a last event, a write the caller must finish)."""
+        self.delivered = max(self.delivered, version)
+        if wake:
+            self._poked = True
+            self._notify()
+
     def announce(self, version: int) -> None:
+        if version <= self.delivered:  # a push got there first
+            return
         self._announced = max(self._announced, version)
         self._notify()
 
@@ -95,7 +127,7 @@ class FeedWatcher:
                  on_events: Callable[[str, int, list[bytes]], None] | None = None) -> None:
         self._client = client
         #: Given the game, the version announced and the events (JSON) the notification
-        #: carried, before the game's waiters wake.
+        #: carried, before the game's waiters wake (it may push them the events: see push).
         self._on_events = on_events
         self._pattern = pattern
         self._game_of_channel = game_of_channel
@@ -120,6 +152,26 @@ class FeedWatcher:
                     waiting.discard(watch)
                     if not waiting:
                         del self._waiters[game_id]
+
+    def push(self, game_id: str, before: int, record: Any, events: Sequence[Any]) -> None:
+        """Hand ``events`` (those after version ``before``, and the record they led to) to the
+        game's local watchers that take pushes, without waking them: a commit of this process
+        from its committer, another's from this listener. A stream then writes its frames in
+        that turn of the event loop, not in one more turn later."""
+        with self._lock:
+            waiting = self._waiters.get(game_id)
+            pushers = [w.pusher for w in waiting if w.pusher is not None] if waiting else []
+        for pusher in pushers:
+            try:
+                pusher(before, record, events)
+            except Exception:  # the announcement wakes the watcher instead
+                log.exception("could not push game %s's events to a watcher", game_id)
+
+    def pushes_to(self, game_id: str) -> bool:
+        """Whether a local watcher of the game takes pushes."""
+        with self._lock:
+            waiting = self._waiters.get(game_id)
+            return bool(waiting) and any(w.pusher is not None for w in waiting)
 
     def watching(self) -> int:
         """How many callers are registered now (for tests and figures)."""

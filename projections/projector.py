@@ -105,6 +105,16 @@ class Projector:
                 return
         self.remember_events(game_id, [Envelope.from_json(line) for line in lines])
 
+    def remembered(self, game_id: str, after: int, upto: int) -> list[Envelope] | None:
+        """The events after ``after`` up to ``upto`` if this process holds them all, else None
+        (never a read of the store)."""
+        with self._lock:
+            tail = self._tails.get(game_id)
+        if not tail or tail[0].seq > after + 1 or tail[-1].seq < upto or upto <= after:
+            return None
+        start = after + 1 - tail[0].seq
+        return tail[start:start + upto - after]
+
     def load_after(self, game_id: str, events: list[Envelope]) -> Record | None:
         """The record with ``events`` (just read from the stream, in order) folded in.
 

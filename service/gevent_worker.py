@@ -379,3 +379,29 @@ def refuse_connection(client: Any, ceiling: int) -> None:
             client.close()
         except OSError:
             pass
+
+
+def chunked_socket(write: Any) -> Any | None:
+    """The plain gevent socket under a gunicorn response whose ``write`` (what
+    ``start_response`` returned) frames its body in chunks and has sent its head, else None.
+
+    An event stream's frames can then be sent from another greenlet between the stream's own
+    writes (see service/event_stream.py); anything else (a TLS socket, a response not chunked,
+    another server) keeps to the stream's own writes.
+    """
+    from gevent import _socket3
+
+    response = getattr(write, "__self__", None)
+    if (not isinstance(response, wsgi.Response) or not response.chunked or not response.headers_sent
+            or getattr(response, "_head", b"")):
+        return None
+    sock = response.sock
+    return sock if type(sock) is _socket3.socket else None
+
+
+def send_now(sock: Any, data: bytes) -> int:
+    """Send what the kernel takes of ``data`` at once, without waiting: how many bytes went."""
+    try:
+        return sock._sock.send(data)
+    except BlockingIOError:
+        return 0

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, request
 
 from engine.chat import visible
-from engine.streams import Lease
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
 from projections.views import game_view
 from service.actions import MINIMAL_APPLIED, submit_action
-from service.answers import Problem, dump_bytes
+from service.answers import Problem
 from service.chat import parse_cursor
 from service.context import (
     after_answer,
@@ -28,9 +27,9 @@ from service.context import (
     limits,
     take,
 )
+from service.event_stream import MAX_PAGE, EventStream
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.schemas import GameCreateSchema, PlayerCreateSchema
-from service.view_cache import VIEWS
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -38,13 +37,10 @@ me_bp = Blueprint("me", __name__, url_prefix="/v1/me")
 leaderboards_bp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards")
 
 MAX_WAIT_SECONDS = 30
-MAX_PAGE = 500
 #: Built once: a marshmallow schema costs more to build than to use, and a built one is
 #: reused safely across requests.
 GAME_CREATE_SCHEMA = GameCreateSchema()
 PLAYER_CREATE_SCHEMA = PlayerCreateSchema()
-#: An idle event stream sends a comment this often, so proxies and clients see it alive.
-KEEP_ALIVE_SECONDS = 15
 
 
 @players_bp.post("")
@@ -229,84 +225,30 @@ def event_stream(game_id: str) -> Response:
         version, _, message = resume.partition("/")
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
         cursor = parse_cursor(message or None)
-    base = after + 1  # as in the feed: without a chat cursor, messages that followed a later event
     with_view = query_bool("view")
     lease = None
     if not is_operator():  # the player's and the address's ceilings of streams open at once (429 past one)
         player = current_player(required=False)
         lease = eng.open_stream(player.id if player else None, client_address(), limits().streams_per_player,
                                 limits().streams_per_address)
-
-    def generate():
-        nonlocal after, cursor
-        opening = b": intrigue event stream\n\n"
-        if with_view:
-            opening += b"event: game\ndata: " + VIEWS.rendered(record, seat) + b"\n\n"
-        yield opening
-        current = record
-        with eng.watch(game_id) as watch:
-            while True:
-                before = after
-                items, after, cursor, full, page_record = eng.feed_page(game_id, seat, after, cursor, base,
-                                                                  MAX_PAGE, watch)
-                current = page_record or current
-                # One write per page: its items, then (if events moved it) the caller's view.
-                frames = []
-                for item in items:
-                    position = item["seq"] if item["seq"] is not None else item["version"]
-                    frame_id = f"{position}/{item['id']}" if item["seq"] is None else (
-                        f"{position}/{cursor}" if cursor else str(position))
-                    frames.append(f"id: {frame_id}\nevent: {item['type']}\ndata: ".encode())
-                    frames.append(dump_bytes(item))
-                    frames.append(b"\n\n")
-                if with_view and after != before:
-                    frame_id = f"{after}/{cursor}" if cursor else str(after)
-                    frames.append(f"id: {frame_id}\nevent: game\ndata: ".encode())
-                    frames.append(VIEWS.rendered(current, seat))
-                    frames.append(b"\n\n")
-                if frames:
-                    yield b"".join(frames)
-                if full:  # more is waiting: the next page at once
-                    continue
-                # Anything appended after this page announces itself to the watch (registered
-                # before the first read), so the page is not read again before waiting: a
-                # second read at once would cost a round trip for nothing (a new stream reads
-                # the store, not memory).
-                # A finished record is the last (nothing is appended after the end): once the
-                # stream has passed its version, only a record read earlier needs the store.
-                if current["status"] == "finished" and (not items or current["version"] <= after
-                                                        or eng.version(game_id) <= after):
-                    return
-                if not watch.wait(KEEP_ALIVE_SECONDS):
-                    yield b": keep-alive\n\n"
-                if lease is not None:
-                    lease.renew_if_due()
-
-    # Bytes handed to the server as they are: werkzeug would wrap the generator twice more
-    # (encoding, closing) and Flask once (its request context, which nothing here reads),
-    # three generator frames to resume for every frame pushed. Closing the response closes
-    # the generator, which ends its watch.
-    return Response(_Leased(generate(), lease), mimetype="text/event-stream", direct_passthrough=True,
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return _StreamResponse(EventStream(eng, game_id, record, seat, after, cursor, with_view, lease),
+                           mimetype="text/event-stream", direct_passthrough=True,
+                           headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-class _Leased:
-    """A stream's frames, whose ``close`` (called by the server when the stream ends, even one
-    never started) also gives its lease back; iterating it is iterating the generator itself."""
+class _StreamResponse(Response):
+    """An event stream's response. Its frames go to the server as they are: werkzeug would wrap
+    the stream twice more (encoding, closing) and Flask once (its request context, which
+    nothing reads), three generator frames to resume for every frame pushed; closing the
+    response closes the stream, which ends its watch and gives its lease back. It keeps the
+    server's ``write`` for the stream's pushes (service/event_stream.py)."""
 
-    def __init__(self, frames: Iterator[bytes], lease: Lease | None) -> None:
-        self.frames = frames
-        self.lease = lease
-
-    def __iter__(self) -> Iterator[bytes]:
-        return self.frames
-
-    def close(self) -> None:
-        try:
-            self.frames.close()  # type: ignore[attr-defined]
-        finally:
-            if self.lease is not None:
-                self.lease.release()
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        app_iter, status, headers = self.get_wsgi_response(environ)
+        write = start_response(status, headers)
+        if isinstance(app_iter, EventStream):
+            app_iter.write = write
+        return app_iter
 
 
 @games_bp.get("/<game_id>/replay")

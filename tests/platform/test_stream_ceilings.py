@@ -77,8 +77,8 @@ def test_many_watchers_of_one_seat_cost_one_rendering_per_version(engine: Engine
     real_view = view_cache.game_view
     monkeypatch.setattr(view_cache, "game_view", counting_view)
     monkeypatch.setattr(view_cache, "VIEWS", view_cache.ViewCache(fresh_seconds=60))
-    import service.routes
-    monkeypatch.setattr(service.routes, "VIEWS", view_cache.VIEWS)
+    import service.event_stream
+    monkeypatch.setattr(service.event_stream, "VIEWS", view_cache.VIEWS)
     headers = auth[0] if seat == 0 else None
     watchers = [open_stream(client, game_id, headers) for _ in range(25)]
     frames = [iter(response.response) for response in watchers]

@@ -1,0 +1,120 @@
+"""A stream of the process that committed a move gets its frames from the committer (a push):
+the same frames, in the same order, as a stream that reads them from the store."""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from service.embedded import EmbeddedRedis
+from tests.integration.conftest import serving
+from tests.support.client import Client
+
+FRAME_WAIT_SECONDS = 10
+
+
+@pytest.fixture()
+def debug_server(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`intrigue serve` with one API process, logging at DEBUG (a push says so)."""
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "DEBUG", "INTRIGUE_RATE_LIMIT": "0",
+           "INTRIGUE_ADDRESS_RATE_LIMIT": "0"}
+    log = tmp_path / "serve.log"
+    with serving(env, log, "--processes", "1") as base:
+        yield base, log
+
+
+class StreamReader:
+    """An SSE stream read on a thread of its own; its frames (id, event, data) come out of a queue."""
+
+    def __init__(self, base: str, client: Client, game_id: str, after: int | None = None) -> None:
+        params = {"view": "true"} if after is None else {"view": "true", "after": str(after)}
+        self.response = client.http.get(f"{base}/v1/games/{game_id}/events/stream", headers=client.headers(),
+                                        params=params, stream=True, timeout=(5, 60))
+        assert self.response.status_code == 200
+        self.frames: queue.Queue[tuple[str | None, str, str]] = queue.Queue()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        fields: dict[str, str] = {}
+        try:
+            for line in self.response.iter_lines(decode_unicode=True):
+                if line == "":
+                    if "data" in fields:
+                        self.frames.put((fields.get("id"), fields.get("event", "message"), fields["data"]))
+                    fields = {}
+                elif not line.startswith(":"):
+                    name, _, value = line.partition(": ")
+                    fields[name] = value
+        except (requests.exceptions.ConnectionError, AttributeError):
+            pass  # closed by the test
+
+    def until_view(self, version: int) -> list[tuple[str | None, str, str]]:
+        """Every frame up to the view of ``version`` (the view included)."""
+        seen = []
+        while True:
+            frame = self.frames.get(timeout=FRAME_WAIT_SECONDS)
+            seen.append(frame)
+            if frame[1] == "game" and position(frame) >= version:
+                return seen
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def position(frame: tuple[str | None, str, str]) -> int:
+    return int((frame[0] or "0").split("/")[0])
+
+
+def test_the_committers_streams_get_the_frames_a_reading_stream_gets(debug_server: tuple[str, Path]) -> None:
+    base, log = debug_server
+    players = [Client.register(base, f"push{i}") for i in range(3)]
+    game_id = players[0].create_game("coup", 3)
+    for player in players:
+        player.join(game_id)
+    streams = [StreamReader(base, player, game_id) for player in players]
+    live: list[list[tuple[str | None, str, str]]] = [[] for _ in players]
+    try:
+        version = players[0].game(game_id)["version"]
+        for index, stream in enumerate(streams):
+            live[index] += stream.until_view(version)
+        for turn in range(12):
+            view = players[0].game(game_id)
+            if view["status"] != "active" or not view["awaiting"]:
+                break
+            seat = view["awaiting"][0]
+            mine = players[seat].game(game_id)
+            action = next(a for a in mine["legal_actions"] if a["type"] in ("income", "pass", "coup"))
+            done = players[seat].act(game_id, action, if_match=mine["version"])
+            if turn == 3:  # a message between moves: the next move's push waits its turn behind it
+                players[seat].post(f"/v1/games/{game_id}/messages", {"text": f"turn {turn}"}, expect=201)
+            for index, stream in enumerate(streams):
+                live[index] += stream.until_view(done["version"])
+        final = players[0].game(game_id)["version"]
+    finally:
+        for stream in streams:
+            stream.close()
+    # What each seat's live stream sent equals what a stream opened afterwards reads from the
+    # store: the same events, messages and views' versions, in the same order, none twice.
+    for index, player in enumerate(players):
+        replay = StreamReader(base, player, game_id, after=0)
+        try:
+            read = replay.until_view(final)
+        finally:
+            replay.close()
+        # (A frame's id also carries the chat cursor as of its page: pages differ, so only its
+        # position is compared.)
+        live_items = [(position(frame), *frame[1:]) for frame in live[index] if frame[1] != "game"]
+        read_items = [(position(frame), *frame[1:]) for frame in read if frame[1] != "game"]
+        assert live_items == read_items
+        versions = [position(frame) for frame in live[index] if frame[1] == "game" and frame[0]]
+        assert versions == sorted(set(versions)) and versions[-1] == final
+        assert any('"type":"ChatMessage"' in data or "turn 3" in data for _, _, data in live_items)
+    pushed = [line for line in log.read_text().splitlines() if f"pushed game {game_id}" in line]
+    assert len(pushed) >= 3 * 8, "the committer pushed (nearly) every move to the three streams"
