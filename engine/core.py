@@ -141,9 +141,14 @@ class Engine:
         if settings.pax_card_sets is not None:
             pax_cards.use_operator_folder(settings.pax_card_sets)
         self._seeds: dict[str, str] = {}
-        self._players: dict[str, tuple[Player, float]] = {}  # token hash -> player, until when to trust it
+        #: token hash -> player, until when to trust it, and the listener's epoch it relies on
+        #: (None: trusted until then whatever the listener does)
+        self._players: dict[str, tuple[Player, float, int | None]] = {}
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
                                    on_events=self._announced)
+        #: Revoked tokens are announced to every process (see :meth:`player_for_token`).
+        self.watcher.hear(self._revoked_channel(), self._token_revoked)
+        self._revocations = 0  # revocations heard so far
         #: On a cluster a rate-limit bucket and a game live in different hash slots: a gate's
         #: token is spent apart, before the command, instead of inside its append.
         self.cluster = isinstance(client, RedisCluster)
@@ -211,15 +216,35 @@ class Engine:
         pipe.hdel(self.keys.tokens_used(player.id), ident)
         pipe.execute()
         self._players.pop(hashed, None)
+        self.redis.publish(self._revoked_channel(), hashed)  # every other process drops it now
+
+    def _revoked_channel(self) -> str:
+        return f"{self.keys.prefix}:tokens:revoked"
+
+    def _token_revoked(self, hashed: bytes) -> None:
+        """The listener heard that a token was revoked (on any process)."""
+        self._revocations += 1
+        self._players.pop(hashed.decode(), None)
 
     def player_for_token(self, token: str) -> Player | None:
-        """The token's player. Kept in this process for :data:`TOKEN_CACHE_SECONDS` (a revoked
-        token stops working within that), each refresh noting when the token was last used."""
+        """The token's player, kept in this process, each refresh noting when it was last used.
+
+        A revocation is announced to every process, whose listener drops the token at once;
+        while that listener is subscribed, a token is kept :data:`TOKEN_TRUST_SECONDS`. When
+        it is not (not started, or reconnecting: an announcement may be missed), or when a
+        revocation was heard while the token was looked up, the token is kept only
+        :data:`TOKEN_CACHE_SECONDS`, the longest a revoked token may still work anywhere.
+        """
         hashed = _token_hash(token)
         cached = self._players.get(hashed)
         now = time.monotonic()
-        if cached is not None and cached[1] > now:
+        watcher = self.watcher
+        if cached is not None and cached[1] > now and (cached[2] is None or (watcher.live
+                                                                             and cached[2] == watcher.epoch)):
             return cached[0]
+        watcher.start()
+        epoch = watcher.epoch if watcher.live else None
+        heard = self._revocations
         player_id = self.redis.hget(self.keys.tokens(), hashed)
         if player_id is None:
             self._players.pop(hashed, None)
@@ -235,7 +260,10 @@ class Engine:
         player = Player(player_id, name.decode() if name else "")
         if len(self._players) > 100_000:
             self._players.clear()
-        self._players[hashed] = (player, now + TOKEN_CACHE_SECONDS)
+        if epoch is not None and watcher.live and watcher.epoch == epoch and self._revocations == heard:
+            self._players[hashed] = (player, now + TOKEN_TRUST_SECONDS, epoch)
+        else:
+            self._players[hashed] = (player, now + TOKEN_CACHE_SECONDS, None)
         return player
 
     def open_games_of(self, player_id: str) -> int:
@@ -1381,6 +1409,9 @@ return 1
 """
 #: How long a process trusts what it learnt of a token: a revoked one works elsewhere at most this long.
 TOKEN_CACHE_SECONDS = 2.0
+#: How long a token is kept while its revocation would surely be heard (each refresh notes
+#: when it was last used, so ``last_used_at`` is as old as this at most).
+TOKEN_TRUST_SECONDS = 60.0
 
 
 def token_id(hashed: str) -> str:

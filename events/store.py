@@ -110,7 +110,7 @@ class Keys:
         return f"{self.prefix}:player:{player_id}:tokens"
 
     def tokens_used(self, player_id: str) -> str:
-        """When each of a player's tokens was last seen, by id (to the nearest few seconds)."""
+        """When each of a player's tokens was last seen, by id (to the nearest minute)."""
         return f"{self.prefix}:player:{player_id}:tokens:used"
 
     def lobby(self, game: str | None = None) -> str:

@@ -135,6 +135,12 @@ class FeedWatcher:
         self._waiters: dict[str, set[Watch]] = {}
         self._listener: threading.Thread | None = None
         self._subscribed = threading.Event()
+        #: Plain channels the listener also hears (see :meth:`hear`), and their handlers.
+        self._channels: dict[str, Callable[[bytes], None]] = {}
+        #: Whether every subscription is in place now, and how many times it was put in place:
+        #: what was heard is complete from the epoch's start while ``live`` holds.
+        self._live = threading.Event()
+        self.epoch = 0
 
     @contextmanager
     def watch(self, game_id: str) -> Iterator[Watch]:
@@ -178,7 +184,20 @@ class FeedWatcher:
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
 
-    def _ensure_listening(self) -> None:
+    def hear(self, channel: str, handler: Callable[[bytes], None]) -> None:
+        """Also pass every message of the plain ``channel`` to ``handler`` (before the listener starts)."""
+        self._channels[channel] = handler
+
+    @property
+    def live(self) -> bool:
+        return self._live.is_set()
+
+    def wait_live(self, timeout: float) -> bool:
+        """Block until every subscription is in place (for tests and start-up checks)."""
+        return self._live.wait(timeout)
+
+    def start(self) -> None:
+        """Start the listener if it is not running, without waiting for its subscription."""
         if self._listener is not None and self._listener.is_alive():
             return
         with self._lock:
@@ -186,6 +205,11 @@ class FeedWatcher:
                 self._subscribed.clear()
                 self._listener = threading.Thread(target=self._listen, name="intrigue-feed-watch", daemon=True)
                 self._listener.start()
+
+    def _ensure_listening(self) -> None:
+        if self._listener is not None and self._listener.is_alive():
+            return
+        self.start()
         self._subscribed.wait(5.0)
 
     def _wake(self, game_id: str | None, version: int | None = None) -> None:
@@ -222,23 +246,40 @@ class FeedWatcher:
         # polls with a timeout, so the API's gevent worker can leave ``select`` unpatched.
         while True:
             pubsub = self._client.pubsub()
+            confirmed = 0
             try:
                 pubsub.psubscribe(self._pattern)
+                if self._channels:
+                    pubsub.subscribe(*self._channels)
                 for message in pubsub.listen():
-                    if message["type"] == "pmessage":
+                    kind = message["type"]
+                    if kind == "pmessage":
                         channel = message["channel"]
                         channel = channel.decode() if isinstance(channel, bytes) else channel
                         self._announced(self._game_of_channel(channel), message["data"])
-                    elif message["type"] == "psubscribe":
-                        # Anything published while we were away: every waiter re-reads. Woken
-                        # before callers are let register, so a new watch is not reset at once.
-                        self._wake(None)
-                        self._subscribed.set()
+                    elif kind == "message":
+                        channel = message["channel"]
+                        handler = self._channels.get(channel.decode() if isinstance(channel, bytes) else channel)
+                        if handler is not None:
+                            data = message["data"]
+                            handler(data.encode() if isinstance(data, str) else data)
+                    elif kind in ("psubscribe", "subscribe"):
+                        confirmed += 1
+                        if confirmed == 1 + len(self._channels):
+                            self.epoch += 1
+                            self._live.set()
+                        if kind == "psubscribe":
+                            # Anything published while we were away: every waiter re-reads. Woken
+                            # before callers are let register, so a new watch is not reset at once.
+                            self._wake(None)
+                            self._subscribed.set()
             except redis.RedisError as err:
+                self._live.clear()
                 log.warning("feed notifications interrupted, reconnecting: %s", err)
                 self._subscribed.set()  # waiters fall back to re-reading on their own
                 time.sleep(0.5)
             finally:
+                self._live.clear()
                 try:
                     pubsub.close()
                 except redis.RedisError:

@@ -33,7 +33,8 @@ class PlayerSchema(Schema):
 class TokenSchema(Schema):
     id = fields.String(required=True, metadata={"description": "Names the token in DELETE /v1/me/tokens/{token_id}"})
     created_at = fields.String(required=True)
-    last_used_at = fields.String(allow_none=True, metadata={"description": "To the nearest few seconds"})
+    last_used_at = fields.String(allow_none=True, metadata={
+        "description": "To the nearest minute: each API process notes a token's use at most once a minute"})
     current = fields.Boolean(metadata={"description": "Whether this is the token of the request"})
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
+import pytest
+import redis
+
+import engine.core as engine_core
 from engine.core import Engine
+from engine.scheduling import JobScheduler, make_queue
 from engine.settings import Limits
+from service.embedded import EmbeddedRedis
 from tests.platform.test_ratelimit import NONE, app_client, assert_limited, register
 
 
@@ -93,3 +100,63 @@ def test_a_token_issued_before_tokens_were_listed_is_listed_and_revocable_once_u
     spare = client.post("/v1/me/tokens", headers=bearer(token)).get_json()["token"]
     assert client.delete(f"/v1/me/tokens/{listed[0]['id']}", headers=bearer(spare)).status_code == 204
     assert client.get("/v1/me/games", headers=bearer(token)).status_code == 401
+
+
+def later_by(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """The engine's clock, ``seconds`` on from now (the token cache's only clock)."""
+    start = time.monotonic()
+    monkeypatch.setattr(engine_core.time, "monotonic", lambda: start + seconds)
+
+
+def test_a_token_is_kept_longer_while_its_revocation_would_be_heard(engine: Engine,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    client = app_client(engine, NONE)
+    token = register(client)
+    engine._players.clear()
+    engine.watcher.start()
+    assert engine.watcher.wait_live(10)
+    assert engine.player_for_token(token) is not None  # looked up while the listener is subscribed
+    looked_up = []
+    real_hget = engine.redis.hget
+    monkeypatch.setattr(engine.redis, "hget", lambda *args: looked_up.append(args) or real_hget(*args))
+    later_by(monkeypatch, engine_core.TOKEN_CACHE_SECONDS + 20)
+    assert engine.player_for_token(token) is not None and looked_up == []  # still trusted, no round trip
+    later_by(monkeypatch, engine_core.TOKEN_TRUST_SECONDS + 1)
+    assert engine.player_for_token(token) is not None and len(looked_up) == 1  # refreshed
+
+
+def test_without_a_subscribed_listener_a_token_is_kept_two_seconds(engine: Engine,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    client = app_client(engine, NONE)
+    token = register(client)
+    engine._players.clear()
+    monkeypatch.setattr(engine.watcher, "start", lambda: None)  # a listener not (yet) there
+    assert not engine.watcher.live
+    assert engine.player_for_token(token) is not None
+    later_by(monkeypatch, engine_core.TOKEN_CACHE_SECONDS + 0.5)
+    engine.redis.hdel(engine.keys.tokens(), engine_core._token_hash(token))  # revoked, unannounced
+    assert engine.player_for_token(token) is None
+
+
+def test_a_revocation_reaches_the_other_processes_cache_at_once(engine: Engine, platform_redis: EmbeddedRedis) -> None:
+    here = app_client(engine, NONE)
+    token = register(here)
+    spare = here.post("/v1/me/tokens", headers=bearer(token)).get_json()["token"]
+    # Another API process, its own engine and cache, on the same Redis; told when it heard.
+    other_client = redis.Redis.from_url(platform_redis.url)
+    other = Engine(other_client, JobScheduler(make_queue(other_client)))
+    heard = threading.Event()
+
+    def hear(hashed: bytes) -> None:
+        other._token_revoked(hashed)
+        heard.set()
+
+    other.watcher.hear(other._revoked_channel(), hear)
+    other.watcher.start()
+    assert other.watcher.wait_live(10)
+    assert other.player_for_token(token) is not None  # trusted there for a minute
+    mine = [t for t in here.get("/v1/me/tokens", headers=bearer(spare)).get_json()["tokens"] if not t["current"]]
+    assert here.delete(f"/v1/me/tokens/{mine[0]['id']}", headers=bearer(spare)).status_code == 204
+
+    assert heard.wait(10)
+    assert other.player_for_token(token) is None
