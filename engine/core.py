@@ -709,7 +709,7 @@ class Engine:
         before = version - len(lines)
         events = self.projector.remembered(game_id, before, version)
         record = self.projector.cached(game_id) if events else None
-        if record is not None and record["version"] == version:
+        if events and record is not None and record["version"] == events[-1].seq == version:
             self.watcher.push(game_id, before, record, events)
 
     def watch(self, game_id: str) -> AbstractContextManager[Watch]:
@@ -1161,11 +1161,7 @@ class Engine:
         self.projector.remember_events(game_id, envelopes)
         # This process's streams of the game take the commit from here, first of what is owed
         # once the answer is sent (see FeedWatcher.push); others hear Redis's announcement.
-        push = partial(self.watcher.push, game_id, version, new, envelopes)
-        if later is None:
-            push()
-        else:
-            later.append(push)
+        self._owe(partial(self.watcher.push, game_id, version, new, envelopes), later)
         self._finish_follow_up(plan, replies, offset=1, later=later)
         self.projector.maybe_snapshot(game_id, version, new)
         return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
@@ -1329,10 +1325,11 @@ class Engine:
     def _owe(work: Callable[[], None], later: list[Callable[[], None]] | None) -> None:
         """Leave ``work`` to the caller, to run once its answer is sent (``later``), or run it now.
 
-        Only for asking workers for a step that is already recorded in the commit's own
-        round trip (the due set, the deadlines index): if this process dies before the
-        work runs, the worker's sweep asks for the step instead. Each such request is one
-        or more round trips of RQ's, which the player no longer waits for.
+        Only for work whose loss is repaired elsewhere: asking workers for a step already
+        recorded in the commit's own round trip (the due set, the deadlines index: if this
+        process dies before the work runs, the worker's sweep asks for the step instead;
+        each request is one or more round trips of RQ's, which the player no longer waits
+        for), and pushing the commit to this process's streams (Redis announces it too).
         """
         if later is None:
             work()

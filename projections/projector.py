@@ -105,15 +105,14 @@ class Projector:
                 return
         self.remember_events(game_id, [Envelope.from_json(line) for line in lines])
 
-    def remembered(self, game_id: str, after: int, upto: int) -> list[Envelope] | None:
-        """The events after ``after`` up to ``upto`` if this process holds them all, else None
-        (never a read of the store)."""
+    def remembered(self, game_id: str, after: int, through: int) -> list[Envelope] | None:
+        """Every event this process holds after ``after``, if they follow on from it and reach
+        ``through``; else None (never a read of the store)."""
         with self._lock:
             tail = self._tails.get(game_id)
-        if not tail or tail[0].seq > after + 1 or tail[-1].seq < upto or upto <= after:
+        if not tail or tail[0].seq > after + 1 or tail[-1].seq < through:
             return None
-        start = after + 1 - tail[0].seq
-        return tail[start:start + upto - after]
+        return tail[after + 1 - tail[0].seq:]  # the tail is contiguous: a slice, not a scan
 
     def load_after(self, game_id: str, events: list[Envelope]) -> Record | None:
         """The record with ``events`` (just read from the stream, in order) folded in.
@@ -182,11 +181,9 @@ class Projector:
         if known is not None:
             if known <= after:
                 return []
-            with self._lock:
-                tail = self._tails.get(game_id)
-            if tail and tail[0].seq <= after + 1 and tail[-1].seq >= known:
-                start = after + 1 - tail[0].seq  # the tail is contiguous: a slice, not a scan
-                return tail[start:start + count] if count is not None else tail[start:]
+            held = self.remembered(game_id, after, known)
+            if held is not None:
+                return held[:count] if count is not None else held
         events = self.store.read(game_id, after=after, count=count)
         self.remember_events(game_id, events)
         return events

@@ -22,13 +22,13 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from engine.chat import merge
 from engine.core import Engine
 from engine.streams import Lease
 from events.envelope import Envelope
 from events.watch import Watch
 from projections.views import feed_item
 from service.answers import dump_bytes
+from service.gevent_worker import chunked_socket, send_now
 from service.view_cache import VIEWS
 
 log = logging.getLogger(__name__)
@@ -137,7 +137,7 @@ class EventStream:
         if not self._unsent:
             return True
         unsent, self._unsent = self._unsent, b""
-        sock = self._socket()
+        sock = chunked_socket(self.write)
         try:
             if sock is None:
                 raise OSError("the stream's socket is gone")
@@ -147,22 +147,17 @@ class EventStream:
             return False
         return True
 
-    def _socket(self) -> Any:
-        from service.gevent_worker import chunked_socket
-
-        return chunked_socket(self.write)
-
     def push(self, before: int, record: dict[str, Any], events: Sequence[Envelope]) -> None:
-        """Send a commit of this process (``events`` after ``before``) now, if it may go first
-        (see the module's text); else leave it to the announcement."""
+        """Send ``events`` (those after ``before``, leading to ``record``) now, if they may go
+        first (see the module's text); else leave them to the stream's own wake-up."""
         watch = self._watch
         if (watch is None or not self._parked or self._unsent or self._broken or self.after != before
                 or not watch.may_push()):
             return
-        sock = self._socket() if self.write is not None else None
+        sock = chunked_socket(self.write)
         if sock is None:
             return
-        items = merge([(e.seq, item) for e in events if (item := feed_item(record, e, self.seat)) is not None], [])
+        items = [item for e in events if (item := feed_item(record, e, self.seat)) is not None]
         held = self.current, self.after
         self.current, self.after = record, events[-1].seq
         try:
@@ -171,8 +166,6 @@ class EventStream:
             self.current, self.after = held
             raise
         chunk = b"%X\r\n%s\r\n" % (len(body), body)
-        from service.gevent_worker import send_now
-
         try:
             sent = send_now(sock, chunk)
         except OSError:  # the reader is gone: the stream ends when it wakes
