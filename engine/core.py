@@ -61,6 +61,10 @@ from projections.views import feed_item, public_options
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 5
+#: System steps a commit takes after its own batch, when every awaited seat has acted (a
+#: reaction window all passed, the last bid of a round): one is the usual case; a game whose
+#: steps chain further than this leaves the rest to a worker (see Engine._system_step).
+MAX_STEPS_IN_COMMIT = 4
 #: Game ids are 12 hex digits; a longer path segment names no game (and is not echoed whole).
 MAX_GAME_ID = 64
 #: A step left in the due set this long with no drain job asked for is asked for by the sweep;
@@ -120,11 +124,15 @@ class Joined:
 class Engine:
     def __init__(self, client: redis.Redis, scheduler: JobScheduler | None = None, *,
                  keys: Keys | None = None, snapshot_every: int = 50,
-                 operator_token: str | None = None, settings: Settings | None = None) -> None:
+                 operator_token: str | None = None, settings: Settings | None = None,
+                 steps_in_commit: bool = True) -> None:
         """``settings`` (the defaults when None) configure chat, webhooks and the games;
-        ``operator_token``, when given, stands for the settings' one."""
+        ``operator_token``, when given, stands for the settings' one. ``steps_in_commit``
+        False leaves every system step to the workers (see :meth:`_system_step`): tests
+        of the workers' own path, which otherwise takes only what a commit left."""
         settings = settings or Settings()
         self.settings = settings
+        self.steps_in_commit = steps_in_commit
         self.redis = client
         self.keys = keys or Keys()
         self.store = EventStore(client, self.keys)
@@ -661,13 +669,14 @@ class Engine:
         """What the idempotency hash said of ``key``, read back from the events' causes.
 
         Each batch a player's keyed action caused records the action and the key, so an
-        archived game needs no idempotency hash to answer a retry as the first post was.
+        archived game needs no idempotency hash to answer a retry as the first post was; the
+        system steps its commit took name it (``follows``) and were in that answer too.
         """
         found: dict[str, Any] | None = None
         for event in self.store.read(game_id):
             cause = event.cause
             if found is not None:
-                if cause.get("batch") != found["first"]:
+                if found["first"] not in (cause.get("batch"), cause.get("follows")):  # its commit's system steps too
                     break
                 found["last"] = event.seq
             elif (cause.get("kind") == "player" and cause.get("key") == key and event.actor == seat
@@ -1120,6 +1129,7 @@ class Engine:
         envelopes: list[Envelope] = []
         new = record
         pending = list(drafts)
+        steps = 0
         while pending:
             draft = pending.pop(0)
             envelope = seal(version + len(envelopes) + 1, draft.type, at, draft.actor, draft.data, cause, prev)
@@ -1131,6 +1141,12 @@ class Engine:
                 if outcome is not None:
                     pending.append(GameEvent("GameEnded", {"winners": list(outcome.winners), "reason": outcome.reason,
                                                            "seed": self._seed(game_id)}))
+                elif self.steps_in_commit and steps < MAX_STEPS_IN_COMMIT and not awaiting(new):
+                    # Every awaited seat has acted: the system step is a batch of this commit.
+                    pending = self._system_step(game_id, new, version + len(envelopes) + 1)
+                    if pending:
+                        steps += 1
+                        cause = {"kind": "system", "batch": version + len(envelopes) + 1, "follows": version + 1}
         assert new is not None
         record_for_key = None
         if idem is not None:
@@ -1165,6 +1181,20 @@ class Engine:
         self._finish_follow_up(plan, replies, offset=1, later=later)
         self.projector.maybe_snapshot(game_id, version, new)
         return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
+
+    def _system_step(self, game_id: str, record: Record, seq: int) -> list[GameEvent]:
+        """The events of the game's ``resolve`` at ``seq``, or none (then a worker takes the step).
+
+        They are the events a worker's step (:meth:`advance`) would append next, drawn from
+        the same seeded stream, so the log is the same whoever takes the step. A ``resolve``
+        that fails leaves the step to the worker, which logs it: the action that completed
+        the phase stands either way.
+        """
+        try:
+            return list(rules_of(record).resolve(record["state"], self._rng(game_id, seq)))
+        except Exception:
+            log.exception("the system step of game %s at %s failed; a worker will take it", game_id, seq)
+            return []
 
     def _seed(self, game_id: str) -> str:
         self._rng(game_id, 0)

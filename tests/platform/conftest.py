@@ -32,3 +32,12 @@ def engine(platform_redis: EmbeddedRedis) -> Engine:
     client = redis.Redis.from_url(platform_redis.url)
     client.flushall()
     return Engine(client, JobScheduler(make_queue(client)), snapshot_every=5)
+
+
+@pytest.fixture()
+def worker_engine(platform_redis: EmbeddedRedis) -> Engine:
+    """An engine that leaves every system step to the workers (``steps_in_commit=False``): for
+    tests of the workers' own path, which the default engine takes only when a commit could not."""
+    client = redis.Redis.from_url(platform_redis.url)
+    client.flushall()
+    return Engine(client, JobScheduler(make_queue(client)), snapshot_every=5, steps_in_commit=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import orjson
 import pytest
 
 from bots import IsmctsBot
@@ -51,7 +52,25 @@ def test_sealed_pick_is_hidden_from_the_other_seat_until_revealed(engine: Engine
     assert feed_item(record, picked, 0)["data"] == {"number": 3}
 
 
-def test_all_picked_leaves_a_system_step_for_the_worker(engine: Engine) -> None:
+def test_the_last_pick_s_commit_takes_the_system_step_as_a_batch_of_its_own(engine: Engine) -> None:
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    done = engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    picked, revealed = done.events
+    assert (picked.type, revealed.type) == ("Picked", "Revealed")
+    assert picked.cause["kind"] == "player" and picked.cause["batch"] == picked.seq
+    # The worker's step would have appended the same batch: its own cause, its own draws.
+    assert revealed.cause == {"kind": "system", "batch": revealed.seq, "follows": picked.seq}
+    assert done.record["state"]["score"] == [1, 0] and done.record["awaiting"] == ["pick", "pick"]
+    assert orjson.dumps(engine.projector.cached(game_id)) == orjson.dumps(fold_all(engine.store.read(game_id)))
+    assert engine.advance(game_id) == "nothing_due"  # nothing is left to a worker
+    assert engine.redis.zscore(engine.keys.deadlines(), game_id) is not None  # the next picks' deadlines
+    play_to_end(engine, game_id, players)
+    assert audit(engine.store.read(game_id)).winners == engine.load(game_id)["winners"]
+
+
+def test_a_worker_takes_the_system_step_a_commit_left(worker_engine: Engine) -> None:
+    engine = worker_engine
     game_id, players = started(engine)
     engine.act(players[0], game_id, {"type": "pick", "number": 3})
     done = engine.act(players[1], game_id, {"type": "pick", "number": 2})
@@ -63,6 +82,27 @@ def test_all_picked_leaves_a_system_step_for_the_worker(engine: Engine) -> None:
     assert engine.store.version(game_id) == version
 
 
+def test_a_failing_system_step_leaves_the_action_standing_and_the_step_to_a_worker(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.support.toy as toy
+
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    real = toy.resolve
+
+    def broken(state, rng):
+        raise RuntimeError("a bug in the rules")
+
+    monkeypatch.setattr(toy, "resolve", broken)
+    done = engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    assert [e.type for e in done.events] == ["Picked"] and done.record["awaiting"] == [None, None]
+    assert engine.redis.zscore(engine.keys.due(), game_id) is not None  # asked of a worker
+    monkeypatch.setattr(toy, "resolve", real)
+    assert engine.advance(game_id) == "resolved"
+    play_to_end(engine, game_id, players)
+    audit(engine.store.read(game_id))
+
+
 def test_expired_deadline_plays_the_default_and_counts_a_miss(engine: Engine) -> None:
     game_id, players = started(engine, seconds=30)
     engine.act(players[0], game_id, {"type": "pick", "number": 3})
@@ -72,7 +112,8 @@ def test_expired_deadline_plays_the_default_and_counts_a_miss(engine: Engine) ->
     assert engine.advance(game_id, version, now=later) == "timed_out"
     record = engine.load(game_id)
     assert record["misses"] == [0, 1]
-    assert [e.type for e in engine.store.read(game_id, after=version)] == ["DeadlineMissed", "Picked"]
+    # Both seats have picked: the timeout's commit takes the system step too.
+    assert [e.type for e in engine.store.read(game_id, after=version)] == ["DeadlineMissed", "Picked", "Revealed"]
 
 
 def test_three_misses_hand_the_seat_to_the_bot_until_its_player_acts(engine: Engine) -> None:
@@ -81,7 +122,7 @@ def test_three_misses_hand_the_seat_to_the_bot_until_its_player_acts(engine: Eng
         engine.act(players[0], game_id, {"type": "pick", "number": 1})
         record = engine.load(game_id)
         assert engine.advance(game_id, record["version"], now=datetime.now(UTC) + timedelta(seconds=31)) == "timed_out"
-        assert engine.advance(game_id, engine.load(game_id)["version"]) == "resolved"
+        assert engine.load(game_id)["awaiting"] == ["pick", "pick"]  # revealed in the timeout's commit
     record = engine.load(game_id)
     assert record["status"] == "active" and record["misses"] == [0, 3] and record["autoplay"] == [False, True]
     assert record["deadlines"][1] <= (datetime.now(UTC) + timedelta(seconds=6)).isoformat()
@@ -266,12 +307,12 @@ def test_a_coup_game_left_to_its_clocks_ends_and_audits_with_the_ismcts_takeover
     assert err.value.seq == events[index].seq
 
 
-def test_the_committer_and_the_record_it_hands_to_workers_equal_a_replay_of_the_log(engine: Engine) -> None:
+def test_the_committer_and_the_record_it_hands_to_workers_equal_a_replay_of_the_log(worker_engine: Engine) -> None:
     """Dict order included (issue 27: a five-seat Ideology log failed the audit at a
     consolidation, decided by a worker from a record folded from drafts, not from the log)."""
-    import orjson
-
     from events.store import HANDOFF_FIELD
+
+    engine = worker_engine
 
     players = [engine.create_player(f"i{i}")[0] for i in range(3)]
     game_id = engine.create_game(players[0], "ideology", 3, {}, {"seconds_per_move": 600})["id"]

@@ -34,8 +34,8 @@ def test_overtime_is_taken_from_the_reserve_and_the_default_waits_for_it(engine:
     # Seat 1 answers 20 s after its move deadline: those 20 s come out of its reserve.
     late = move_deadline + timedelta(seconds=20)
     monkeypatch.setattr("engine.core.utc_now", lambda: iso(late))
-    engine.act(players[1], game_id, {"type": "pick", "number": 2})
-    assert engine.advance(game_id) == "resolved"
+    engine.act(players[1], game_id, {"type": "pick", "number": 2})  # its commit reveals both picks too
+    assert engine.advance(game_id) == "nothing_due"
     record = engine.load(game_id)
     assert record["reserve"] == [60.0, 40.0] and record["misses"] == [0, 0]
     assert parse_time(record["deadlines"][1]) == late + timedelta(seconds=30 + 40)
@@ -70,8 +70,7 @@ def test_the_bot_takes_over_after_three_defaults_not_three_overtimes(engine: Eng
         late = parse_time(record["move_deadlines"][1]) + timedelta(seconds=5)
         monkeypatch.setattr("engine.core.utc_now", lambda late=late: iso(late))
         engine.act(players[0], game_id, {"type": "pick", "number": 1})
-        engine.act(players[1], game_id, {"type": "pick", "number": 1})
-        assert engine.advance(game_id) == "resolved"
+        engine.act(players[1], game_id, {"type": "pick", "number": 1})  # and the reveal, in its commit
     record = engine.load(game_id)
     assert record["misses"] == [0, 0] and record["autoplay"] == [False, False]
     assert record["reserve"][1] == pytest.approx(1000 - 15, abs=0.01)

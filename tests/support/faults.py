@@ -307,11 +307,15 @@ def check(read_events: Callable[[str], list[Envelope]], game_ids: list[str], led
     streams = {game_id: read_events(game_id) for game_id in game_ids}
     keyed: dict[tuple[str, int, str], list[list[int]]] = defaultdict(list)
     for game_id, events in streams.items():
+        answered: dict[int, list[int]] = {}  # a keyed batch's number -> the seqs its answer gave
         for batch in batches(events):
             cause = batch[0].cause
-            if cause.get("kind") == "player" and "key" in cause:
+            if cause.get("follows") in answered:  # a system step its commit took: in the same answer
+                answered[cause["follows"]].extend(e.seq for e in batch)
+            elif cause.get("kind") == "player" and "key" in cause:
                 seat = cause.get("seat", batch[0].actor)  # the cause names the seat (older logs: the first event)
-                keyed[(game_id, seat, cause["key"])].append([e.seq for e in batch])  # type: ignore[index]
+                answered[cause["batch"]] = seqs = [e.seq for e in batch]
+                keyed[(game_id, seat, cause["key"])].append(seqs)  # type: ignore[index]
     lost = misplaced = 0
     duplicated = sum(1 for applied in keyed.values() if len(applied) > 1)  # acknowledged or not
     for game_id, seat, key, seqs in ledger.acks:
