@@ -65,10 +65,19 @@ class EventStream:
         return self._frames
 
     def close(self) -> None:
-        """Called by the server when the stream ends (even one never started)."""
+        """Called by the server when the stream ends (even one never started).
+
+        It also unties the stream from its watch and the server's response, which refer back
+        to it: the stream's objects (its record among them) are then freed as it ends, not
+        left to the garbage collector's next pass over the older objects.
+        """
         try:
             self._frames.close()
         finally:
+            if self._watch is not None:
+                self._watch.pusher = None
+                self._watch = None
+            self.write = None
             if self.lease is not None:
                 self.lease.release()
 

@@ -32,6 +32,7 @@ import gc
 import io
 import time
 import warnings
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -225,7 +226,9 @@ class DeadlineBody:
 
     def __init__(self, body: Any, request: Any, seconds: float) -> None:
         self.body = body
-        self.request = request
+        # Weak: the request holds this body, and a cycle would leave every request's objects
+        # to the garbage collector instead of freeing them as the request ends.
+        self._request = weakref.ref(request) if request is not None else None
         self.seconds = seconds
         self.deadline = time.monotonic() + seconds
         self.timed_out = False
@@ -246,7 +249,9 @@ class DeadlineBody:
         self.timed_out = True
         if hasattr(self.body, "failed"):
             self.body.failed = True  # never drained
-        self.request.must_close = True
+        request = self._request() if self._request is not None else None
+        if request is not None:
+            request.must_close = True
         raise BodyTimeout(self.seconds)
 
     def buffered(self) -> int:
