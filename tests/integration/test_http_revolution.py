@@ -1,4 +1,4 @@
-"""Revolution! over HTTP: sealed bids stay sealed until the worker reveals them; a silent seat defaults."""
+"""Revolution! over HTTP: sealed bids stay sealed until the round is complete; a silent seat defaults."""
 
 from __future__ import annotations
 
@@ -86,3 +86,28 @@ def wait_for_reveal(client: Client, game_id: str, after: int) -> dict:
                 return event["data"]
         after = page["version"]
     raise AssertionError("bids were never revealed")
+
+
+def test_the_last_bid_s_answer_holds_the_reveal_its_own_commit_took(server: str) -> None:
+    """No worker's hop between a round's last bid and its reveal: the reveal is a system batch
+    of the last bidder's commit, in its answer, and every seat's next view follows at once."""
+    players = [Client.register(server, f"last{i}") for i in range(3)]
+    game_id = players[0].create_game("revolution", 3, {"max_rounds": 8}, seconds_per_move=600)
+    for player in players:
+        player.join(game_id)
+    view = players[0].game(game_id)
+    assert view["view"]["phase"] == "bidding" and sorted(view["awaiting"]) == [0, 1, 2]
+    answers = []
+    for seat, player in enumerate(players):
+        answers.append(player.act(game_id, player.game(game_id)["legal_actions"][0]))
+        if seat < 2:  # still sealed: nothing but the bid itself
+            assert [e["type"] for e in answers[-1]["events"]] == ["BidPlaced"]
+    last = answers[-1]
+    types = [e["type"] for e in last["events"]]
+    assert types[0] == "BidPlaced" and "BidsRevealed" in types
+    assert last["events"][0]["seq"] == answers[1]["version"] + 1
+    assert last["game"]["version"] == last["version"]
+    moved_on = last["game"]["view"]
+    assert moved_on["phase"] != "bidding" or moved_on["round"] == view["view"]["round"] + 1
+    # Another seat reads the same version: nothing was left to a worker.
+    assert players[1].game(game_id)["version"] == last["version"]
