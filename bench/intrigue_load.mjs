@@ -211,7 +211,7 @@ async function playTable(t, table) {
       calls += 1 + SEATS;
       continue;
     }
-    if (!st.awaiting.length) { // a worker owes a system step: its result comes down a feed
+    if (!st.awaiting.length) { // a system step is owed (one its commit left to a worker): it comes down a feed
       if (FEED === 'sse') {
         await Promise.race(seats.map((s) => s.until(st.version + 1, 5000)));
       } else {
