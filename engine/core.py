@@ -1130,6 +1130,7 @@ class Engine:
         new = record
         pending = list(drafts)
         steps = 0
+        settled: Record | None = None  # the record before the last system step taken here
         while pending:
             draft = pending.pop(0)
             envelope = seal(version + len(envelopes) + 1, draft.type, at, draft.actor, draft.data, cause, prev)
@@ -1146,6 +1147,7 @@ class Engine:
                     pending = self._system_step(game_id, new, version + len(envelopes) + 1)
                     if pending:
                         steps += 1
+                        settled = new
                         cause = {"kind": "system", "batch": version + len(envelopes) + 1, "follows": version + 1}
         assert new is not None
         record_for_key = None
@@ -1161,10 +1163,11 @@ class Engine:
                 raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
             result = self.store.append(game_id, version, envelopes, record_for_key)
             if result.status == "ok":
-                plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record)
+                plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record,
+                                             notify_from=settled)
                 replies = [None, *pipe.execute()]
         else:
-            plan = self._queue_follow_up(index := IndexCommands(), new, record)
+            plan = self._queue_follow_up(index := IndexCommands(), new, record, notify_from=settled)
             result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap)
             replies = [None, *result.replies]
         if result.status == "limited":
@@ -1213,8 +1216,13 @@ class Engine:
         self._finish_follow_up(plan, pipe.execute(), offset=0)
 
     def _queue_follow_up(self, pipe: redis.client.Pipeline | IndexCommands, record: Record, before: Record | None,
-                         defer_archive: bool = True) -> _FollowUp:
-        """Add the index updates of :meth:`_follow_up` to ``pipe``; what to do after it ran."""
+                         defer_archive: bool = True, notify_from: Record | None = None) -> _FollowUp:
+        """Add the index updates of :meth:`_follow_up` to ``pipe``; what to do after it ran.
+
+        ``notify_from`` is the record before the last system step the commit took, when it
+        took one: the webhooks compare with it, as they would have for a worker's step. There
+        nobody was awaited, so a seat that passed and owes the next decision too is told.
+        """
         game_id = record["id"]
         start = len(pipe)
         full = before is None
@@ -1295,7 +1303,8 @@ class Engine:
         pipe.hset(self.keys.meta(game_id), mapping=indexed)
         if full:
             pipe.zrem(self.keys.creating(), game_id)
-        plan.notes = self.hooks.queue_check(pipe, record, before)  # webhooks: one question in the same round trip
+        # Webhooks: one question in the same round trip.
+        plan.notes = self.hooks.queue_check(pipe, record, notify_from or before)
         if plan.notes:
             plan.hooks_at = len(pipe) - 1 - start
         return plan

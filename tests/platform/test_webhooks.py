@@ -267,3 +267,31 @@ def test_deadline_soon_is_booked_at_three_quarters_and_asked_for_by_the_sweep(
     finally:
         receiver.http.shutdown()
         receiver.http.server_close()
+
+
+@pytest.mark.parametrize("steps_in_commit", [True, False])
+def test_the_seat_that_completes_a_phase_is_told_of_its_next_turn_whoever_takes_the_step(
+        engine: Engine, hooks: Webhooks, monkeypatch: pytest.MonkeyPatch, steps_in_commit: bool) -> None:
+    """Seat 1's pick completes the round and the reveal awaits both seats again: the player who
+    just picked owes a new decision and gets a your_turn, as when a worker took the reveal."""
+    engine.steps_in_commit = steps_in_commit
+    players = [engine.create_player(f"turns{i}")[0] for i in range(2)]
+    for player in players:
+        hooks.create(player.id, "http://127.0.0.1:9/hook", ["your_turn"])
+    game_id = engine.create_game(players[0], "toy", 2, {}, {"seconds_per_move": 100})["id"]
+    for player in players:
+        engine.join(player, game_id)
+    told: list[tuple[int, str, int]] = []
+    real = hooks.after_commit
+
+    def record_notes(record, notes, flags) -> None:
+        told.extend((record["version"], kind, seat) for kind, seat, _ in notes if kind == "your_turn")
+        real(record, notes, flags)
+
+    monkeypatch.setattr(hooks, "after_commit", record_notes)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    if not steps_in_commit:
+        assert engine.advance(game_id) == "resolved"
+    version = engine.load(game_id)["version"]
+    assert sorted(told) == [(version, "your_turn", 0), (version, "your_turn", 1)]

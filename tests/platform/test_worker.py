@@ -82,8 +82,8 @@ def test_a_creation_cut_off_before_indexing_reaches_the_lobby_on_the_next_passes
     creator, _ = engine.create_player("creator")
     real_queue = engine._queue_follow_up
 
-    def queue_nothing(pipe, record, before):
-        return real_queue(engine.redis.pipeline(), record, before)  # written to a pipe never sent
+    def queue_nothing(pipe, record, before, **options):
+        return real_queue(engine.redis.pipeline(), record, before, **options)  # written to a pipe never sent
 
     def die(*args, **kwargs) -> None:
         raise ConnectionError("the process died here")
