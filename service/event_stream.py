@@ -175,6 +175,9 @@ class EventStream:
             self.current, self.after = held
             raise
         chunk = b"%X\r\n%s\r\n" % (len(body), body)
+        # Delivered from here on: these bytes are this stream's to send, now or when it wakes
+        # (marked before the send, so that whoever reads them finds the watch told).
+        watch.pushed(self.after)
         try:
             sent = send_now(sock, chunk)
         except OSError:  # the reader is gone: the stream ends when it wakes
@@ -183,5 +186,5 @@ class EventStream:
             return
         self._unsent = chunk[sent:]
         log.debug("pushed game %s up to version %d to a stream of seat %s", self.game_id, self.after, self.seat)
-        # Woken all the same when the stream must finish a write or end after the last event.
-        watch.pushed(self.after, wake=bool(self._unsent) or record["status"] == "finished")
+        if self._unsent or record["status"] == "finished":  # it must finish a write, or end after the last event
+            watch.pushed(self.after, wake=True)
