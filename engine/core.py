@@ -1144,11 +1144,12 @@ class Engine:
                                                            "seed": self._seed(game_id)}))
                 elif self.steps_in_commit and steps < MAX_STEPS_IN_COMMIT and not awaiting(new):
                     # Every awaited seat has acted: the system step is a batch of this commit.
-                    pending = self._system_step(game_id, new, version + len(envelopes) + 1)
+                    seq = version + len(envelopes) + 1
+                    pending = self._system_step(game_id, new, seq)
                     if pending:
                         steps += 1
                         settled = new
-                        cause = {"kind": "system", "batch": version + len(envelopes) + 1, "follows": version + 1}
+                        cause = {"kind": "system", "batch": seq, "follows": version + 1}
         assert new is not None
         record_for_key = None
         if idem is not None:
