@@ -68,7 +68,8 @@ function request(method, path, { token, body, headers = {}, via = agent } = {}) 
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString();
-        resolve({ status: res.statusCode, body: text ? JSON.parse(text) : null });
+        let parsed; try { parsed = text ? JSON.parse(text) : null; } catch (e) { throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`); }
+        resolve({ status: res.statusCode, body: parsed });
       });
       res.on('error', reject);
     });

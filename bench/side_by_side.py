@@ -22,6 +22,11 @@ A move is timed from its POST to the next decision's view (bench/intrigue_load.m
 POST alone and the stream's extra delay are printed beside it. The peer runs with its
 FlatFile storage (files, no fsync) or in memory (--peer memory). Nothing here is asserted:
 it prints figures.
+
+--floor adds a column for the stack's floor (bench/floor_app.py): a null game served on
+Intrigue's own server stack (gunicorn with its gevent worker, Flask, redis-py, Redis with
+its append-only file, one script call per move), driven by the same client. What Intrigue
+costs above it is the cost of its rules, views and safeguards, not of the stack.
 """
 
 from __future__ import annotations
@@ -128,6 +133,26 @@ def intrigue(shape: str, api_processes: int, workers: int, worker_class: str, ro
         api = stack.enter_context(spawned(command, env, probe, cwd=root))
         assert redis_server.process is not None
         pids = [redis_server.process.pid, *(p.pid for p in worker_processes)]
+        yield f"http://127.0.0.1:{port}", lambda: pids + descendants(api.pid), redis_server.url
+
+
+@contextmanager
+def floor(python: str):
+    """bench/floor_app.py (the stack's floor: a null game on Intrigue's server stack) served as
+    the image serves Intrigue, one API process and Redis with its append-only file; yields
+    what ``intrigue()`` yields (there are no workers)."""
+    port = free_port()
+    env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT), **NO_LIMITS,
+           "GUNICORN_CMD_ARGS": "--config python:service.gunicorn_conf", "INTRIGUE_BIND": f"127.0.0.1:{port}",
+           "WEB_CONCURRENCY": "1"}
+    with ExitStack() as stack:
+        data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        redis_server = stack.enter_context(EmbeddedRedis(data, persist=True))
+        env["REDIS_URL"] = redis_server.url
+        api = stack.enter_context(spawned([python, "-m", "gunicorn", "--log-level", "warning", "bench.floor_app:app"],
+                                          env, f"http://127.0.0.1:{port}/v1/openapi.json"))
+        assert redis_server.process is not None
+        pids = [redis_server.process.pid]
         yield f"http://127.0.0.1:{port}", lambda: pids + descendants(api.pid), redis_server.url
 
 
@@ -293,6 +318,9 @@ def main() -> None:
     parser.add_argument("--minimal", action="store_true",
                         help="Intrigue's bots (not the --before ones) post with Prefer: return=minimal and take every "
                              "view from their streams (bench/intrigue_load.mjs --minimal 1)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also measure the stack's floor (bench/floor_app.py: a null game on Intrigue's "
+                             "server stack, one API process), as an extra column")
     parser.add_argument("--json", help="also write every window's figures to this file")
     args = parser.parse_args()
     peer_dir = Path(args.peer_dir)
@@ -328,6 +356,10 @@ def main() -> None:
             args.intrigue, args.api_processes if name == main_side else before_processes, args.workers, wc, root,
             python=python))
             for name, (root, wc, _, python) in sides.items()}
+        floor_side = "the stack's floor (bench/floor_app.py)"
+        if args.floor:
+            servers[floor_side] = stack.enter_context(floor(args.python))
+            sides[floor_side] = (ROOT, IMAGE, "sse", args.python)
         peers = {s: stack.enter_context(peer(peer_dir, s)) for s in storages}
         names = [*sides, *([watched_side] if args.idle_watchers else [])]
         peer_windows = [("bgio " + s, s) for s in storages]
@@ -361,8 +393,8 @@ def main() -> None:
                            str(seconds), "--seed", str(round_), "--server-pid", str(pids()[0])]
                 figures = run_client(command, peer_dir, seconds)
             figures.update(name=name, round=round_, load=load)
-            if storage is None and args.intrigue == "gunicorn":
-                figures.update(by_role(figures, server_pids, args.workers))
+            if storage is None and (args.intrigue == "gunicorn" or name == floor_side):
+                figures.update(by_role(figures, server_pids, 0 if name == floor_side else args.workers))
             return figures
 
         if args.warm_up > 0:  # every server once, unmeasured: round 1 should not be the only cold one

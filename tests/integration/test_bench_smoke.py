@@ -116,6 +116,33 @@ def test_the_node_load_client_plays_the_image_shaped_server_and_times_the_next_d
     assert len(server_pids) >= 4  # Redis, a worker, gunicorn's arbiter and its process
 
 
+def test_the_stack_floor_plays_the_node_client_and_appends_every_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/floor_app.py, tiny: the same client plays its null game to the end, every move
+    an append to the game's Redis stream, every seat's view down its stream."""
+    import json
+
+    import redis
+
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    from bench import side_by_side
+
+    with side_by_side.floor(sys.executable) as (base, pids, url):
+        server_pids = pids()
+        done = subprocess.run(["node", str(side_by_side.CLIENT), "--url", base, "--games", "3", "--seconds", "2",
+                               "--feed", "sse", "--server-pids", ",".join(map(str, server_pids))],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        store = redis.Redis.from_url(url)
+        appended = sum(store.xlen(key) for key in store.scan_iter("floor:game:*"))
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    figures = json.loads(next(line for line in done.stdout.splitlines() if line.startswith("{")))
+    assert figures["moves"] > 0 and figures["finished"] > 0 and figures["stalls"] == 0
+    assert figures["stream_views_per_move"] > 1  # the other seats' views came down their streams
+    # Each game's stream: its creation, three joins, then its moves (those posted after the
+    # window closed are not counted by the client, but are in the stream).
+    assert appended >= figures["moves"] + 4 * figures["games"]
+    assert len(server_pids) == 3  # Redis, gunicorn's arbiter and its process
+
+
 def test_the_bench_runs_intrigue_on_an_interpreter_built_as_the_images(
         monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
