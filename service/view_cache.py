@@ -5,11 +5,18 @@ append and would each build and serialise the same view. The first renders it; t
 woken with it, send the same bytes. An entry serves only while fresh (a view shows the
 seats' time banks as of its rendering), so a stream opened long after a version was
 rendered gets a view of now.
+
+It takes no lock. In the API's gevent worker nothing switches greenlets while a view is
+rendered (building it and serialising it wait on nothing), so every watcher woken with a
+version finds the first one's rendering. Under real threads two callers may render the same
+view at once: that costs a rendering, never a wrong answer, since both render the same
+record. Each of the ordered dictionary's own operations is atomic under the interpreter's
+lock. The locks this used to take (three round trips through gevent's lock, and a new lock
+per rendering) cost the API about 2% of its time (docs/performance.md, section 17).
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import OrderedDict
 from typing import Any
@@ -30,38 +37,29 @@ class ViewCache:
         self.capacity = capacity
         self.fresh_seconds = fresh_seconds
         self._views: OrderedDict[tuple[str, int, Any], tuple[bytes, float]] = OrderedDict()
-        self._lock = threading.Lock()
-        self._rendering: dict[tuple[str, int, Any], threading.Lock] = {}
 
     def rendered(self, record: dict[str, Any], seat: int | None | str) -> bytes:
-        """The JSON of ``game_view(record, seat)``, rendered once for every watcher of that seat:
-        watchers asking while it is rendered wait for that rendering."""
+        """The JSON of ``game_view(record, seat)``, rendered once for every watcher of that seat
+        that asks while it is fresh."""
         key = (record["id"], record["version"], seat)
-        with self._lock:
-            found = self._fresh(key)
-            if found is not None:
-                return found
-            rendering = self._rendering.setdefault(key, threading.Lock())
-        with rendering:
-            with self._lock:
-                found = self._fresh(key)
-            if found is not None:
-                return found
-            body = dump_bytes(game_view(record, seat))
-            with self._lock:
-                self._views[key] = (body, time.monotonic() + self.fresh_seconds)
-                self._views.move_to_end(key)
-                while len(self._views) > self.capacity:
-                    self._views.popitem(last=False)
-                self._rendering.pop(key, None)
+        views = self._views
+        now = time.monotonic()
+        found = views.get(key)
+        if found is not None and found[1] > now:
+            try:
+                views.move_to_end(key)
+            except KeyError:  # another thread evicted it meanwhile: it was served all the same
+                pass
+            return found[0]
+        body = dump_bytes(game_view(record, seat))
+        views[key] = (body, now + self.fresh_seconds)
+        views.move_to_end(key)  # a stale entry replaced would otherwise keep its old place
+        while len(views) > self.capacity:
+            try:
+                views.popitem(last=False)
+            except KeyError:  # emptied by another thread between the test and the pop
+                break
         return body
-
-    def _fresh(self, key: tuple[str, int, Any]) -> bytes | None:
-        found = self._views.get(key)
-        if found is None or found[1] <= time.monotonic():
-            return None
-        self._views.move_to_end(key)
-        return found[0]
 
 
 #: The process's cache (each API process renders for its own watchers).
