@@ -30,7 +30,14 @@ def canonical_json(value: Any) -> str:
 
 def utc_now() -> str:
     """ISO-8601 UTC with milliseconds: the ``at`` of new events."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return format_at(datetime.now(UTC))
+
+
+def format_at(moment: datetime) -> str:
+    """``moment`` (in UTC) spelt as an event's ``at``: what ``isoformat(timespec="milliseconds")``
+    spells, with ``Z`` for the offset, at a fifth of its cost (every commit stamps its events)."""
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:{moment.minute:02d}:"
+            f"{moment.second:02d}.{moment.microsecond // 1000:03d}Z")
 
 
 def parse_time(text: str) -> datetime:
