@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 
 #: Longest single wait (an event stream sends its keep-alive comment this often).
 RECHECK_SECONDS = 15.0
+#: Pause between the listener's attempts to reconnect to Redis.
+RECONNECT_PAUSE = 0.5
+#: While Redis stays away, one warning for the first failed attempt, then one for every this
+#: many (a minute's worth): a long outage is told, not logged twice a second per process.
+RECONNECT_WARN_EVERY = 120
 #: Every this many quiet waits in a row, a waiter reads the store anyway (a safety net:
 #: Redis delivers every message of a live subscription, and a lost one means a reconnect).
 VERIFY_EVERY = 8
@@ -141,6 +146,8 @@ class FeedWatcher:
         #: what was heard is complete from the epoch's start while ``live`` holds.
         self._live = threading.Event()
         self.epoch = 0
+        #: Failed attempts to (re)connect since the subscriptions were last in place.
+        self.failed_attempts = 0
 
     @contextmanager
     def watch(self, game_id: str) -> Iterator[Watch]:
@@ -268,6 +275,9 @@ class FeedWatcher:
                         if confirmed == 1 + len(self._channels):
                             self.epoch += 1
                             self._live.set()
+                            if self.failed_attempts:
+                                log.warning("feed notifications back after %d failed attempts", self.failed_attempts)
+                                self.failed_attempts = 0
                         if kind == "psubscribe":
                             # Anything published while we were away: every waiter re-reads. Woken
                             # before callers are let register, so a new watch is not reset at once.
@@ -275,9 +285,12 @@ class FeedWatcher:
                             self._subscribed.set()
             except redis.RedisError as err:
                 self._live.clear()
-                log.warning("feed notifications interrupted, reconnecting: %s", err)
+                self.failed_attempts += 1
+                if self.failed_attempts % RECONNECT_WARN_EVERY == 1:
+                    log.warning("feed notifications interrupted (attempt %d), reconnecting every %s s: %s",
+                                self.failed_attempts, RECONNECT_PAUSE, err)
                 self._subscribed.set()  # waiters fall back to re-reading on their own
-                time.sleep(0.5)
+                time.sleep(RECONNECT_PAUSE)
             finally:
                 self._live.clear()
                 try:

@@ -85,3 +85,51 @@ def test_a_notification_without_events_wakes_with_its_version_and_a_chat_mark_wa
     watcher._announced("g1", b'9\n{"seq":8}\n{"seq":9}')
     assert woken == [("g1", 7), ("g1", None), ("g1", 9)]
     assert taken == [("g1", [b'{"seq":8}', b'{"seq":9}'])]
+
+
+def test_a_listener_without_redis_warns_now_and_then_and_says_when_it_is_back(monkeypatch, tmp_path) -> None:
+    """An outage is told once, then every RECONNECT_WARN_EVERY attempts, not at every attempt;
+    the subscription's return is told with the count and starts the count again."""
+    import logging
+
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    from service.embedded import EmbeddedRedis, free_port
+
+    monkeypatch.setattr(watch_module, "RECONNECT_PAUSE", 0.0)
+    monkeypatch.setattr(watch_module, "RECONNECT_WARN_EVERY", 5)
+    warnings: list[str] = []
+    third_warning, back = threading.Event(), threading.Event()
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            message = record.getMessage()
+            if message.startswith("feed notifications interrupted"):
+                warnings.append(message)
+                if len(warnings) == 3:
+                    third_warning.set()
+            elif message.startswith("feed notifications back"):
+                warnings.append(message)
+                back.set()
+
+    handler = Collect(level=logging.WARNING)
+    watch_module.log.addHandler(handler)
+    port = free_port()
+    try:
+        # No retries inside redis-py: each refused connection is one attempt of the listener's.
+        client = redis.Redis(port=port, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+        watcher = watch_module.FeedWatcher(client, "feed:*", lambda channel: channel)
+        watcher.start()
+        assert third_warning.wait(30)
+        assert [w.split(")")[0] for w in warnings[:3]] == [
+            "feed notifications interrupted (attempt 1", "feed notifications interrupted (attempt 6",
+            "feed notifications interrupted (attempt 11"]
+        with EmbeddedRedis(tmp_path, persist=False, port=port):
+            assert back.wait(30) and watcher.wait_live(10)
+            told = next(w for w in warnings if w.startswith("feed notifications back"))
+            assert int(told.split("after ")[1].split()[0]) >= 11
+            assert watcher.failed_attempts == 0
+    finally:
+        watch_module.log.removeHandler(handler)
