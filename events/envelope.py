@@ -41,7 +41,8 @@ def format_at(moment: datetime) -> str:
 
 
 def parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    """An event's ``at`` (or a deadline) as an aware UTC datetime (Python 3.11 reads the ``Z``)."""
+    return datetime.fromisoformat(text)
 
 
 def seed_commitment(seed: str) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from events.envelope import Envelope, parse_time
+from events.envelope import Envelope, format_at, parse_time
 from games.base import GameRules, Outcome
 from games.registry import load
 
@@ -214,7 +214,8 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
 
 
 def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """A UTC ``moment`` spelt as events spell their ``at`` (every deadline derives from one)."""
+    return format_at(moment)
 
 
 def spend_reserve(reserve: float, move_deadline: str | None, at: datetime) -> float:
