@@ -505,7 +505,7 @@ class EventStore:
         entries = self.redis.xrange(self.keys.events(game_id))
         if not entries:
             return False
-        events = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        events = [Envelope.from_stored(fields[b"e"]) for _, fields in entries]
         game = self.keys
         done = self._archive(
             keys=[game.events(game_id), game.archive(game_id), game.idempotency(game_id), game.snapshots(game_id),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from events import archive
 from events.envelope import (
     GENESIS_HASH,
+    ChainError,
     Envelope,
     body_without_prev,
     canonical_json,
@@ -87,3 +88,43 @@ def test_an_events_at_is_spelt_as_isoformat_spells_it_to_the_millisecond(moment)
 def test_now_is_stamped_in_utc_with_milliseconds() -> None:
     stamp = utc_now()
     assert len(stamp) == 24 and stamp.endswith("Z") and stamp[10] == "T" and stamp[19] == "."
+
+
+@given(type_=TYPES, actor=st.none() | st.integers(0, 5), data=st.dictionaries(KEYS, VALUES, max_size=4),
+       cause=st.dictionaries(KEYS, VALUES, max_size=3))
+def test_a_chain_read_from_its_stored_lines_checks_as_one_spelt_again(type_: str, actor: int | None, data: dict,
+                                                                      cause: dict) -> None:
+    """check_chain hashes the body cut out of a kept line: the same head, the same canonical
+    bodies, whatever the data holds (decoy ``hash`` and ``prev`` keys included)."""
+    first = seal(1, type_, "2026-11-23T00:00:00.000Z", actor, data, cause, GENESIS_HASH)
+    decoy = {**data, "hash": first.hash, "nested": {"hash": first.hash, "prev": first.hash}}
+    second = seal(2, type_, "2026-11-23T00:00:01.000Z", actor, decoy, cause, first.hash)
+    lines = [first.to_json(), second.to_json()]
+    spelt, cut = [], []
+    head = check_chain([Envelope.from_json(line) for line in lines], spelt)
+    stored = [Envelope.from_stored(line.encode()) for line in lines]
+    assert stored == [first, second] and check_chain(stored, cut) == head and cut == spelt
+
+
+def test_a_stored_line_changed_after_sealing_breaks_the_chain_however_it_is_read() -> None:
+    first = seal(1, "CardPlayed", "2026-11-23T00:00:00.000Z", 0, {"card": "duke", "coins": 3}, {}, GENESIS_HASH)
+    forged = first.to_json().replace('"coins":3', '"coins":4')
+    assert forged != first.to_json()
+    for envelope in (Envelope.from_stored(forged), Envelope.from_json(forged)):
+        try:
+            check_chain([envelope])
+        except ChainError as err:
+            assert "hash does not match" in str(err)
+        else:
+            raise AssertionError("a forged line passed the check")
+
+
+def test_a_line_spelt_otherwise_but_meaning_the_same_still_checks() -> None:
+    """The cut is a shortcut: a kept line that is not the sealed spelling is spelt again."""
+    import json
+
+    first = seal(1, "CardPlayed", "2026-11-23T00:00:00.000Z", 0, {"card": "duke"}, {"kind": "action"}, GENESIS_HASH)
+    loose = json.dumps(json.loads(first.to_json()), indent=1)
+    bodies: list[str] = []
+    assert check_chain([Envelope.from_stored(loose)], bodies) == first.hash
+    assert bodies == [canonical_json(first.body())]
