@@ -286,7 +286,7 @@ class FeedWatcher:
             except redis.RedisError as err:
                 self._live.clear()
                 self.failed_attempts += 1
-                if self.failed_attempts % RECONNECT_WARN_EVERY == 1:
+                if (self.failed_attempts - 1) % RECONNECT_WARN_EVERY == 0:
                     log.warning("feed notifications interrupted (attempt %d), reconnecting every %s s: %s",
                                 self.failed_attempts, RECONNECT_PAUSE, err)
                 self._subscribed.set()  # waiters fall back to re-reading on their own
