@@ -76,9 +76,9 @@ class Envelope:
         return self.stored_json or canonical_json(self.to_dict())
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> Envelope:
+    def from_dict(cls, raw: Mapping[str, Any], stored_json: str | None = None) -> Envelope:
         return cls(seq=raw["seq"], type=raw["type"], at=raw["at"], actor=raw["actor"], data=raw["data"],
-                   cause=raw.get("cause") or {}, prev=raw["prev"], hash=raw["hash"])
+                   cause=raw.get("cause") or {}, prev=raw["prev"], hash=raw["hash"], stored_json=stored_json)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Envelope:
@@ -89,10 +89,7 @@ class Envelope:
         """The envelope of a stored line, keeping the line: :func:`check_chain` can then hash
         the body cut out of it instead of spelling it again (an archive checks every event)."""
         raw = text.decode() if isinstance(text, bytes) else text
-        parsed = orjson.loads(raw)
-        return cls(seq=parsed["seq"], type=parsed["type"], at=parsed["at"], actor=parsed["actor"],
-                   data=parsed["data"], cause=parsed.get("cause") or {}, prev=parsed["prev"], hash=parsed["hash"],
-                   stored_json=raw)
+        return cls.from_dict(orjson.loads(raw), stored_json=raw)
 
 
 def _body(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, Any],
