@@ -275,9 +275,9 @@ class FeedWatcher:
                         if confirmed == 1 + len(self._channels):
                             self.epoch += 1
                             self._live.set()
-                            if self.failed_attempts:
-                                log.warning("feed notifications back after %d failed attempts", self.failed_attempts)
-                                self.failed_attempts = 0
+                            if self.failed_attempts:  # the count starts again before anyone is told
+                                failed, self.failed_attempts = self.failed_attempts, 0
+                                log.warning("feed notifications back after %d failed attempts", failed)
                         if kind == "psubscribe":
                             # Anything published while we were away: every waiter re-reads. Woken
                             # before callers are let register, so a new watch is not reset at once.
