@@ -86,7 +86,6 @@ class Table:
 
 TABLES: dict[str, Table] = {}
 PLAYERS: dict[str, str] = {}  # token -> player id
-lock = threading.Lock()
 app = Flask(__name__)
 
 
@@ -141,22 +140,30 @@ def join(game_id: str) -> Any:
     return Response(b'{"game":' + table.view(len(table.players) - 1) + b"}", mimetype="application/json")
 
 
-@app.get("/v1/games/<game_id>")
-def game(game_id: str) -> Any:
+def seated(game_id: str) -> tuple[Table, int] | None:
+    """The caller's table and seat, if the request's token is a player seated at it."""
     player = player_of(request.headers.get("Authorization", ""))
     table = TABLES.get(game_id)
     if player is None or table is None or player not in table.players:
+        return None
+    return table, table.players.index(player)
+
+
+@app.get("/v1/games/<game_id>")
+def game(game_id: str) -> Any:
+    found = seated(game_id)
+    if found is None:
         return {"code": "refused"}, 404
-    return Response(table.view(table.players.index(player)), mimetype="application/json")
+    table, seat = found
+    return Response(table.view(seat), mimetype="application/json")
 
 
 @app.get("/v1/games/<game_id>/events/stream")
 def stream(game_id: str) -> Any:
-    player = player_of(request.headers.get("Authorization", ""))
-    table = TABLES.get(game_id)
-    if player is None or table is None or player not in table.players:
+    found = seated(game_id)
+    if found is None:
         return {"code": "refused"}, 404
-    seat = table.players.index(player)
+    table, seat = found
     queue: gevent.queue.SimpleQueue = gevent.queue.SimpleQueue()
     table.streams.append((seat, queue))
 
@@ -188,9 +195,8 @@ def listen() -> None:
     script's reply), and there is no other process: nothing is left to do with it."""
     pubsub = client.pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(CHANNEL)
-    for message in pubsub.listen():
-        key, _, version = message["data"].partition(b" ")
-        TABLES.get(key.decode().rpartition(":")[2])
+    for _message in pubsub.listen():
+        pass
 
 
 def actions(environ: dict[str, Any], start_response: Any) -> list[bytes]:
