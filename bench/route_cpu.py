@@ -64,7 +64,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, intrigue(
             "gunicorn", args.api_processes, args.workers, "service.gevent_worker.Worker",
             root=args.root.resolve(), gunicorn_args=("-c", str(HOOKS)),
-            env_extra={"INTRIGUE_ROUTE_CPU_DIR": folder}) as (base, pids):
+            env_extra={"INTRIGUE_ROUTE_CPU_DIR": folder}) as (base, pids, _):
         server_pids = pids()
 
         def play(seconds: float, seed: int) -> dict:
