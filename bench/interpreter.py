@@ -17,6 +17,7 @@ not what a user of the image gets, so the side-by-side bench runs Intrigue on:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -49,6 +50,12 @@ def image_minor(dockerfile: Path = ROOT / "Dockerfile") -> str:
     return found.group(1)
 
 
+def installed_for(pyproject: Path = ROOT / "pyproject.toml") -> str:
+    """What a virtual environment's ``ready`` mark records: the hash of the pyproject.toml it
+    was installed from (a new dependency, such as the image's, then reinstalls it)."""
+    return f"installed from pyproject.toml {hashlib.sha256(pyproject.read_bytes()).hexdigest()}\n"
+
+
 def describe(python: str) -> dict[str, str]:
     done = subprocess.run([python, "-c", _DESCRIBE], capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
@@ -76,11 +83,17 @@ def image_like(say=print) -> Interpreter:
     if system.exists():
         venv = VENVS / minor
         python = venv / "bin" / "python"
-        if not (venv / "ready").exists():
-            say(f"making {venv} on {system} (the image's CPython {minor}, an optimised build), once")
-            subprocess.run([str(system), "-m", "venv", str(venv)], check=True)
+        wanted = installed_for()
+        ready = venv / "ready"
+        if not ready.exists() or ready.read_text() != wanted:
+            # Made once, and again when the project's dependencies change: the image installs
+            # what pyproject.toml asks for, and so must the interpreter that stands for it.
+            say(f"making {venv} on {system} (the image's CPython {minor}, an optimised build), once"
+                if not ready.exists() else f"making {venv} again: pyproject.toml changed since it was made")
+            # Made afresh (--clear): a dependency the project dropped must not linger in it.
+            subprocess.run([str(system), "-m", "venv", "--clear", str(venv)], check=True)
             subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[prod,bench]"], check=True)
-            (venv / "ready").write_text("installed\n")
+            ready.write_text(wanted)
         facts = describe(str(python))
         return Interpreter(str(python), f"CPython {facts['version']}, {system}'s optimised build", True)
     return Interpreter(sys.executable, f"CPython {here['version']}, NOT built as the image's (no PGO/LTO, "

@@ -2,6 +2,7 @@
 
     python bench/route_cpu.py --seconds 20            # the side-by-side bench's load, no peer
     python bench/route_cpu.py --root BEFORE           # the same for another checkout (git archive)
+    python bench/route_cpu.py --gunicorn-arg=--http-parser=python   # one of gunicorn's settings changed
 
 Runs Intrigue in the production shape of ``bench/side_by_side.py`` (gunicorn with the
 gevent worker, ``intrigue worker`` processes, Redis with an append-only file) with the
@@ -57,13 +58,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="`intrigue worker` processes")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="measure this checkout (a `git archive` of another commit, say) with this one's hooks")
+    parser.add_argument("--gunicorn-arg", action="append", default=[], metavar="ARG",
+                        help="one more argument for gunicorn (repeatable): an A/B of a server setting in one checkout")
     parser.add_argument("--minimal", action="store_true",
                         help="the bots post with Prefer: return=minimal (bench/intrigue_load.mjs --minimal 1)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder, intrigue(
             "gunicorn", args.api_processes, args.workers, "service.gevent_worker.Worker",
-            root=args.root.resolve(), gunicorn_args=("-c", str(HOOKS)),
+            root=args.root.resolve(), gunicorn_args=("-c", str(HOOKS), *args.gunicorn_arg),
             env_extra={"INTRIGUE_ROUTE_CPU_DIR": folder}) as (base, pids, _):
         server_pids = pids()
 

@@ -155,6 +155,13 @@ def test_the_bench_runs_intrigue_on_an_interpreter_built_as_the_images(
     assert interpreter.optimised({"config": "'--enable-optimizations' '--with-lto'", "base_prefix": "/usr/local"})
     assert interpreter.optimised({"config": "'--enable-shared'", "base_prefix": "/usr"})  # a distribution's build
     assert not interpreter.optimised({"config": "'--enable-shared'", "base_prefix": "/root/.pyenv/versions/3.11.7"})
+    # Its virtual environment is installed again when the project's dependencies change.
+    project = tmp_path / "pyproject.toml"
+    project.write_text('[project]\ndependencies = ["flask"]\n')
+    before = interpreter.installed_for(project)
+    assert interpreter.installed_for(project) == before
+    project.write_text('[project]\ndependencies = ["flask", "gunicorn_h1c"]\n')
+    assert interpreter.installed_for(project) != before
     monkeypatch.setenv("INTRIGUE_BENCH_PYTHON", sys.executable)
     chosen = interpreter.image_like(say=lambda text: None)
     assert chosen.path == sys.executable and "$INTRIGUE_BENCH_PYTHON" in chosen.label
