@@ -35,13 +35,17 @@ NO_LIMITS = {name: "0" for name in ("INTRIGUE_RATE_LIMIT", "INTRIGUE_ANONYMOUS_R
                                     "INTRIGUE_CONNECTIONS_PER_ADDRESS")}
 
 
-def wait_for(url: str, timeout: float = 30) -> None:
+def wait_for(url: str, timeout: float = 30, process: Any = None) -> None:
+    """Until ``url`` answers; a ``process`` (a ``Popen``) that exits first ends the wait at once."""
     give_up = time.monotonic() + timeout
     while time.monotonic() < give_up:
         try:
             requests.get(url, timeout=1)
             return
         except (requests.ConnectionError, requests.Timeout):
+            if process is not None and process.poll() is not None:
+                exited = f"its server exited with status {process.returncode}"
+                raise RuntimeError(f"{url} did not answer: {exited}") from None
             time.sleep(0.05)
     raise RuntimeError(f"{url} did not answer")
 

@@ -82,12 +82,20 @@ def descendants(pid: int) -> list[int]:
 
 @contextmanager
 def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROOT):
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for(probe, timeout=60)
-        yield process
-    finally:
-        stop_children([process], timeout=20)
+    """A server started and answering ``probe``. One that exits before it answers (a bad
+    setting, say) stops the bench at once, with the end of what it wrote to stderr."""
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        try:
+            try:
+                wait_for(probe, timeout=60, process=process)
+            except RuntimeError as failed:
+                errors.seek(0)
+                said = errors.read().decode(errors="replace").strip().splitlines()[-5:]
+                raise RuntimeError("\n".join([str(failed), *said])) from None
+            yield process
+        finally:
+            stop_children([process], timeout=20)
 
 
 @contextmanager

@@ -165,3 +165,17 @@ def test_the_bench_runs_intrigue_on_an_interpreter_built_as_the_images(
     monkeypatch.setenv("INTRIGUE_BENCH_PYTHON", sys.executable)
     chosen = interpreter.image_like(say=lambda text: None)
     assert chosen.path == sys.executable and "$INTRIGUE_BENCH_PYTHON" in chosen.label
+
+
+def test_a_server_that_exits_before_it_answers_stops_the_bench_with_what_it_said(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad setting (``route_cpu.py --gunicorn-arg``, say) ends the wait at once, not after a minute."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    from bench.side_by_side import spawned
+    from service.embedded import free_port
+
+    command = [sys.executable, "-c", "import sys; sys.stderr.write('error: unknown setting --nope\\n'); sys.exit(3)"]
+    with pytest.raises(RuntimeError) as stopped, spawned(command, {}, f"http://127.0.0.1:{free_port()}/"):
+        pass
+    assert "exited with status 3" in str(stopped.value)
+    assert "error: unknown setting --nope" in str(stopped.value)
