@@ -84,14 +84,14 @@ def descendants(pid: int) -> list[int]:
 def spawned(command: list[str], env: dict[str, str], probe: str, cwd: Path = ROOT):
     """A server started and answering ``probe``. One that exits before it answers (a bad
     setting, say) stops the bench at once, with the end of what it wrote to stderr."""
-    with tempfile.TemporaryFile() as errors:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
         try:
             try:
                 wait_for(probe, timeout=60, process=process)
             except RuntimeError as failed:
-                errors.seek(0)
-                said = errors.read().decode(errors="replace").strip().splitlines()[-5:]
+                stderr.seek(0)
+                said = stderr.read().decode(errors="replace").strip().splitlines()[-5:]
                 raise RuntimeError("\n".join([str(failed), *said])) from None
             yield process
         finally:

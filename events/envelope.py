@@ -129,31 +129,40 @@ def seal(seq: int, type_: str, at: str, actor: int | None, data: Mapping[str, An
 _PREV_KEY = ',"prev":"'
 
 
+def _top_prev_at(text: str, type_: str) -> int:
+    """Where the top-level ``,"prev":"`` starts in the canonical JSON of an event of type
+    ``type_`` (its body, or the envelope), or -1 when that cannot be told from the text.
+
+    Keys are sorted, and the three last (prev, seq, type) hold a hex hash, a number and the
+    type: the last ``,"prev":"`` is the top-level key's whenever the type is a plain name.
+    The cuts below (:func:`_with_hash`, :func:`_stored_body`, :func:`body_without_prev`) all
+    stand on this."""
+    return text.rfind(_PREV_KEY) if type_.isidentifier() else -1
+
+
 def _with_hash(body: str, digest: str, type_: str) -> str | None:
     """The canonical JSON of the sealed envelope, from that of its body: ``hash`` goes in
-    just before ``prev`` (keys are sorted). The three last keys (prev, seq, type) hold a hex
-    hash, a number and the type, so the last ``,"prev":"`` is the top-level key whenever
-    the type is a plain name; for any other type, None (spelled out in full when stored)."""
-    if not type_.isidentifier():
+    just before ``prev`` (keys are sorted); None where the place cannot be told (the event is
+    then spelled out in full when stored)."""
+    cut = _top_prev_at(body, type_)
+    if cut < 0:
         return None
-    cut = body.rfind(_PREV_KEY)
     return f'{body[:cut]},"hash":"{digest}"{body[cut:]}'
 
 
 def _stored_body(event: Envelope) -> str | None:
     """The body's JSON cut out of the event's stored line, if it kept one: the inverse of
-    :func:`_with_hash`, on the same ground (a type that is a plain name; ``hash`` just before
-    the last ``,"prev":"``); else None.
+    :func:`_with_hash` (``hash`` just before the top-level ``prev``); else None.
 
     :func:`check_chain` hashes it first and spells the body again only when that fails, so
     it accepts exactly what it accepted before: a line that hashes right as it is holds the
     very text that was sealed, which is canonical, and spelling its fields again gives it back.
     """
     stored = event.stored_json
-    if stored is None or not event.type.isidentifier():
+    if stored is None:
         return None
     member = f',"hash":"{event.hash}"'
-    cut = stored.rfind(_PREV_KEY)
+    cut = _top_prev_at(stored, event.type)
     if cut < len(member) or not stored.startswith(member, cut - len(member)):
         return None
     return stored[:cut - len(member)] + stored[cut:]
@@ -162,15 +171,13 @@ def _stored_body(event: Envelope) -> str | None:
 def body_without_prev(body: str, event: Envelope) -> str:
     """The canonical JSON of ``event``'s body without ``prev``, cut out of ``body`` (with it).
 
-    The inverse of :func:`_with_hash`'s insertion, on the same ground: for a type that is
-    a plain name, the last ``,"prev":"`` is the top-level key's. Any other type is spelled
-    out again.
+    Cut where :func:`_top_prev_at` finds the key; where it cannot tell, spelled out again.
     """
-    if event.type.isidentifier():
-        cut = body.rfind(_PREV_KEY)
+    cut = _top_prev_at(body, event.type)
+    if cut > 0:
         start = cut + len(_PREV_KEY)
         end = start + len(event.prev)
-        if cut > 0 and body[start:end] == event.prev and body[end] == '"':
+        if body[start:end] == event.prev and body[end] == '"':
             return body[:cut] + body[end + 1:]
     spelled = event.body()
     del spelled["prev"]
