@@ -152,6 +152,9 @@ class Engine:
         #: token hash -> player, until when to trust it, and the listener's epoch it relies on
         #: (None: trusted until then whatever the listener does)
         self._players: dict[str, tuple[Player, float, int | None]] = {}
+        #: This process's appends awaiting their reply, by their last event's stored JSON: the
+        #: announcement of one may reach the listener first (see :meth:`_announced`).
+        self._in_flight: dict[bytes, tuple[str, int, Record, list[Envelope]]] = {}
         self.watcher = FeedWatcher(client, self.keys.feed_pattern(), self.keys.game_id_from_feed,
                                    on_events=self._announced)
         #: Revoked tokens are announced to every process (see :meth:`player_for_token`).
@@ -709,9 +712,24 @@ class Engine:
         return self.streams.open(ceilings)
 
     def _announced(self, game_id: str, version: int, lines: list[bytes]) -> None:
-        """Events another process appended, as Redis announced them: kept (Projector.announced),
+        """Events an append published, as Redis announced them: kept (Projector.announced),
         then pushed to this process's streams of the game from the listener itself, when the
-        record they continue is at hand (no read here: the listener serves every game)."""
+        record they continue is at hand (no read here: the listener serves every game).
+
+        This process's own append is often heard before its reply reaches the committer (the
+        reply and the announcement arrive together): then the committer's record and events
+        are taken as they are, instead of parsing the events and folding them a second time."""
+        flight = self._in_flight.get(lines[-1]) if lines else None
+        if flight is not None and flight[0] == game_id and flight[1] + len(lines) == version:
+            # This process's own append, heard before its reply reached the committer: the
+            # committer's record and events are these, so nothing is parsed or folded again.
+            # Kept now, as a fold of the announcement was, for a request that reads it next.
+            _, before, record, events = flight
+            self.projector.remember(game_id, record)
+            self.projector.remember_events(game_id, events)
+            if self.watcher.pushes_to(game_id):
+                self.watcher.push(game_id, before, record, events)
+            return
         self.projector.announced(game_id, version, lines)
         if not lines or not self.watcher.pushes_to(game_id):
             return
@@ -1169,7 +1187,12 @@ class Engine:
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record, notify_from=settled)
-            result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap)
+            flight = envelopes[-1].to_json().encode()
+            self._in_flight[flight] = (game_id, version, new, envelopes)
+            try:
+                result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap)
+            finally:  # two commits of one keyed request can spell the very same events: no KeyError
+                self._in_flight.pop(flight, None)
             replies = [None, *result.replies]
         if result.status == "limited":
             assert result.empty is not None and result.wait is not None

@@ -6,16 +6,19 @@ observability timers and counters, a check for one special command, a lookup of 
 reply's callback in a case-insensitive dictionary. Profiled under load, those layers cost
 about as much as packing, sending and reading the append itself (docs/performance.md).
 
-A plain ``redis.Redis`` client's script call here takes a pooled connection, sends
-``EVALSHA`` and reads the reply; nothing else. Whatever is not that happy path goes to
-redis-py's own ``Script`` call, which does what it always did: a ``NOSCRIPT`` reply (the
-server restarted) makes it load the script; a connection error is retried by its policy
-after this connection was dropped, as redis-py itself drops a failed one. A cluster client
-always goes through redis-py (it routes the script to the keys' shard).
+A plain ``redis.Redis`` client's script call here takes one of the lean calls' own idle
+connections (see :class:`_Spare`), sends ``EVALSHA`` and reads the reply; nothing else.
+Whatever is not that happy path goes to redis-py's own ``Script`` call, which does what it
+always did: a ``NOSCRIPT`` reply (the server restarted) makes it load the script; a
+connection error is retried by its policy after this connection was dropped, as redis-py
+itself drops a failed one. A cluster client always goes through redis-py (it routes the
+script to the keys' shard).
 """
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,34 +28,87 @@ from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
+class _Spare:
+    """Idle connections of one pool kept for the lean calls alone.
+
+    redis-py's pool checks each connection it hands out (is there an unread reply on it?
+    was the process forked?) and records metrics as it lends and takes it back: under load
+    that cost a tenth of the append's CPU on the API's side (docs/performance.md). A
+    connection here comes back only after a whole reply was read from it, and any other end
+    (an error, a greenlet killed mid-read) drops it, so none can hold a stale reply; a fork
+    starts the child with none. They are made as the pool makes its own, from its settings.
+    """
+
+    def __init__(self, pool: redis.ConnectionPool) -> None:
+        self._pool = pool
+        self._idle: list[Any] = []
+        self._pid = os.getpid()
+
+    def take(self) -> Any:
+        if self._pid != os.getpid():  # a forked child must not share its parent's sockets
+            self._idle, self._pid = [], os.getpid()
+        try:
+            return self._idle.pop()
+        except IndexError:
+            return self._pool.connection_class(**self._pool.connection_kwargs)
+
+    def give_back(self, connection: Any) -> None:
+        self._idle.append(connection)
+
+    def close(self) -> None:
+        """Close the idle connections (a connection still in use is closed by its error path)."""
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.disconnect()
+
+
+_spares: weakref.WeakKeyDictionary[redis.ConnectionPool, _Spare] = weakref.WeakKeyDictionary()
+
+
+def _spare_of(client: Any) -> _Spare | None:
+    """The lean calls' connections beside ``client``'s pool; None where redis-py must do the
+    call (a cluster, which routes it by key, or a pool with a client-side cache)."""
+    if not isinstance(client, redis.Redis):
+        return None
+    pool = client.connection_pool
+    if getattr(pool, "cache", None) is not None or type(pool) is not redis.ConnectionPool:
+        return None
+    spare = _spares.get(pool)
+    if spare is None:
+        spare = _spares[pool] = _Spare(pool)
+    return spare
+
+
 class LeanScript:
     """A registered Lua script, called like redis-py's ``Script``: ``script(keys=..., args=...)``."""
 
     def __init__(self, client: Any, source: str) -> None:
         self._script = client.register_script(source)
-        self._pool = client.connection_pool if isinstance(client, redis.Redis) else None
+        self._spare = _spare_of(client)
 
     @property
     def sha(self) -> str:
         return self._script.sha
 
     def __call__(self, keys: Sequence[Any] = (), args: Sequence[Any] = ()) -> Any:
-        pool = self._pool
-        if pool is None:
+        spare = self._spare
+        if spare is None:
             return self._script(keys=keys, args=args)
-        connection = pool.get_connection()
+        connection = spare.take()
         try:
             connection.send_command("EVALSHA", self._script.sha, len(keys), *keys, *args)
-            return connection.read_response()
+            reply = connection.read_response()
         except NoScriptError:
-            pass  # the server forgot the script: redis-py's call below loads it again
-        except (RedisConnectionError, RedisTimeoutError, OSError):
-            connection.disconnect()  # redis-py's call below retries on a fresh one, by its policy
+            spare.give_back(connection)  # read whole; redis-py's call below loads the script again
         except redis.ResponseError:  # read whole: the connection is as good as before
+            spare.give_back(connection)
             raise
+        except (RedisConnectionError, RedisTimeoutError, OSError):
+            connection.disconnect()  # redis-py's call below retries on a pooled one, by its policy
         except BaseException:  # a greenlet killed mid-read, say: a reply may be left unread on it
             connection.disconnect()
             raise
-        finally:
-            pool.release(connection)
+        else:
+            spare.give_back(connection)
+            return reply
         return self._script(keys=keys, args=args)

@@ -350,3 +350,62 @@ def test_an_announcement_of_events_this_process_appended_is_not_parsed_again(
     engine.projector.announced(game_id, done.events[-1].seq, lines)
     assert parsed == lines
     assert engine.projector.read(game_id, done.events[0].seq - 1, known=done.events[-1].seq) == list(done.events)
+
+
+def test_an_own_append_announced_before_its_reply_is_pushed_without_a_second_fold(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listener may hear a commit of this process before the committer gets its reply:
+    it then pushes the committer's own record and events, and neither parses nor folds."""
+    import projections.projector as projector_module
+
+    game_id, players = started(engine)
+    # The real listener hears the same append at a moment of its own: it only wakes here, so
+    # that what the overtaking announcement does is all that is measured.
+    monkeypatch.setattr(engine.watcher, "_on_events", None)
+    pushed: list[tuple[bool, int, object, list]] = []
+    appending = False
+    with engine.watch(game_id) as watch:
+        watch.pusher = lambda before, record, events: pushed.append((appending, before, record, list(events)))
+        real_append = engine.store.append
+        heard: list[object] = []
+
+        def append_then_overtake(game, version, envelopes, *args, **kwargs):
+            nonlocal appending
+            result = real_append(game, version, envelopes, *args, **kwargs)
+            # What the listener does when the announcement arrives first.
+            appending = True
+            engine._announced(game, version + len(envelopes), [event.to_json().encode() for event in envelopes])
+            appending = False
+            heard.append(engine.projector.cached(game))
+            return result
+
+        monkeypatch.setattr(engine.store, "append", append_then_overtake)
+        parsed: list[bytes] = []
+        real_parse = projector_module.Envelope.from_json
+        monkeypatch.setattr(projector_module.Envelope, "from_json",
+                            lambda line: parsed.append(line) or real_parse(line))
+        import projections.record as record_module
+        folded: list[int] = []
+        real_fold = record_module.fold
+        monkeypatch.setattr(projector_module, "fold", lambda record, event: folded.append(event.seq)
+                            or real_fold(record, event))
+        done = engine.act(players[0], game_id, {"type": "pick", "number": 1})
+    assert parsed == [] and folded == []
+    # The listener pushed the committer's own record (a stream's push skips what it delivered).
+    (from_listener, before, record, events), *_ = pushed
+    assert from_listener and before == done.events[0].seq - 1 and events == list(done.events)
+    assert record is done.record and heard == [done.record]
+    assert engine._in_flight == {}
+
+
+def test_an_announcement_that_only_looks_like_an_own_append_is_parsed(engine: Engine) -> None:
+    """Another process's append at the same version (this one's then failed) is not taken
+    for this process's: only the very last event's stored JSON identifies an own append."""
+    game_id, players = started(engine)
+    done = engine.act(players[0], game_id, {"type": "pick", "number": 1})
+    lines = [event.to_json().encode() for event in done.events]
+    engine._in_flight[b"another event"] = (game_id, done.events[0].seq - 1, {"version": -1}, [])
+    engine.projector._tails.pop(game_id)
+    engine._announced(game_id, done.events[-1].seq, lines)
+    assert engine.projector.remembered(game_id, done.events[0].seq - 1, done.events[-1].seq) == list(done.events)
+    assert engine.projector.cached(game_id)["version"] == done.events[-1].seq

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from events.lean import LeanScript
+from events.lean import LeanScript, _spares
 from service.embedded import EmbeddedRedis
 
 ECHO = "redis.call('SET', KEYS[1], ARGV[1]); return {ARGV[1], redis.call('INCR', KEYS[2])}"
@@ -39,8 +39,10 @@ def test_an_error_reply_is_raised_and_the_connection_stays_usable(client: redis.
     lean = LeanScript(client, FAILS)
     with pytest.raises(redis.ResponseError, match="not today"):
         lean()
+    idle = _spares[client.connection_pool]._idle
+    assert len(idle) == 1 and idle[0]._sock is not None  # given back, not dropped
     assert LeanScript(client, ECHO)(keys=["a", "n"], args=["x"]) == [b"x", 1]
-    assert len(client.connection_pool._available_connections) == 1  # released, not dropped
+    assert len(idle) == 1  # the lean calls of one pool share their connections
 
 
 def test_a_dropped_connection_is_replaced_and_the_call_answered(client: redis.Redis,
@@ -60,7 +62,7 @@ class Interrupted(BaseException):
 def test_a_call_cut_off_mid_read_drops_its_connection(client: redis.Redis) -> None:
     lean = LeanScript(client, ECHO)
     assert lean(keys=["a", "n"], args=["x"]) == [b"x", 1]
-    connection = client.connection_pool._available_connections[0]
+    [connection] = _spares[client.connection_pool]._idle
 
     def cut_off(*args: object, **kwargs: object) -> None:
         raise Interrupted
@@ -69,5 +71,27 @@ def test_a_call_cut_off_mid_read_drops_its_connection(client: redis.Redis) -> No
     with pytest.raises(Interrupted):
         lean(keys=["a", "n"], args=["y"])
     assert connection._sock is None  # its reply, unread, must not answer the next caller
+    assert _spares[client.connection_pool]._idle == []
     del connection.read_response
     assert lean(keys=["a", "n"], args=["z"]) == [b"z", 3]
+
+
+def test_the_lean_calls_skip_the_pools_checks_and_keep_their_connections_apart(client: redis.Redis) -> None:
+    lean = LeanScript(client, ECHO)
+    pool = client.connection_pool
+    assert lean(keys=["a", "n"], args=["x"]) == [b"x", 1]  # redis-py's own call loaded the script
+    lent = pool._created_connections
+    for n in range(2, 5):
+        assert lean(keys=["a", "n"], args=["x"]) == [b"x", n]
+    assert pool._created_connections == lent and len(pool._in_use_connections) == 0
+    assert len(_spares[pool]._idle) == 1  # one connection served the three calls
+
+
+def test_a_forked_child_does_not_reuse_its_parents_connections(client: redis.Redis) -> None:
+    lean = LeanScript(client, ECHO)
+    assert lean(keys=["a", "n"], args=["x"]) == [b"x", 1]
+    spare = _spares[client.connection_pool]
+    [parents] = spare._idle
+    spare._pid = -1  # as the child of a fork sees it: another process's connections
+    assert lean(keys=["a", "n"], args=["y"]) == [b"y", 2]
+    assert spare._idle and parents not in spare._idle
