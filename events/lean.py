@@ -42,15 +42,12 @@ class _Spare:
     def __init__(self, pool: redis.ConnectionPool) -> None:
         self._pool = pool
         self._idle: list[Any] = []
-        self._pid = os.getpid()
 
     def take(self) -> Any:
-        if self._pid != os.getpid():  # a forked child must not share its parent's sockets
-            self._idle, self._pid = [], os.getpid()
-        try:
-            return self._idle.pop()
-        except IndexError:
-            return self._pool.connection_class(**self._pool.connection_kwargs)
+        idle = self._idle
+        if idle:
+            return idle.pop()
+        return self._pool.connection_class(**self._pool.connection_kwargs)
 
     def give_back(self, connection: Any) -> None:
         self._idle.append(connection)
@@ -63,6 +60,15 @@ class _Spare:
 
 
 _spares: weakref.WeakKeyDictionary[redis.ConnectionPool, _Spare] = weakref.WeakKeyDictionary()
+
+
+def _forget_the_parents_connections() -> None:
+    """In a forked child: its parent's sockets are not its own to use (nor to close)."""
+    for spare in list(_spares.values()):
+        spare._idle = []
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_connections)
 
 
 def _spare_of(client: Any) -> _Spare | None:

@@ -77,16 +77,15 @@ def public_options(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record["options"].items() if key not in secret}
 
 
-def game_view(record: Record, seat: int | None | str, clock: datetime | None = None) -> dict[str, Any]:
-    """``GET /v1/games/<id>`` for one caller: status, whom it awaits, the seat's view and moves.
-
-    The operator sees the spectator's view plus the raw state, for audits. Reserves are
-    shown as of ``clock`` (default: now; a replay passes the time of its version).
+def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
+    """The part of :func:`game_view` that is the same for every caller of one version: the
+    summary, whom it awaits and their clocks. A process that renders a version for several
+    seats (its streams, the mover's answer) builds it once (service.view_cache); the seat's
+    own parts stand at their places in it, empty, so each caller's view keeps one key order.
     """
-    rules = rules_of(record)
     awaited = [s for s, kind in enumerate(record["awaiting"]) if kind is not None]
     deadlines = [d for d in record["deadlines"] if d is not None]
-    body = {
+    return {
         **summary(record),
         "awaiting": awaited,
         "awaiting_kinds": {str(s): record["awaiting"][s] for s in awaited},
@@ -95,7 +94,7 @@ def game_view(record: Record, seat: int | None | str, clock: datetime | None = N
         "autoplay": [s for s, on in enumerate(record["autoplay"]) if on],
         "reserve": reserve_left(record, clock or datetime.now(UTC)),
         "move_deadlines": {str(s): moves[s] for s in awaited if (moves := record.get("move_deadlines"))},
-        "seat": None if seat == OPERATOR else seat,
+        "seat": None,
         "view": None,
         "legal_actions": [],
         "winners": record["winners"],
@@ -103,6 +102,19 @@ def game_view(record: Record, seat: int | None | str, clock: datetime | None = N
         "seed": record["seed"],
         "rematch": None,
     }
+
+
+def game_view(record: Record, seat: int | None | str, clock: datetime | None = None,
+              table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``GET /v1/games/<id>`` for one caller: status, whom it awaits, the seat's view and moves.
+
+    The operator sees the spectator's view plus the raw state, for audits. Reserves are
+    shown as of ``clock`` (default: now; a replay passes the time of its version). ``table``
+    is this version's :func:`table_view`, when the caller has it already (it is not changed).
+    """
+    rules = rules_of(record)
+    body = dict(table) if table is not None else table_view(record, clock)
+    body["seat"] = None if seat == OPERATOR else seat
     if record["state"] is not None and seat == OPERATOR:
         body["view"] = rules.view(record["state"], None)
         body["state"] = record["state"]

@@ -21,7 +21,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from projections.views import game_view
+from projections.views import game_view, table_view
 from service.answers import dump_bytes
 
 #: Views one process keeps.
@@ -37,6 +37,9 @@ class ViewCache:
         self.capacity = capacity
         self.fresh_seconds = fresh_seconds
         self._views: OrderedDict[tuple[str, int, Any], tuple[bytes, float]] = OrderedDict()
+        #: The part of a version's views that every seat shares (projections.views.table_view):
+        #: built once for the seats rendered while it is fresh, not once per seat.
+        self._tables: OrderedDict[tuple[str, int], tuple[dict[str, Any], float]] = OrderedDict()
 
     def rendered(self, record: dict[str, Any], seat: int | None | str) -> bytes:
         """The JSON of ``game_view(record, seat)``, rendered once for every watcher of that seat
@@ -51,15 +54,30 @@ class ViewCache:
             except KeyError:  # another thread evicted it meanwhile: it was served all the same
                 pass
             return found[0]
-        body = dump_bytes(game_view(record, seat))
-        views[key] = (body, now + self.fresh_seconds)
-        views.move_to_end(key)  # a stale entry replaced would otherwise keep its old place
-        while len(views) > self.capacity:
-            try:
-                views.popitem(last=False)
-            except KeyError:  # emptied by another thread between the test and the pop
-                break
+        body = dump_bytes(game_view(record, seat, table=self._table(record, now)))
+        _keep(views, key, (body, now + self.fresh_seconds), self.capacity)
         return body
+
+    def _table(self, record: dict[str, Any], now: float) -> dict[str, Any]:
+        """This version's shared part, as fresh as the renderings that use it."""
+        key = (record["id"], record["version"])
+        found = self._tables.get(key)
+        if found is not None and found[1] > now:
+            return found[0]
+        table = table_view(record)
+        _keep(self._tables, key, (table, now + self.fresh_seconds), self.capacity // 4)
+        return table
+
+
+def _keep(entries: OrderedDict[Any, Any], key: Any, value: Any, capacity: int) -> None:
+    """Store ``value`` as the newest entry, then evict the oldest past ``capacity``."""
+    entries[key] = value
+    entries.move_to_end(key)  # a stale entry replaced would otherwise keep its old place
+    while len(entries) > capacity:
+        try:
+            entries.popitem(last=False)
+        except KeyError:  # emptied by another thread between the test and the pop
+            break
 
 
 #: The process's cache (each API process renders for its own watchers).

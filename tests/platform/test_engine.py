@@ -409,3 +409,32 @@ def test_an_announcement_that_only_looks_like_an_own_append_is_parsed(engine: En
     engine._announced(game_id, done.events[-1].seq, lines)
     assert engine.projector.remembered(game_id, done.events[0].seq - 1, done.events[-1].seq) == list(done.events)
     assert engine.projector.cached(game_id)["version"] == done.events[-1].seq
+
+
+def test_a_view_built_on_the_versions_shared_table_part_is_the_view_built_alone(engine: Engine) -> None:
+    """The streams of a version share its seat-independent part (service.view_cache): each
+    seat's view, the operator's and a spectator's must be the very same, key order included."""
+    import random
+
+    from projections.views import OPERATOR, table_view
+
+    players = [engine.create_player(f"p{i}")[0] for i in range(3)]
+    record = engine.create_game(players[0], "coup", 3, {}, {"seconds_per_move": 60, "autoplay_after": 3,
+                                                             "autoplay_seconds": 5})
+    for player in players:
+        engine.join(player, record["id"])
+    rules, chance = load("coup"), random.Random(7)
+    clock = datetime(2030, 1, 1, tzinfo=UTC)
+    for _ in range(30):
+        record = engine.load(record["id"])
+        table = table_view(record, clock)
+        for seat in (0, 1, 2, None, OPERATOR):
+            alone = game_view(record, seat, clock)
+            shared = game_view(record, seat, table=table)
+            assert list(shared) == list(alone) and orjson.dumps(shared) == orjson.dumps(alone)
+        assert table == table_view(record, clock)  # a view does not change the part it shares
+        movers = [seat for seat, kind in enumerate(record["awaiting"]) if kind is not None]
+        if record["status"] != "active" or not movers:
+            break
+        seat = chance.choice(movers)
+        engine.act(players[seat], record["id"], chance.choice(rules.legal_actions(record["state"], seat)))

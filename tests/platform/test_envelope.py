@@ -128,3 +128,32 @@ def test_a_line_spelt_otherwise_but_meaning_the_same_still_checks() -> None:
     bodies: list[str] = []
     assert check_chain([Envelope.from_stored(loose)], bodies) == first.hash
     assert bodies == [canonical_json(first.body())]
+
+
+#: Beyond what the API's parser lets in: integers past 64 bits, NaN and the infinities, lone
+#: surrogates, keys that are not strings, tuples, and the subclasses of int and str.
+ANY_KEYS = KEYS | st.integers(-5, 5) | st.booleans() | st.none()
+ODD_LEAVES = (st.integers() | st.floats() | st.text(alphabet=st.characters(codec=None), max_size=4)
+              | st.sampled_from([True, 10**30, "\ud800", float("nan")]))
+
+
+@given(value=st.recursive(VALUES | ODD_LEAVES,
+                          lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=2).map(tuple)
+                          | st.dictionaries(ANY_KEYS, inner, max_size=3), max_leaves=10))
+def test_canonical_json_is_the_standard_librarys_spelling_to_the_byte(value: object) -> None:
+    import enum
+    import json
+
+    class Seat(enum.IntEnum):
+        FIRST = 0
+
+    for each in (value, [value, Seat.FIRST], {"v": value}):
+        try:
+            expected = json.dumps(each, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        except (TypeError, ValueError) as refused:  # mixed key types cannot be sorted, say
+            try:
+                canonical_json(each)
+            except type(refused):
+                continue
+            raise AssertionError(f"canonical_json spelt {each!r}, which the standard library refuses") from None
+        assert canonical_json(each) == expected

@@ -69,13 +69,19 @@ def test_many_watchers_of_one_seat_cost_one_rendering_per_version(engine: Engine
     client = app_with(engine)
     game_id, auth = toy_game(client)
     rendered: list[tuple[int, object]] = []
+    tables: list[int] = []
 
-    def counting_view(record, seat):
+    def counting_view(record, seat, **kwargs):
         rendered.append((record["version"], seat))
-        return real_view(record, seat)
+        return real_view(record, seat, **kwargs)
 
-    real_view = view_cache.game_view
+    def counting_table(record, *args):
+        tables.append(record["version"])
+        return real_table(record, *args)
+
+    real_view, real_table = view_cache.game_view, view_cache.table_view
     monkeypatch.setattr(view_cache, "game_view", counting_view)
+    monkeypatch.setattr(view_cache, "table_view", counting_table)
     monkeypatch.setattr(view_cache, "VIEWS", view_cache.ViewCache(fresh_seconds=60))
     import service.event_stream
     monkeypatch.setattr(service.event_stream, "VIEWS", view_cache.VIEWS)
@@ -94,5 +100,6 @@ def test_many_watchers_of_one_seat_cost_one_rendering_per_version(engine: Engine
     # rendering of its seat's watchers, so only spectators' watchers add one of their own.
     expected = {(first, seat), (first + 1, seat), (first + 1, 0)}
     assert sorted(rendered, key=repr) == sorted(expected, key=repr), rendered
+    assert sorted(tables) == [first, first + 1]  # the seats of a version share its table part
     for response in watchers:
         response.close()
