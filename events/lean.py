@@ -33,10 +33,11 @@ class _Spare:
 
     redis-py's pool checks each connection it hands out (is there an unread reply on it?
     was the process forked?) and records metrics as it lends and takes it back: under load
-    that cost a tenth of the append's CPU on the API's side (docs/performance.md). A
-    connection here comes back only after a whole reply was read from it, and any other end
-    (an error, a greenlet killed mid-read) drops it, so none can hold a stale reply; a fork
-    starts the child with none. They are made as the pool makes its own, from its settings.
+    that was about a third of a script call's CPU on the API's side (docs/performance.md,
+    section 19). A connection here comes back only after a whole reply was read from it, and
+    any other end (an error, a greenlet killed mid-read) drops it, so none can hold a stale
+    reply; a forked child starts with none. They are made as the pool makes its own, from
+    its settings, and closed with their socket when the pool is gone.
     """
 
     def __init__(self, pool: redis.ConnectionPool) -> None:
@@ -51,12 +52,6 @@ class _Spare:
 
     def give_back(self, connection: Any) -> None:
         self._idle.append(connection)
-
-    def close(self) -> None:
-        """Close the idle connections (a connection still in use is closed by its error path)."""
-        idle, self._idle = self._idle, []
-        for connection in idle:
-            connection.disconnect()
 
 
 _spares: weakref.WeakKeyDictionary[redis.ConnectionPool, _Spare] = weakref.WeakKeyDictionary()
