@@ -99,11 +99,11 @@ class LeanScript:
         try:
             connection.send_command("EVALSHA", self._script.sha, len(keys), *keys, *args)
             reply = connection.read_response()
-        except NoScriptError:
-            spare.give_back(connection)  # read whole; redis-py's call below loads the script again
-        except redis.ResponseError:  # read whole: the connection is as good as before
+        except redis.ResponseError as refused:  # read whole: the connection is as good as before
             spare.give_back(connection)
-            raise
+            if not isinstance(refused, NoScriptError):
+                raise
+            # The server forgot the script: redis-py's call below loads it again.
         except (RedisConnectionError, RedisTimeoutError, OSError):
             connection.disconnect()  # redis-py's call below retries on a pooled one, by its policy
         except BaseException:  # a greenlet killed mid-read, say: a reply may be left unread on it
