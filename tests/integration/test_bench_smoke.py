@@ -179,3 +179,30 @@ def test_a_server_that_exits_before_it_answers_stops_the_bench_with_what_it_said
         pass
     assert "exited with status 3" in str(stopped.value)
     assert "error: unknown setting --nope" in str(stopped.value)
+
+
+def test_the_gc_probe_counts_each_collection_by_generation(tmp_path) -> None:
+    """bench/gc_probe, in a process of its own: three full collections are three of generation 2."""
+    import json
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "bench" / "gc_probe"), "INTRIGUE_GC_PROBE_DIR": str(tmp_path)}
+    script = "import gc, os; gc.disable(); [gc.collect() for _ in range(3)]; print(os.getpid())"
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    written = json.loads((tmp_path / f"{done.stdout.strip()}.json").read_text())
+    collections, cpu = written["generations"]["2"]
+    assert collections >= 3 and cpu >= 0
+    assert all(wall >= 0.001 for _, wall in written["pauses"].get("2", []))
+
+
+def test_gc_pauses_bench_prints_a_row_per_generation() -> None:
+    import os
+
+    done = subprocess.run([sys.executable, "bench/gc_pauses.py", "--seconds", "2", "--warm-up", "1", "--games", "3",
+                           "--workers", "1"], cwd=ROOT, capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "INTRIGUE_BENCH_PYTHON": sys.executable})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert re.search(r"[1-9]\d* moves in 2 s .* the API process used \d+\.\d\d s of CPU", done.stdout), done.stdout
+    rows = re.findall(r"^\| ([012]) \| (\d+) \| (\d+\.\d\d) \| (\d+\.\d)% \| (\d+) \| (\d+|-) \|$", done.stdout, re.M)
+    assert [row[0] for row in rows] == ["0", "1", "2"], done.stdout
