@@ -148,6 +148,8 @@ class FeedWatcher:
         self.epoch = 0
         #: Failed attempts to (re)connect since the subscriptions were last in place.
         self.failed_attempts = 0
+        self._stopping = threading.Event()
+        self._pubsub: Any = None
 
     @contextmanager
     def watch(self, game_id: str) -> Iterator[Watch]:
@@ -213,6 +215,19 @@ class FeedWatcher:
                 self._listener = threading.Thread(target=self._listen, name="intrigue-feed-watch", daemon=True)
                 self._listener.start()
 
+    def stop(self, timeout: float = 5.0) -> None:
+        """End the listener for good: a process that outlives its Redis (a test's) would
+        otherwise try to reconnect, and say so, for as long as it runs."""
+        self._stopping.set()
+        pubsub = self._pubsub
+        if pubsub is not None:
+            try:
+                pubsub.close()  # the blocked read fails at once and the loop sees the flag
+            except redis.RedisError:
+                pass
+        if self._listener is not None:
+            self._listener.join(timeout)
+
     def _ensure_listening(self) -> None:
         if self._listener is not None and self._listener.is_alive():
             return
@@ -251,8 +266,8 @@ class FeedWatcher:
     def _listen(self) -> None:
         # listen() blocks on the socket itself (cooperative under gevent); nothing here
         # polls with a timeout, so the API's gevent worker can leave ``select`` unpatched.
-        while True:
-            pubsub = self._client.pubsub()
+        while not self._stopping.is_set():
+            pubsub = self._pubsub = self._client.pubsub()
             confirmed = 0
             try:
                 pubsub.psubscribe(self._pattern)
@@ -283,8 +298,12 @@ class FeedWatcher:
                             # before callers are let register, so a new watch is not reset at once.
                             self._wake(None)
                             self._subscribed.set()
-            except redis.RedisError as err:
+            except Exception as err:
                 self._live.clear()
+                if self._stopping.is_set():  # stop() closed the connection under the read
+                    return
+                if not isinstance(err, redis.RedisError):
+                    raise
                 self.failed_attempts += 1
                 if (self.failed_attempts - 1) % RECONNECT_WARN_EVERY == 0:
                     log.warning("feed notifications interrupted (attempt %d), reconnecting every %s s: %s",

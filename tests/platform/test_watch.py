@@ -117,10 +117,10 @@ def test_a_listener_without_redis_warns_now_and_then_and_says_when_it_is_back(mo
     handler = Collect(level=logging.WARNING)
     watch_module.log.addHandler(handler)
     port = free_port()
+    # No retries inside redis-py: each refused connection is one attempt of the listener's.
+    client = redis.Redis(port=port, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+    watcher = watch_module.FeedWatcher(client, "feed:*", lambda channel: channel)
     try:
-        # No retries inside redis-py: each refused connection is one attempt of the listener's.
-        client = redis.Redis(port=port, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
-        watcher = watch_module.FeedWatcher(client, "feed:*", lambda channel: channel)
         watcher.start()
         assert third_warning.wait(30)
         assert [w.split(")")[0] for w in warnings[:3]] == [
@@ -132,4 +132,25 @@ def test_a_listener_without_redis_warns_now_and_then_and_says_when_it_is_back(mo
             assert int(told.split("after ")[1].split()[0]) >= 11
             assert watcher.failed_attempts == 0
     finally:
+        watcher.stop()
         watch_module.log.removeHandler(handler)
+
+
+def test_a_stopped_listener_ends_and_tries_no_more(engine: Engine) -> None:
+    """stop() ends the listener whether it is subscribed (its read is cut off) or retrying."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    watcher = watch_module.FeedWatcher(engine.redis, "feed:*", lambda channel: channel)
+    watcher.start()
+    assert watcher.wait_live(10)
+    watcher.stop()
+    assert watcher._listener is not None and not watcher._listener.is_alive()
+    assert not watcher.live
+    client = redis.Redis(port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+    stranded = watch_module.FeedWatcher(client, "feed:*", lambda channel: channel)
+    stranded.start()
+    stranded.stop()
+    assert stranded._listener is not None and not stranded._listener.is_alive()
+    assert stranded.failed_attempts <= 1
