@@ -434,12 +434,29 @@ class Engine:
         found = self.redis.hget(self.keys.meta(record["id"]), "rematch")
         return found.decode() if found and self.store.exists(found.decode()) else None
 
-    def join(self, player: Player, game_id: str, answer_first: bool = False) -> Joined:
+    def join(self, player: Player, game_id: str, answer_first: bool = False, gates: Sequence[Gate] = ()) -> Joined:
         """Take the first free seat; the last seat filled starts the game (setup runs here).
 
         With ``answer_first`` what the commit owes the workers is returned to run after the
-        answer (see :meth:`_owe`); without it, it runs before this returns.
+        answer (see :meth:`_owe`); without it, it runs before this returns. The ``gates``
+        spend the caller's rate-limit tokens as :meth:`act`'s do: inside the append that
+        takes the seat, or apart when nothing is appended (a seat already held, a refusal).
         """
+        if gates and self.cluster:
+            self.spend_apart(gates)
+            gates = ()
+        try:
+            joined, spent = self._join(player, game_id, answer_first, gates)
+        except DomainError as refused:
+            if gates and not isinstance(refused, Limited):
+                self.spend_apart(gates)
+            raise
+        if gates and not spent:
+            self.spend_apart(gates)
+        return joined
+
+    def _join(self, player: Player, game_id: str, answer_first: bool, gates: Sequence[Gate]) -> tuple[Joined, bool]:
+        """The join, and whether its gates were spent (by its append)."""
         later: list[Callable[[], None]] | None = [] if answer_first else None
         for attempt in range(MAX_RETRIES):
             # The first try decides on the record this process last saw, as act does: a stale
@@ -449,7 +466,7 @@ class Engine:
             record = cached or self.load(game_id)
             seat = seat_of(record, player.id)
             if seat is not None:  # joining twice is harmless: you keep your seat (and see the game as it is)
-                return Joined(seat, self.load(game_id) if cached else record)
+                return Joined(seat, self.load(game_id) if cached else record), False
             if record["status"] != "open":
                 raise Conflict("game_not_open", "this game is not open for joining")
             if record.get("invite") and player.id not in record["invite"] and player.id != record["created_by"]:
@@ -461,9 +478,10 @@ class Engine:
                 rules = rules_of(record)
                 drafts.append(GameEvent("GameStarted", {}))
                 drafts += rules.setup(record["options"], record["seats"], self._rng(game_id, record["version"] + 1))
-            done = self._commit(game_id, record, drafts, {"kind": "join", "player": player.id}, later=later)
-            if done is not None:
-                return Joined(seat, done.record, done.after_answer)
+            done = self._commit(game_id, record, drafts, {"kind": "join", "player": player.id}, later=later,
+                                gates=gates)
+            if isinstance(done, Committed):
+                return Joined(seat, done.record, done.after_answer), done.gated
         raise Conflict("busy", "the game changed too often while joining; try again")
 
     # ------------------------------------------------------ the table's etiquette
@@ -557,20 +575,20 @@ class Engine:
         (``after_answer``), for the caller to run once its answer is sent.
         """
         if gates and self.cluster:
-            self._spend_apart(gates)
+            self.spend_apart(gates)
             gates = ()
         later: list[Callable[[], None]] | None = [] if answer_first else None
         try:
             done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, gates, later)
         except DomainError as refused:
             if gates and not isinstance(refused, Limited):
-                self._spend_apart(gates)
+                self.spend_apart(gates)
             raise
         if gates and not done.gated:
-            self._spend_apart(gates)
+            self.spend_apart(gates)
         return done
 
-    def _spend_apart(self, gates: Sequence[Gate]) -> None:
+    def spend_apart(self, gates: Sequence[Gate]) -> None:
         """Spend the tokens of an action whose append did not (a 429 if one is missing)."""
         wait, empty = self.limiter.spend_all(gates)
         if wait:

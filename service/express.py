@@ -1,8 +1,11 @@
-"""The express lane: ``POST /v1/games/<id>/actions`` without Flask's per-request machinery.
+"""The express lane: a move, and a game's set-up requests, without Flask's per-request machinery.
 
-A move is one POST, the API's hottest request. Measured with ``bench/route_cpu.py``, Flask
-and werkzeug spent a large share of its CPU on their own work (a request context, routing,
-hooks, the request's and the response's objects); docs/performance.md has the figures.
+A move is one POST, the API's hottest request. A game's set-up (its creation, a join and an
+event stream per seat) is seven more requests, each of which cost more than a move through
+Flask: at about 24 moves a game of Coup, a fifth of the API's CPU (docs/performance.md).
+Measured with ``bench/route_cpu.py``, Flask and werkzeug spent a large share of each one's
+CPU on their own work (a request context, routing, hooks, the request's and the response's
+objects); docs/performance.md has the figures.
 
 Only a request with nothing unusual takes the lane: a JSON body declared exactly as
 ``application/json``, with a length, within the size limit; ``Bearer`` and the token of a
@@ -22,6 +25,19 @@ once, whatever it sends or holds back after its headers. A request the lane hand
 app after spending carries a mark (``SPENT``) so the app does not spend them again. What a
 commit asks of the workers comes back with the engine's result and runs after the answer is
 sent, as it does for the app's routes.
+
+The set-up requests take the lane on the same terms (a player's ``Bearer`` token, no
+Idempotency-Key) and get the route's answers:
+
+- ``POST /v1/games/<id>/join`` with no body: its tokens are spent by the append that takes
+  the seat (``Engine.join``'s gates), or apart when it appends nothing (a seat already held,
+  a refusal);
+- ``POST /v1/games`` with a plain JSON body that the route's schema takes (a body it refuses
+  goes to the app, which says why): tokens first, then the creation, as the route does;
+- ``GET /v1/games/<id>/events/stream`` from the start, with ``view=true`` or nothing else in
+  the query and no ``Last-Event-ID``: tokens, the game, the stream's lease, then the stream.
+
+Anything else is the app's.
 """
 
 from __future__ import annotations
@@ -37,12 +53,19 @@ from marshmallow import ValidationError
 from engine.core import Player
 from engine.errors import Limited
 from events.store import Gate
+from projections.record import seat_of
+from projections.views import game_view
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem, dump_bytes, problem_of, problem_response, run_after_answer
+from service.event_stream import STREAM_HEADERS, EventStream
 from service.http_errors import close_after_answer
 from service.inputs import DIGITS, parse_json, prefers_minimal
+from service.schemas import GameCreateSchema
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
+_JOIN = re.compile(r"/v1/games/([^/]+)/join")
+_STREAM = re.compile(r"/v1/games/([^/]+)/events/stream")
+GAME_CREATE_SCHEMA = GameCreateSchema()
 _JSON = ("application/json", "application/json; charset=utf-8")
 
 StartResponse = Callable[..., Any]
@@ -76,7 +99,15 @@ class ExpressLane:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
-        if environ.get("REQUEST_METHOD") != "POST" or not path.endswith("/actions"):
+        if environ.get("REQUEST_METHOD") != "POST":
+            if path.endswith("/events/stream") and environ.get("REQUEST_METHOD") == "GET":
+                return self._stream(environ, start_response, _STREAM.fullmatch(path))
+            return self.inner(environ, start_response)
+        if path.endswith("/join"):
+            return self._join(environ, start_response, _JOIN.fullmatch(path))
+        if path == "/v1/games":
+            return self._create(environ, start_response)
+        if not path.endswith("/actions"):
             return self.inner(environ, start_response)
         matched = _ACTIONS.fullmatch(path)
         try:
@@ -105,6 +136,109 @@ class ExpressLane:
         start_response("200 OK", headers)
         return _Answer([answer], work)
 
+    def _create(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """``POST /v1/games`` with a plain JSON body that the route's schema takes, and no
+        Idempotency-Key, as the route answers it (the caller's tokens spent first, as there)."""
+        if "HTTP_IDEMPOTENCY_KEY" in environ:
+            return self.inner(environ, start_response)
+        try:
+            taken = self._take(environ)
+        except Limited as err:  # out of tokens: answered before the body is read, which is never read
+            close_after_answer(environ)
+            return problem_response(problem_of(err))(environ, start_response)
+        except Exception:  # a RedisError while spending: the app meets the same and answers as it does
+            return self.inner(environ, start_response)
+        if taken is None:
+            return self.inner(environ, start_response)
+        player, body, gates = taken
+        try:
+            fields = GAME_CREATE_SCHEMA.load(body)
+        except ValidationError:  # the app says what is wrong with it, in its words
+            return self.inner(environ, start_response)
+        engine = self.app.extensions["intrigue"]
+        limits = self.app.extensions["intrigue.limits"]
+        try:
+            if gates:
+                engine.spend_apart(gates)
+            engine.check_open_games(player.id, limits.open_games)
+            engine.take(limits.game_creations(), player.id)
+            record = engine.create_game(player, fields["game"], fields["seats"], fields["options"],
+                                        fields["time_control"], max_open=limits.open_games, bots=fields["bots"],
+                                        unlisted=fields["unlisted"], invite=fields["invite"], rated=fields["rated"])
+        except Exception as err:
+            return problem_response(problem_of(err))(environ, start_response)
+        answer = dump_bytes(game_view(record, None))
+        start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
+        return [answer]
+
+    def _join(self, environ: dict[str, Any], start_response: StartResponse,
+              matched: re.Match[str] | None) -> Iterable[bytes]:
+        """``POST /v1/games/<id>/join`` with no body and no Idempotency-Key, as the route
+        answers it; the caller's tokens are spent by the append that takes the seat."""
+        if (matched is None or environ.get("CONTENT_LENGTH") not in (None, "", "0")
+                or environ.get("HTTP_TRANSFER_ENCODING") or "HTTP_IDEMPOTENCY_KEY" in environ):
+            return self.inner(environ, start_response)
+        try:
+            caller = self._caller(environ)
+        except Exception:  # a RedisError: the app meets the same and answers as it does
+            return self.inner(environ, start_response)
+        if caller is None:
+            return self.inner(environ, start_response)
+        player, asked = caller
+        engine = self.app.extensions["intrigue"]
+        try:
+            joined = engine.join(player, matched.group(1), answer_first=True, gates=engine.gates(asked))
+        except Exception as err:
+            return problem_response(problem_of(err))(environ, start_response)
+        answer = dump_bytes({"seat": joined.seat, "game": game_view(joined.record, joined.seat)})
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
+        return _Answer([answer], joined.after_answer)
+
+    def _stream(self, environ: dict[str, Any], start_response: StartResponse,
+                matched: re.Match[str] | None) -> Iterable[bytes]:
+        """A seat's or a spectator's ``GET /v1/games/<id>/events/stream`` from the start, with
+        or without ``view=true`` and nothing else (no ``after``, no ``Last-Event-ID``), as the
+        route opens it: tokens, the game, the stream's lease, then the stream itself."""
+        if (matched is None or environ.get("QUERY_STRING", "") not in ("", "view=true")
+                or "HTTP_LAST_EVENT_ID" in environ):
+            return self.inner(environ, start_response)
+        try:
+            caller = self._caller(environ)
+        except Exception:  # a RedisError: the app meets the same and answers as it does
+            return self.inner(environ, start_response)
+        if caller is None:
+            return self.inner(environ, start_response)
+        player, asked = caller
+        engine = self.app.extensions["intrigue"]
+        limits = self.app.extensions["intrigue.limits"]
+        game_id = matched.group(1)
+        try:
+            engine.take_all(asked)
+            record = engine.load(game_id)
+            lease = engine.open_stream(player.id, environ.get("REMOTE_ADDR") or "unknown", limits.streams_per_player,
+                                       limits.streams_per_address)
+        except Exception as err:
+            return problem_response(problem_of(err))(environ, start_response)
+        stream = EventStream(engine, game_id, record, seat_of(record, player.id), 0, None,
+                             environ.get("QUERY_STRING") == "view=true", lease)
+        stream.write = start_response("200 OK", list(STREAM_HEADERS))
+        return stream
+
+    def _caller(self, environ: dict[str, Any]) -> tuple[Player, list[tuple[Any, str]]] | None:
+        """The player a plain ``Bearer`` token names, and the buckets its request spends; None
+        for anything else (no token, an unknown one, the operator's), which the app answers."""
+        scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
+        if scheme != "Bearer" or not token or token != token.strip():
+            return None
+        engine = self.app.extensions["intrigue"]
+        if engine.is_operator(token):
+            return None
+        player = engine.player_for_token(token)
+        if player is None:
+            return None
+        limits = self.app.extensions["intrigue.limits"]
+        return player, [(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")]
+
     def _take(self, environ: dict[str, Any]) -> tuple[Player, dict[str, Any], tuple[Gate, ...]] | None:
         """The caller, the action and the gates its append spends, if the lane may answer; else None.
 
@@ -118,23 +252,17 @@ class ExpressLane:
         length = environ.get("CONTENT_LENGTH") or ""
         if DIGITS.fullmatch(length) is None or not 0 < int(length) <= self.app.config["MAX_CONTENT_LENGTH"]:
             return None
-        scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
-        if scheme != "Bearer" or not token or token != token.strip():
-            return None
         if_match = environ.get("HTTP_IF_MATCH")
         if if_match is not None and DIGITS.fullmatch(if_match) is None:
             return None
         engine = self.app.extensions["intrigue"]
         try:
-            if engine.is_operator(token):
-                return None
-            player = engine.player_for_token(token)
+            caller = self._caller(environ)
         except Exception:  # a RedisError: the app meets the same and answers as it does
             return None
-        if player is None:
+        if caller is None:
             return None
-        limits = self.app.extensions["intrigue.limits"]
-        asked = [(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")]
+        player, asked = caller
         gates: tuple[Gate, ...] = ()
         if in_memory(environ["wsgi.input"], int(length)):
             gates = engine.gates(asked)

@@ -170,6 +170,177 @@ def test_the_lane_spends_one_rate_token_per_refusal_and_its_429_is_the_apps(app:
     assert lanes.get_json().keys() == apps.get_json().keys() and lanes.get_json()["code"] == "rate_limited"
 
 
+def players(client: FlaskClient, count: int) -> list[dict[str, str]]:
+    tokens = [client.post("/v1/players", json={"name": f"p{i}"}).get_json()["token"] for i in range(count)]
+    return [{"Authorization": f"Bearer {token}"} for token in tokens]
+
+
+def test_a_plain_join_is_answered_by_the_lane_as_the_route_would(app: Flask) -> None:
+    client = app.test_client()
+    auth = players(client, 2)
+    game_id = client.post("/v1/games", json={"game": "toy", "seats": 2}, headers=auth[0]).get_json()["id"]
+    reached_flask(app).clear()
+    lane = client.post(f"/v1/games/{game_id}/join", headers=auth[0])
+    assert reached_flask(app) == []
+    assert lane.status_code == 200 and lane.headers["Content-Type"] == "application/json"
+    assert lane.get_json() == {"seat": 0, "game": client.get(f"/v1/games/{game_id}", headers=auth[0]).get_json()}
+    # A body, or an Idempotency-Key, is the app's: the same answer, the game started by the last seat.
+    route = client.post(f"/v1/games/{game_id}/join", json={}, headers=auth[1])
+    assert reached_flask(app) == [f"GET /v1/games/{game_id}", f"POST /v1/games/{game_id}/join"]
+    assert route.status_code == 200 and route.get_json()["seat"] == 1
+    assert route.get_json()["game"]["status"] == "active"
+    # Joining again keeps the seat: the lane's answer and the route's, byte for byte.
+    reached_flask(app).clear()
+    again_lane = client.post(f"/v1/games/{game_id}/join", headers=auth[1])
+    again_route = client.post(f"/v1/games/{game_id}/join", json={}, headers=auth[1])
+    assert again_lane.get_data() == again_route.get_data() and again_lane.status_code == 200
+    keyed = client.post(f"/v1/games/{game_id}/join", headers={**auth[1], "Idempotency-Key": "j1"})
+    assert keyed.status_code == 200
+    assert reached_flask(app) == [f"POST /v1/games/{game_id}/join"] * 2  # the body's and the key's
+
+
+def test_the_lanes_join_refusals_are_the_apps_word_for_word(app: Flask) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)  # started: no seat is open
+    late = players(client, 1)[0]
+    for path in (f"/v1/games/{game_id}/join", "/v1/games/nope/join"):
+        reached_flask(app).clear()
+        lane = client.post(path, headers=late)
+        assert reached_flask(app) == []
+        route = client.post(path, json={}, headers=late)
+        assert reached_flask(app) == [f"POST {path}"]
+        assert lane.status_code == route.status_code and lane.status_code in (404, 409)
+        assert lane.headers["Content-Type"] == route.headers["Content-Type"] == "application/problem+json"
+        assert lane.get_json() == route.get_json()
+    for headers in ({}, {"Authorization": "Bearer nobody"}):  # who is asking: the app says
+        reached_flask(app).clear()
+        assert client.post(f"/v1/games/{game_id}/join", headers=headers).status_code == 401
+        assert reached_flask(app) == [f"POST /v1/games/{game_id}/join"]
+
+
+def test_a_join_spends_one_token_in_its_append_and_a_caller_without_one_takes_no_seat(
+        app: Flask, engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = app.test_client()
+    auth = players(client, 3)
+    game_id = client.post("/v1/games", json={"game": "toy", "seats": 2}, headers=auth[0]).get_json()["id"]
+    token = auth[0]["Authorization"].split()[1]
+    before = bucket_tokens(engine, token)
+    spent_apart: list[Any] = []
+    monkeypatch.setattr(engine.limiter, "spend_all", lambda gates: spent_apart.append(gates) or (0.0, ""))
+    assert client.post(f"/v1/games/{game_id}/join", headers=auth[0]).status_code == 200
+    assert 0.5 < before - bucket_tokens(engine, token) <= 1  # one token, by the append
+    assert spent_apart == []
+    monkeypatch.undo()
+    # Joining again appends nothing: the token is spent apart, once.
+    before = bucket_tokens(engine, token)
+    assert client.post(f"/v1/games/{game_id}/join", headers=auth[0]).status_code == 200
+    assert 0.5 < before - bucket_tokens(engine, token) <= 1
+    # A caller out of tokens is answered 429 and the seat stays open.
+    while client.get("/v1/me/games", headers=auth[1]).status_code != 429:
+        pass
+    version = engine.store.version(game_id)
+    refused = client.post(f"/v1/games/{game_id}/join", headers=auth[1])
+    assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+    assert refused.headers["Retry-After"]
+    assert engine.store.version(game_id) == version
+    assert client.post(f"/v1/games/{game_id}/join", headers=auth[2]).get_json()["seat"] == 1
+
+
+@pytest.mark.parametrize("query", ["?view=true", ""])
+def test_a_plain_stream_is_opened_by_the_lane_as_the_route_would(app: Flask, engine: Engine, query: str) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    spectator = players(client, 1)[0]
+    for headers in (auth[1], spectator):
+        heads, openings = [], []
+        for by_flask, path in enumerate((f"/v1/games/{game_id}/events/stream{query}",  # the lane's, the route's
+                                         f"/v1/games/{game_id}/events/stream{query}{'&' if query else '?'}after=0")):
+            reached_flask(app).clear()
+            response = client.get(path, headers=headers, buffered=False)
+            assert len(reached_flask(app)) == by_flask, path
+            frames = iter(response.response)
+            openings.append([next(frames), next(frames)])
+            heads.append((response.status_code, sorted(response.headers.items())))
+            assert engine.watcher.watching() == 1
+            response.close()
+            assert engine.watcher.watching() == 0
+        assert heads[0] == heads[1] and heads[0][0] == 200
+        assert openings[0] == openings[1]  # the view (when asked for) and the events so far, alike
+
+
+def test_the_lanes_stream_refusals_are_the_apps_word_for_word(app: Flask) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    for path in ("/v1/games/nope/events/stream", "/v1/games/nope/events/stream?view=true"):
+        reached_flask(app).clear()
+        lane = client.get(path, headers=auth[0])
+        route = client.get(path + ("&" if "?" in path else "?") + "after=0", headers=auth[0])
+        assert len(reached_flask(app)) == 1
+        assert lane.status_code == route.status_code == 404 and lane.get_json() == route.get_json()
+    unusual = ({"Last-Event-ID": "3"}, {"Authorization": "Bearer nobody"}, {})
+    for query, headers in [("?view=1", auth[0]), ("?view=maybe", auth[0]), *(("", {**h}) for h in unusual)]:
+        reached_flask(app).clear()
+        response = client.get(f"/v1/games/{game_id}/events/stream{query}", headers=headers, buffered=False)
+        assert reached_flask(app) == [f"GET /v1/games/{game_id}/events/stream"], (query, headers)
+        response.close()
+
+
+def test_a_stream_spends_one_token_and_its_429_is_the_apps(app: Flask, engine: Engine) -> None:
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    token = auth[0]["Authorization"].split()[1]
+    before = bucket_tokens(engine, token)
+    response = client.get(f"/v1/games/{game_id}/events/stream?view=true", headers=auth[0], buffered=False)
+    assert response.status_code == 200 and 0.5 < before - bucket_tokens(engine, token) <= 1
+    response.close()
+    while client.get("/v1/me/games", headers=auth[0]).status_code != 429:
+        pass
+    reached_flask(app).clear()
+    refused = client.get(f"/v1/games/{game_id}/events/stream?view=true", headers=auth[0])
+    assert reached_flask(app) == [] and refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+    assert refused.headers["Retry-After"] and engine.watcher.watching() == 0
+
+
+def test_a_plain_creation_is_answered_by_the_lane_as_the_route_would(app: Flask) -> None:
+    client = app.test_client()
+    auth = players(client, 1)[0]
+    body = '{"game": "toy", "seats": 2, "options": {}}'
+    reached_flask(app).clear()
+    lane = client.post("/v1/games", data=body, headers={**auth, "Content-Type": "application/json"})
+    assert reached_flask(app) == []
+    route = client.post("/v1/games", data=body, headers={**auth, "Content-Type": "application/json; charset=UTF-8"})
+    assert reached_flask(app) == ["POST /v1/games"]
+    assert lane.status_code == route.status_code == 201
+    assert lane.headers["Content-Type"] == route.headers["Content-Type"] == "application/json"
+    made = [lane.get_json(), route.get_json()]
+    assert made[0]["id"] != made[1]["id"] and made[0]["status"] == "open"
+    for view in made:  # the same view but for the game's own id and times
+        for key in ("id", "created_at", "updated_at", "deadlines", "seed_hash"):
+            view.pop(key, None)
+    assert made[0] == made[1]
+
+
+@pytest.mark.parametrize(("body", "status"), [
+    ('{"game": "toy", "seats": 9}', 422),  # the engine's refusal
+    ('{"game": "chess", "seats": 2}', 422),
+    ('{"game": "toy", "seats": 2, "colour": "red"}', 400),  # the schema's
+    ('{"seats": 2}', 400),
+])
+def test_a_creation_the_schema_or_the_engine_refuses_is_answered_as_the_route_would(
+        app: Flask, engine: Engine, body: str, status: int) -> None:
+    client = app.test_client()
+    auth = players(client, 1)[0]
+    token = auth["Authorization"].split()[1]
+    assert client.get("/v1/me/games", headers=auth).status_code == 200  # the player's bucket, begun
+    answers = []
+    for content_type in ("application/json", "application/json; charset=UTF-8"):  # the lane's, the route's
+        before = bucket_tokens(engine, token)
+        answers.append(client.post("/v1/games", data=body, headers={**auth, "Content-Type": content_type}))
+        assert 0.5 < before - bucket_tokens(engine, token) <= 1  # one token, whoever answered
+    assert answers[0].status_code == answers[1].status_code == status
+    assert answers[0].get_json() == answers[1].get_json()
+
+
 def bucket_tokens(engine: Engine, token: str) -> float:
     player = engine.player_for_token(token)
     assert player is not None
