@@ -110,15 +110,11 @@ class ExpressLane:
         if not path.endswith("/actions"):
             return self.inner(environ, start_response)
         matched = _ACTIONS.fullmatch(path)
-        try:
-            taken = self._take(environ) if matched is not None else None
-        except Limited as err:  # out of tokens: answered before the body is read, which is never read
-            close_after_answer(environ)
-            return problem_response(problem_of(err))(environ, start_response)
-        except Exception:  # a RedisError while spending: the app meets the same and answers as it does
+        if matched is None:
             return self.inner(environ, start_response)
+        taken, answered = self._taken(environ, start_response)
         if taken is None:
-            return self.inner(environ, start_response)
+            return answered
         player, action, gates = taken
         engine = self.app.extensions["intrigue"]
         minimal = prefers_minimal(environ.get("HTTP_PREFER"))
@@ -129,27 +125,16 @@ class ExpressLane:
             return self.inner(environ, start_response)
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
-        answer = dump_bytes(body)
-        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))]
-        if minimal:
-            headers.extend(MINIMAL_APPLIED.items())
-        start_response("200 OK", headers)
-        return _Answer([answer], work)
+        return _Answer(_json(start_response, "200 OK", body, MINIMAL_APPLIED.items() if minimal else ()), work)
 
     def _create(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """``POST /v1/games`` with a plain JSON body that the route's schema takes, and no
         Idempotency-Key, as the route answers it (the caller's tokens spent first, as there)."""
         if "HTTP_IDEMPOTENCY_KEY" in environ:
             return self.inner(environ, start_response)
-        try:
-            taken = self._take(environ)
-        except Limited as err:  # out of tokens: answered before the body is read, which is never read
-            close_after_answer(environ)
-            return problem_response(problem_of(err))(environ, start_response)
-        except Exception:  # a RedisError while spending: the app meets the same and answers as it does
-            return self.inner(environ, start_response)
+        taken, answered = self._taken(environ, start_response)
         if taken is None:
-            return self.inner(environ, start_response)
+            return answered
         player, body, gates = taken
         try:
             fields = GAME_CREATE_SCHEMA.load(body)
@@ -167,32 +152,25 @@ class ExpressLane:
                                         unlisted=fields["unlisted"], invite=fields["invite"], rated=fields["rated"])
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
-        answer = dump_bytes(game_view(record, None))
-        start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
-        return [answer]
+        return _json(start_response, "201 CREATED", game_view(record, None))
 
     def _join(self, environ: dict[str, Any], start_response: StartResponse,
               matched: re.Match[str] | None) -> Iterable[bytes]:
         """``POST /v1/games/<id>/join`` with no body and no Idempotency-Key, as the route
         answers it; the caller's tokens are spent by the append that takes the seat."""
-        if (matched is None or environ.get("CONTENT_LENGTH") not in (None, "", "0")
-                or environ.get("HTTP_TRANSFER_ENCODING") or "HTTP_IDEMPOTENCY_KEY" in environ):
+        unusual = (matched is None or environ.get("CONTENT_LENGTH") not in (None, "", "0")
+                   or environ.get("HTTP_TRANSFER_ENCODING") or "HTTP_IDEMPOTENCY_KEY" in environ)
+        caller = None if unusual else self._caller(environ)
+        if matched is None or caller is None:
             return self.inner(environ, start_response)
-        try:
-            caller = self._caller(environ)
-        except Exception:  # a RedisError: the app meets the same and answers as it does
-            return self.inner(environ, start_response)
-        if caller is None:
-            return self.inner(environ, start_response)
-        player, asked = caller
         engine = self.app.extensions["intrigue"]
         try:
-            joined = engine.join(player, matched.group(1), answer_first=True, gates=engine.gates(asked))
+            joined = engine.join(caller[0], matched.group(1), answer_first=True, gates=engine.gates(caller[1]))
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
-        answer = dump_bytes({"seat": joined.seat, "game": game_view(joined.record, joined.seat)})
-        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
-        return _Answer([answer], joined.after_answer)
+        return _Answer(_json(start_response, "200 OK", {"seat": joined.seat,
+                                                         "game": game_view(joined.record, joined.seat)}),
+                       joined.after_answer)
 
     def _stream(self, environ: dict[str, Any], start_response: StartResponse,
                 matched: re.Match[str] | None) -> Iterable[bytes]:
@@ -202,10 +180,7 @@ class ExpressLane:
         if (matched is None or environ.get("QUERY_STRING", "") not in ("", "view=true")
                 or "HTTP_LAST_EVENT_ID" in environ):
             return self.inner(environ, start_response)
-        try:
-            caller = self._caller(environ)
-        except Exception:  # a RedisError: the app meets the same and answers as it does
-            return self.inner(environ, start_response)
+        caller = self._caller(environ)
         if caller is None:
             return self.inner(environ, start_response)
         player, asked = caller
@@ -226,18 +201,37 @@ class ExpressLane:
 
     def _caller(self, environ: dict[str, Any]) -> tuple[Player, list[tuple[Any, str]]] | None:
         """The player a plain ``Bearer`` token names, and the buckets its request spends; None
-        for anything else (no token, an unknown one, the operator's), which the app answers."""
+        for anything else (no token, an unknown one, the operator's, a RedisError while
+        looking), which the app answers as it does."""
         scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
         if scheme != "Bearer" or not token or token != token.strip():
             return None
         engine = self.app.extensions["intrigue"]
-        if engine.is_operator(token):
+        try:
+            if engine.is_operator(token):
+                return None
+            player = engine.player_for_token(token)
+        except Exception:
             return None
-        player = engine.player_for_token(token)
         if player is None:
             return None
         limits = self.app.extensions["intrigue.limits"]
         return player, [(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")]
+
+    def _taken(self, environ: dict[str, Any], start_response: StartResponse
+               ) -> tuple[tuple[Player, dict[str, Any], tuple[Gate, ...]] | None, Iterable[bytes]]:
+        """:meth:`_take`'s caller, body and gates; or None and the answer already given: the
+        429 of a caller out of tokens, or the app's answer to anything the lane leaves it."""
+        try:
+            taken = self._take(environ)
+        except Limited as err:  # out of tokens: answered before the body is read, which is never read
+            close_after_answer(environ)
+            return None, problem_response(problem_of(err))(environ, start_response)
+        except Exception:  # a RedisError while spending: the app meets the same and answers as it does
+            return None, self.inner(environ, start_response)
+        if taken is None:
+            return None, self.inner(environ, start_response)
+        return taken, ()
 
     def _take(self, environ: dict[str, Any]) -> tuple[Player, dict[str, Any], tuple[Gate, ...]] | None:
         """The caller, the action and the gates its append spends, if the lane may answer; else None.
@@ -256,10 +250,7 @@ class ExpressLane:
         if if_match is not None and DIGITS.fullmatch(if_match) is None:
             return None
         engine = self.app.extensions["intrigue"]
-        try:
-            caller = self._caller(environ)
-        except Exception:  # a RedisError: the app meets the same and answers as it does
-            return None
+        caller = self._caller(environ)
         if caller is None:
             return None
         player, asked = caller
@@ -281,6 +272,14 @@ class ExpressLane:
         if not isinstance(action, dict):
             return None
         return player, action, gates
+
+
+def _json(start_response: StartResponse, status: str, body: Any,
+          extra: Iterable[tuple[str, str]] = ()) -> list[bytes]:
+    """Start a JSON answer of ``body`` (spelt as the app spells it) and return its bytes."""
+    answer = dump_bytes(body)
+    start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(answer))), *extra])
+    return [answer]
 
 
 def in_memory(body: Any, length: int) -> bool:
