@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import redis
@@ -59,6 +59,8 @@ from projections.transcript import transcript
 from projections.views import feed_item, public_options
 
 log = logging.getLogger(__name__)
+#: What a gated attempt returns (see Engine._gated).
+T = TypeVar("T")
 
 MAX_RETRIES = 5
 #: System steps a commit takes after its own batch, when every awaited seat has acted (a
@@ -442,18 +444,7 @@ class Engine:
         spend the caller's rate-limit tokens as :meth:`act`'s do: inside the append that
         takes the seat, or apart when nothing is appended (a seat already held, a refusal).
         """
-        if gates and self.cluster:
-            self.spend_apart(gates)
-            gates = ()
-        try:
-            joined, spent = self._join(player, game_id, answer_first, gates)
-        except DomainError as refused:
-            if gates and not isinstance(refused, Limited):
-                self.spend_apart(gates)
-            raise
-        if gates and not spent:
-            self.spend_apart(gates)
-        return joined
+        return self._gated(gates, lambda held: self._join(player, game_id, answer_first, held))
 
     def _join(self, player: Player, game_id: str, answer_first: bool, gates: Sequence[Gate]) -> tuple[Joined, bool]:
         """The join, and whether its gates were spent (by its append)."""
@@ -574,19 +565,31 @@ class Engine:
         With ``answer_first`` what the commit owes the workers comes back in the result
         (``after_answer``), for the caller to run once its answer is sent.
         """
+        later: list[Callable[[], None]] | None = [] if answer_first else None
+
+        def attempt(held: Sequence[Gate]) -> tuple[Committed, bool]:
+            done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, held, later)
+            return done, done.gated
+
+        return self._gated(gates, attempt)
+
+    def _gated(self, gates: Sequence[Gate], attempt: Callable[[Sequence[Gate]], tuple[T, bool]]) -> T:
+        """Run ``attempt`` with the caller's gates, which its append spends when it appends
+        (``attempt`` says whether it did); spent apart otherwise: when nothing was appended,
+        when it was refused (but not for want of a token), and first of all on a cluster,
+        where a bucket lives in another hash slot than the game."""
         if gates and self.cluster:
             self.spend_apart(gates)
             gates = ()
-        later: list[Callable[[], None]] | None = [] if answer_first else None
         try:
-            done = self._act_on_cached(player, game_id, action, idempotency_key, if_match, gates, later)
+            result, spent = attempt(gates)
         except DomainError as refused:
             if gates and not isinstance(refused, Limited):
                 self.spend_apart(gates)
             raise
-        if gates and not done.gated:
+        if gates and not spent:
             self.spend_apart(gates)
-        return done
+        return result
 
     def spend_apart(self, gates: Sequence[Gate]) -> None:
         """Spend the tokens of an action whose append did not (a 429 if one is missing)."""
@@ -739,8 +742,6 @@ class Engine:
         are taken as they are, instead of parsing the events and folding them a second time."""
         flight = self._in_flight.get(lines[-1]) if lines else None
         if flight is not None and flight[0] == game_id and flight[1] + len(lines) == version:
-            # This process's own append, heard before its reply reached the committer: the
-            # committer's record and events are these, so nothing is parsed or folded again.
             # Kept now, as a fold of the announcement was, for a request that reads it next.
             _, before, record, events = flight
             self.projector.remember(game_id, record)

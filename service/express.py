@@ -55,17 +55,16 @@ from engine.errors import Limited
 from events.store import Gate
 from projections.record import seat_of
 from projections.views import game_view
+from service import setup_requests
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem, dump_bytes, problem_of, problem_response, run_after_answer
-from service.event_stream import STREAM_HEADERS, EventStream
+from service.event_stream import STREAM_HEADERS
 from service.http_errors import close_after_answer
 from service.inputs import DIGITS, parse_json, prefers_minimal
-from service.schemas import GameCreateSchema
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
 _JOIN = re.compile(r"/v1/games/([^/]+)/join")
 _STREAM = re.compile(r"/v1/games/([^/]+)/events/stream")
-GAME_CREATE_SCHEMA = GameCreateSchema()
 _JSON = ("application/json", "application/json; charset=utf-8")
 
 StartResponse = Callable[..., Any]
@@ -137,19 +136,14 @@ class ExpressLane:
             return answered
         player, body, gates = taken
         try:
-            fields = GAME_CREATE_SCHEMA.load(body)
+            fields = setup_requests.GAME_CREATE_SCHEMA.load(body)
         except ValidationError:  # the app says what is wrong with it, in its words
             return self.inner(environ, start_response)
         engine = self.app.extensions["intrigue"]
-        limits = self.app.extensions["intrigue.limits"]
         try:
             if gates:
                 engine.spend_apart(gates)
-            engine.check_open_games(player.id, limits.open_games)
-            engine.take(limits.game_creations(), player.id)
-            record = engine.create_game(player, fields["game"], fields["seats"], fields["options"],
-                                        fields["time_control"], max_open=limits.open_games, bots=fields["bots"],
-                                        unlisted=fields["unlisted"], invite=fields["invite"], rated=fields["rated"])
+            record = setup_requests.create_game(engine, self.app.extensions["intrigue.limits"], player, fields)
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
         return _json(start_response, "201 CREATED", game_view(record, None))
@@ -168,9 +162,7 @@ class ExpressLane:
             joined = engine.join(caller[0], matched.group(1), answer_first=True, gates=engine.gates(caller[1]))
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
-        return _Answer(_json(start_response, "200 OK", {"seat": joined.seat,
-                                                         "game": game_view(joined.record, joined.seat)}),
-                       joined.after_answer)
+        return _Answer(_json(start_response, "200 OK", setup_requests.join_answer(joined)), joined.after_answer)
 
     def _stream(self, environ: dict[str, Any], start_response: StartResponse,
                 matched: re.Match[str] | None) -> Iterable[bytes]:
@@ -185,17 +177,16 @@ class ExpressLane:
             return self.inner(environ, start_response)
         player, asked = caller
         engine = self.app.extensions["intrigue"]
-        limits = self.app.extensions["intrigue.limits"]
         game_id = matched.group(1)
         try:
             engine.take_all(asked)
             record = engine.load(game_id)
-            lease = engine.open_stream(player.id, environ.get("REMOTE_ADDR") or "unknown", limits.streams_per_player,
-                                       limits.streams_per_address)
+            stream = setup_requests.open_stream(engine, self.app.extensions["intrigue.limits"], game_id, record,
+                                                seat_of(record, player.id), player.id,
+                                                environ.get("REMOTE_ADDR") or "unknown", 0, None,
+                                                environ.get("QUERY_STRING") == "view=true")
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
-        stream = EventStream(engine, game_id, record, seat_of(record, player.id), 0, None,
-                             environ.get("QUERY_STRING") == "view=true", lease)
         stream.write = start_response("200 OK", list(STREAM_HEADERS))
         return stream
 

@@ -13,6 +13,7 @@ from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
 from projections.views import game_view
+from service import setup_requests
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem
 from service.chat import parse_cursor
@@ -29,7 +30,8 @@ from service.context import (
 )
 from service.event_stream import MAX_PAGE, EventStream
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
-from service.schemas import GameCreateSchema, PlayerCreateSchema
+from service.schemas import PlayerCreateSchema
+from service.setup_requests import GAME_CREATE_SCHEMA
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -39,7 +41,6 @@ leaderboards_bp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboar
 MAX_WAIT_SECONDS = 30
 #: Built once: a marshmallow schema costs more to build than to use, and a built one is
 #: reused safely across requests.
-GAME_CREATE_SCHEMA = GameCreateSchema()
 PLAYER_CREATE_SCHEMA = PlayerCreateSchema()
 
 
@@ -76,12 +77,7 @@ def create_game() -> tuple[dict[str, Any], int]:
     player = current_player()
     body = GAME_CREATE_SCHEMA.load(object_body())
     assert player is not None
-    engine().check_open_games(player.id, limits().open_games)
-    take(limits().game_creations(), player.id)
-    record = engine().create_game(player, body["game"], body["seats"], body["options"], body["time_control"],
-                                  max_open=limits().open_games, bots=body["bots"], unlisted=body["unlisted"],
-                                  invite=body["invite"], rated=body["rated"])
-    return game_view(record, None), 201
+    return game_view(setup_requests.create_game(engine(), limits(), player, body), None), 201
 
 
 @games_bp.get("")
@@ -107,7 +103,7 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
     joined = engine().join(player, game_id, answer_first=True)
     after_answer(joined.after_answer)
-    return {"seat": joined.seat, "game": game_view(joined.record, joined.seat)}, 200
+    return setup_requests.join_answer(joined), 200
 
 
 @games_bp.post("/<game_id>/leave")
@@ -226,13 +222,11 @@ def event_stream(game_id: str) -> Response:
         after = whole_number(version, name="Last-Event-ID", code="bad_last_event_id")
         cursor = parse_cursor(message or None)
     with_view = query_bool("view")
-    lease = None
-    if not is_operator():  # the player's and the address's ceilings of streams open at once (429 past one)
-        player = current_player(required=False)
-        lease = eng.open_stream(player.id if player else None, client_address(), limits().streams_per_player,
-                                limits().streams_per_address)
-    return _StreamResponse(EventStream(eng, game_id, record, seat, after, cursor, with_view, lease),
-                           mimetype="text/event-stream", direct_passthrough=True,
+    operator = is_operator()
+    player = None if operator else current_player(required=False)
+    stream = setup_requests.open_stream(eng, limits(), game_id, record, seat, player.id if player else None,
+                                        client_address(), after, cursor, with_view, operator=operator)
+    return _StreamResponse(stream, mimetype="text/event-stream", direct_passthrough=True,
                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
