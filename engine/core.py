@@ -29,7 +29,7 @@ from engine.chat import Chat, merge, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.ratings import Ratings, result_of
-from engine.scheduling import JobScheduler, make_queue
+from engine.scheduling import DRAIN_IDLE_SECONDS, QUEUED_MARK_MS, JobScheduler, make_queue
 from engine.seat_bots import bot_seats, check_bots, make_bot, observation_for
 from engine.settings import Bucket, Settings
 from engine.streams import Lease, StreamLeases
@@ -1040,33 +1040,63 @@ class Engine:
                     break
         return expired
 
-    def drain_due(self, batch: int = 20) -> int:
+    def drain_due(self, batch: int = 20, linger: float = 0.0, idle: float = DRAIN_IDLE_SECONDS,
+                  yield_to: Sequence[str] = ()) -> int:
         """The drain job: run the step of every game in the due set; how many it ran.
 
-        The "drain queued" mark is dropped first, so a step that falls due from now on
-        queues another job (it may find the step already run: that is harmless). Games
-        are popped from the set, so two drain jobs never run the same step twice over.
+        Games are popped from the set, so two drain jobs never run the same step twice over.
         The games popped together are read from the store together (one pipeline).
+
+        With ``linger`` (seconds) the job stays that long at most while steps keep falling
+        due, waiting up to ``idle`` seconds at a time for the next one (a blocking pop) and
+        holding the "drain queued" mark all the while, so the commits meanwhile queue no job
+        of their own: a busy server runs one job for many games' steps, where it ran one
+        for every few (RQ's own work for one job is about 60 Redis commands and 2.5 ms of
+        CPU; docs/performance.md, section 22). It stops lingering at once when a job waits
+        in one of the ``yield_to`` queues (RQ's keys of the other queues its worker serves).
+
+        The mark is dropped before the last pass, so a step that falls due from then on
+        queues another job (it may find the step already run: that is harmless).
         """
         queues = self.scheduler.queue.connection  # type: ignore[union-attr]  # the due set lives beside RQ's queues
-        queues.delete(self.keys.drain_queued())
+        due, mark = self.keys.due(), self.keys.drain_queued()
         done = 0
+        ends = time.monotonic() + linger
+        while linger > 0 and time.monotonic() < ends:
+            pipe = queues.pipeline(transaction=False)
+            pipe.set(mark, 1, px=QUEUED_MARK_MS)  # held while this job lingers
+            pipe.zpopmin(due, batch)
+            for key in yield_to:
+                pipe.llen(key)
+            _, popped, *waiting = pipe.execute()
+            if not popped:
+                if any(waiting):
+                    break
+                got = queues.bzpopmin(due, timeout=min(idle, max(0.01, ends - time.monotonic())))
+                if got is None:
+                    break
+                popped = [(got[1], got[2])]
+            done += self._run_due([raw.decode() for raw, _ in popped])
+        queues.delete(mark)
         while True:
-            popped = queues.zpopmin(self.keys.due(), batch)
+            popped = queues.zpopmin(due, batch)
             if not popped:
                 return done
-            game_ids = [raw.decode() for raw, _ in popped]
-            try:  # one read of the store for the whole batch, not one per step
-                loaded = self.projector.load_many(game_ids)
-            except Exception:
-                log.exception("could not load the games %s together; loading each on its own", game_ids)
-                loaded = {}
-            for game_id in game_ids:
-                try:
-                    self.advance(game_id, loaded=loaded)
-                except Exception:  # one game's failure must not hold up the others; the sweep asks again
-                    log.exception("step of game %s failed", game_id)
-                done += 1
+            done += self._run_due([raw.decode() for raw, _ in popped])
+
+    def _run_due(self, game_ids: list[str]) -> int:
+        """The steps of ``game_ids`` (popped from the due set), their records read together."""
+        try:  # one read of the store for the whole batch, not one per step
+            loaded = self.projector.load_many(game_ids)
+        except Exception:
+            log.exception("could not load the games %s together; loading each on its own", game_ids)
+            loaded = {}
+        for game_id in game_ids:
+            try:
+                self.advance(game_id, loaded=loaded)
+            except Exception:  # one game's failure must not hold up the others; the sweep asks again
+                log.exception("step of game %s failed", game_id)
+        return len(game_ids)
 
     def seconds_to_next_deadline(self, now: datetime | None = None) -> float | None:
         """How long until the earliest deadline still in the future (None: there is none).

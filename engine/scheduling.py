@@ -32,6 +32,11 @@ BOT_JOB_TIMEOUT = 120
 #: How long a "drain job queued" mark lives: a job lost with its mark set delays due
 #: steps by at most this (and the sweep asks for a drain regardless of the mark).
 QUEUED_MARK_MS = 5_000
+#: A worker's drain job stays this long at most while steps keep falling due (see
+#: ``Engine.drain_due``): well under its job timeout, and under the mark's life per wait.
+DRAIN_LINGER_SECONDS = 10.0
+#: How long a lingering drain job waits for the next step before it ends.
+DRAIN_IDLE_SECONDS = 0.5
 
 
 def queue_client(store: redis.Redis, queue_url: str | None = None, cluster: bool = False) -> redis.Redis:

@@ -12,11 +12,15 @@ from engine.settings import DEFAULT_REDIS_URL, Settings
 from events.store import connect
 
 _engine: Engine | None = None
+#: How a drain job of this process lingers (see ``Engine.drain_due``): none unless the worker
+#: process said so, and the keys of the other queues it serves, whose jobs end a linger.
+_linger: float = 0.0
+_yield_to: tuple[str, ...] = ()
 
 
-def install_engine(engine: Engine) -> None:
-    global _engine
-    _engine = engine
+def install_engine(engine: Engine, linger: float = 0.0, yield_to: tuple[str, ...] = ()) -> None:
+    global _engine, _linger, _yield_to
+    _engine, _linger, _yield_to = engine, linger, yield_to
 
 
 def current_engine() -> Engine:
@@ -41,5 +45,6 @@ def advance(game_id: str) -> str:
 
 
 def drain() -> int:
-    """Run every step that is due now (the games in the due set); how many it ran."""
-    return current_engine().drain_due()
+    """Run every step that is due now (the games in the due set), and those that fall due
+    while the job lingers; how many it ran."""
+    return current_engine().drain_due(linger=_linger, yield_to=_yield_to)

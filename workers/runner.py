@@ -19,7 +19,15 @@ import redis
 from rq.worker import SimpleWorker
 
 from engine.core import Engine
-from engine.scheduling import QUEUES, JobScheduler, fresh_queue_client, make_queue, queue_client
+from engine.scheduling import (
+    DRAIN_LINGER_SECONDS,
+    QUEUE_NAME,
+    QUEUES,
+    JobScheduler,
+    fresh_queue_client,
+    make_queue,
+    queue_client,
+)
 from engine.settings import Settings
 from events.store import connect
 from workers.jobs import install_engine
@@ -134,7 +142,10 @@ def build_worker(redis_url: str, queues: tuple[str, ...] = ("games", "webhooks",
 def run_worker(redis_url: str, settings: Settings, *, sweep_seconds: float = 1.0, burst: bool = False,
                queues: tuple[str, ...] = ("games", "webhooks", "bots")) -> None:
     worker, engine = build_worker(redis_url, queues, settings)
-    install_engine(engine)
+    # A drain job lingers while steps keep falling due (not in a burst, which ends when the
+    # queues are empty), and gives way to a job waiting in this worker's other queues.
+    others = tuple(queue.key for queue in worker.queues if queue.name != QUEUE_NAME)
+    install_engine(engine, linger=0.0 if burst else DRAIN_LINGER_SECONDS, yield_to=others)
     sweeper = Sweeper(engine, sweep_seconds=sweep_seconds)
     sweeper.start()
     try:

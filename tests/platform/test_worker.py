@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from redis import Redis
 from rq.worker import SimpleWorker
 
 from engine.core import STALE_DUE_SECONDS, Engine
+from engine.scheduling import BOTS_QUEUE, DRAIN_LINGER_SECONDS, make_queue
+from engine.settings import Settings
+from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from service.embedded import EmbeddedRedis
 from tests.platform.test_engine import started
+from workers import runner
 from workers.jobs import install_engine
 from workers.runner import DEADLINE_GRACE, Sweeper, build_worker
 
@@ -201,6 +207,69 @@ def test_one_drain_job_runs_the_steps_of_every_game_due(worker_engine: Engine) -
     assert engine.redis.zcard(engine.keys.due()) == 0
     for game_id in games:
         assert engine.load(game_id)["state"]["score"] == [1, 0]
+
+
+def _until(condition, timeout: float = 10.0) -> None:
+    """Wait for a thread's work to show (polled, bounded): no fixed sleep."""
+    ends = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < ends, "the condition never came true"
+        time.sleep(0.01)
+
+
+def test_a_lingering_drain_job_runs_the_steps_that_fall_due_meanwhile_and_none_are_queued(
+        worker_engine: Engine) -> None:
+    """While one drain job lingers it holds the mark: the commits meanwhile queue no job of
+    their own, and it runs their steps; once it ends, the next step queues a job again."""
+    engine = worker_engine  # the system step is left to the workers
+    queue = engine.scheduler.queue
+    games = [started(engine) for _ in range(3)]
+    ran: list[int] = []
+    drain = threading.Thread(target=lambda: ran.append(engine.drain_due(linger=30.0, idle=2.0)))
+    drain.start()
+    _until(lambda: engine.redis.exists(engine.keys.drain_queued()))
+    for game_id, players in games:
+        engine.act(players[0], game_id, {"type": "pick", "number": 3})
+        engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    _until(lambda: all(engine.load(game_id)["state"]["score"] == [1, 0] for game_id, _ in games))
+    assert queue.count == 0, "the lingering job took them: no job was queued"
+    drain.join(10.0)  # nothing more falls due: it ends after its idle wait
+    assert not drain.is_alive() and ran == [3]
+    assert not engine.redis.exists(engine.keys.drain_queued())
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    assert [job.func_name for job in queue.jobs] == ["workers.jobs.drain"]
+
+
+def test_a_lingering_drain_job_gives_way_to_a_job_waiting_in_another_queue(worker_engine: Engine) -> None:
+    """A worker that also serves bots or webhooks is not held by a drain while their jobs wait."""
+    engine = worker_engine
+    other = make_queue(engine.redis, BOTS_QUEUE)
+    other.enqueue("os.getpid")
+    game_id, players = started(engine)
+    engine.act(players[0], game_id, {"type": "pick", "number": 3})
+    engine.act(players[1], game_id, {"type": "pick", "number": 2})
+    started_at = time.monotonic()
+    assert engine.drain_due(linger=60.0, idle=30.0, yield_to=[other.key]) == 1
+    assert time.monotonic() - started_at < 20.0, "it ran what was due and went, without waiting for more"
+    assert engine.load(game_id)["state"]["score"] == [1, 0]
+    assert not engine.redis.exists(engine.keys.drain_queued())
+
+
+def test_the_worker_process_lingers_its_drain_jobs_except_in_a_burst(platform_redis: EmbeddedRedis,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run_worker`` tells its jobs to linger, and which of its queues they give way to."""
+    installed: dict[str, object] = {}
+    monkeypatch.setattr(runner, "install_engine", lambda engine, **how: installed.update(how))
+    monkeypatch.setattr(runner, "Sweeper", lambda *_, **__: type("Idle", (), {"start": lambda self: None,
+                                                                            "stopping": threading.Event()})())
+    runner.run_worker(platform_redis.url, Settings(), burst=True, queues=("games",))
+    assert installed == {"linger": 0.0, "yield_to": ()}
+    monkeypatch.setattr(SimpleWorker, "work", lambda self, **_: True)
+    runner.run_worker(platform_redis.url, Settings(), queues=("games", "bots", "webhooks"))
+    assert installed["linger"] == DRAIN_LINGER_SECONDS
+    assert installed["yield_to"] == (make_queue(Redis(), BOTS_QUEUE).key, make_queue(Redis(), WEBHOOK_QUEUE).key)
 
 
 def test_index_updates_of_a_commit_that_lost_the_race_never_run(engine: Engine) -> None:
