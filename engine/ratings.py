@@ -20,17 +20,58 @@ lock makes the fold one writer's.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 from openskill.models import PlackettLuce
+from redis.cluster import RedisCluster
 
 from events.envelope import parse_time
+from events.lean import LeanScript
 
 #: Ratings folded and written per round trip when a title is refolded.
 REFOLD_BATCH = 500
+#: How long the per-title lock lives if its holder dies (redis-py's ``Lock`` timeout).
+LOCK_SECONDS = 60
+
+#: The common case of :meth:`Ratings.record` in one step: take the title's lock (as redis-py's
+#: ``Lock`` takes it: the holder's token, ``NX``, a time to live), keep the result, place it in
+#: the title's order and its players' histories; then, when it sorts last, read its players'
+#: ratings. KEYS: lock, results, order, complete, players, then the players' histories.
+#: ARGV: token, lock ms, game id, result JSON, ended at, then the player ids.
+#: Replies {"busy"}, {"known"} (lock dropped), {"late", complete} (lock held) or {"last", ratings}.
+_BEGIN = """
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'busy'} end
+if redis.call('HSETNX', KEYS[2], ARGV[3], ARGV[4]) == 0 then
+  redis.call('DEL', KEYS[1])
+  return {'known'}
+end
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[3])
+local players = {}
+for i = 6, #KEYS do
+  redis.call('ZADD', KEYS[i], ARGV[5], ARGV[3])
+  players[#players + 1] = ARGV[i]
+end
+local last = redis.call('ZREVRANGE', KEYS[3], 0, 0)
+if last[1] ~= ARGV[3] then return {'late', redis.call('EXISTS', KEYS[4])} end
+return {'last', redis.call('HMGET', KEYS[5], unpack(players))}
+"""
+#: Its end: the players' ratings, their leaderboard places and the game's ratings after, then
+#: the lock let go if still this holder's. KEYS: lock, players, leaderboard, after.
+#: ARGV: token, game id, the ratings after (JSON), then per player: id, rating JSON, place
+#: on the leaderboard ("" when not listed yet).
+_FINISH = """
+for i = 4, #ARGV, 3 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  if ARGV[i + 2] ~= '' then redis.call('ZADD', KEYS[3], ARGV[i + 2], ARGV[i]) end
+end
+redis.call('HSET', KEYS[4], ARGV[2], ARGV[3])
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
 
 
 @dataclass(frozen=True)
@@ -74,6 +115,9 @@ class Ratings:
         self.prefix = f"{prefix}:ratings"
         self.min_games = min_games
         self.model = PlackettLuce()
+        # Its keys span hash slots: one script only on a plain Redis (a cluster takes the lock).
+        self._steps = None if isinstance(client, RedisCluster) else (LeanScript(client, _BEGIN),
+                                                                     LeanScript(client, _FINISH))
 
     # keys
     def _results(self, title: str) -> str:
@@ -101,12 +145,57 @@ class Ratings:
     def leaderboard_key(self, title: str) -> str:
         return f"{self.prefix}:{title}:leaderboard"
 
+    def _lock_key(self, title: str) -> str:
+        return f"{self.prefix}:{title}:lock"
+
     def _lock(self, title: str) -> Any:
-        return self.redis.lock(f"{self.prefix}:{title}:lock", timeout=60, blocking_timeout=60)
+        return self.redis.lock(self._lock_key(title), timeout=LOCK_SECONDS, blocking_timeout=60)
 
     # writing
     def record(self, result: Result) -> None:
-        """Fold one game's result in (a result already folded changes nothing)."""
+        """Fold one game's result in (a result already folded changes nothing).
+
+        A worker records every rated game that ends, so the usual case (the lock free, the
+        result the title's newest) takes two script calls: one takes the lock, keeps the
+        result and reads its players' ratings, one writes theirs and lets the lock go. They
+        are the same reads and writes as below, in four fewer round trips (the worker's
+        CPU went mostly to redis-py's layers around those: docs/performance.md, section 22).
+        Anything else (the lock held, a late result) goes the way below, under the lock.
+        """
+        if self._steps is not None:
+            begin, finish = self._steps
+            title, token = result.title, secrets.token_hex(16)
+            histories = [self._history(title, player) for player in result.players]
+            reply = begin(keys=[self._lock_key(title), self._results(title), self._order(title),
+                                self._complete(title), self._players(title), *histories],
+                          args=[token, LOCK_SECONDS * 1000, result.game_id, result.to_json(), result.ended_at,
+                                *result.players])
+            step = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+            if step == "known":
+                return
+            if step == "last":
+                current = {player: json.loads(found) if found else None
+                           for player, found in zip(result.players, reply[1], strict=True)}
+                after = self._apply(result, current)
+                places = [str(ordinal(value)) if value["games"] >= self.min_games else "" for value in after.values()]
+                finish(keys=[self._lock_key(title), self._players(title), self.leaderboard_key(title),
+                             self._after(title)],
+                       args=[token, result.game_id, json.dumps(after),
+                             *(part for (player, value), place in zip(after.items(), places, strict=True)
+                               for part in (player, json.dumps(value), place))])
+                return
+            if step == "late":  # the lock is this call's: refold under it, then let it go
+                lock = self._lock(title)
+                lock.local.token = token.encode()
+                try:
+                    self._fold_late(title, result, complete=bool(reply[1]))
+                finally:
+                    lock.release()
+                return
+        self._record_locked(result)
+
+    def _record_locked(self, result: Result) -> None:
+        """:meth:`record` under redis-py's lock, each step its own round trip."""
         title = result.title
         with self._lock(title):
             if not self.redis.hsetnx(self._results(title), result.game_id, result.to_json()):
@@ -123,12 +212,16 @@ class Ratings:
                 after = self._apply(result, self._read(title, result.players))
                 self._write(title, after, {result.game_id: after})
             else:
-                try:
-                    if not complete:  # folded before the ratings after each game were kept
-                        raise _Incomplete(title)
-                    self._refold_from(title, result.game_id)
-                except _Incomplete:  # once, the whole title: it keeps them from then on
-                    self._refold(title)
+                self._fold_late(title, result, bool(complete))
+
+    def _fold_late(self, title: str, result: Result, complete: bool) -> None:
+        """A result that sorts before others already folded: refold from its place (under the lock)."""
+        try:
+            if not complete:  # folded before the ratings after each game were kept
+                raise _Incomplete(title)
+            self._refold_from(title, result.game_id)
+        except _Incomplete:  # once, the whole title: it keeps them from then on
+            self._refold(title)
 
     def rebuild(self, results: Iterable[Result]) -> int:
         """Forget every rating and fold ``results`` again (``intrigue reindex``); how many."""

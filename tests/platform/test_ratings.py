@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 from engine.core import Engine
 from engine.ratings import Result, result_of
@@ -136,3 +137,44 @@ def test_a_title_folded_before_the_histories_were_kept_refolds_whole_once_then_k
     assert players_and_ratings(engine, ids) == live
     ratings.rebuild(results)
     assert players_and_ratings(engine, ids) == live
+
+
+def test_a_result_that_finds_the_title_locked_waits_for_the_lock_then_folds(engine: Engine, monkeypatch) -> None:
+    """The one-script path takes the title's lock as redis-py's does; held by another (a
+    refold, say), the result goes the locked way and is folded once the lock is let go."""
+    ids, results = scrambled_results(engine, 13, games=4)
+    live = players_and_ratings(engine, ids)
+    engine.ratings.rebuild(results[:-1])
+    ratings = engine.ratings
+    held = ratings._lock("coup")
+    assert held.acquire(blocking=False)
+    waiting = threading.Event()
+    real = ratings._record_locked
+
+    def spied(result: Result) -> None:
+        waiting.set()
+        real(result)
+
+    monkeypatch.setattr(ratings, "_record_locked", spied)
+    late = threading.Thread(target=ratings.record, args=(results[-1],))
+    late.start()
+    assert waiting.wait(10.0), "a locked title sends the result the locked way"
+    assert engine.redis.hget(ratings._results("coup"), results[-1].game_id) is None  # not while held
+    held.release()
+    late.join(10.0)
+    assert not late.is_alive()
+    assert players_and_ratings(engine, ids) == live
+    assert not engine.redis.exists(ratings._lock_key("coup"))
+
+
+def test_the_one_script_path_lets_the_lock_go_whatever_the_result(engine: Engine) -> None:
+    """Applied on its own, folded before, or late: no path leaves the title locked."""
+    ids, results = scrambled_results(engine, 14, games=4)
+    ratings = engine.ratings
+    lock = ratings._lock_key("coup")
+    assert not engine.redis.exists(lock)  # the worker's steps recorded them in order
+    ratings.record(results[-1])  # known already
+    assert not engine.redis.exists(lock)
+    ratings.rebuild(results[:1] + results[2:])
+    ratings.record(results[1])  # late: refolded from its place
+    assert not engine.redis.exists(lock)
