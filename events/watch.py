@@ -223,7 +223,7 @@ class FeedWatcher:
         if pubsub is not None:
             try:
                 pubsub.close()  # the blocked read fails at once and the loop sees the flag
-            except redis.RedisError:
+            except Exception:  # noqa: BLE001 - the listener may be closing it at the same moment: either way it is shut
                 pass
         if self._listener is not None:
             self._listener.join(timeout)
@@ -263,6 +263,29 @@ class FeedWatcher:
                 log.exception("could not take the events announced for game %s", game_id)
         self._wake(game_id, int(version))
 
+    @staticmethod
+    def _messages(pubsub: Any) -> Iterator[tuple[bytes, str, bytes]]:
+        """The subscription's messages as (kind, channel, data), read straight off its connection.
+
+        redis-py's ``listen()`` wraps every read in a retry closure, timers, metrics and a
+        dictionary per message; with an announcement per append, that was a few per cent of
+        the API's CPU (docs/performance.md, section 22). Its one read is done here as it does
+        it (no time limit: an idle subscription waits), and any failure ends the loop for
+        :meth:`_listen`'s reconnect, as the same failure inside ``listen()`` did.
+        """
+        connection = pubsub.connection
+        while True:
+            response = connection.read_response(disconnect_on_error=False, push_request=True, timeout=None)
+            if not isinstance(response, list) or len(response) < 3:
+                continue  # a health check's PONG, which nothing here asks for
+            kind = response[0] if isinstance(response[0], bytes) else str(response[0]).encode()
+            if kind == b"pmessage":
+                channel, data = response[2], response[3]
+            else:
+                channel, data = response[1], response[2]
+            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            yield kind, channel, data.encode() if isinstance(data, str) else data
+
     def _listen(self) -> None:
         # listen() blocks on the socket itself (cooperative under gevent); nothing here
         # polls with a timeout, so the API's gevent worker can leave ``select`` unpatched.
@@ -273,19 +296,14 @@ class FeedWatcher:
                 pubsub.psubscribe(self._pattern)
                 if self._channels:
                     pubsub.subscribe(*self._channels)
-                for message in pubsub.listen():
-                    kind = message["type"]
-                    if kind == "pmessage":
-                        channel = message["channel"]
-                        channel = channel.decode() if isinstance(channel, bytes) else channel
-                        self._announced(self._game_of_channel(channel), message["data"])
-                    elif kind == "message":
-                        channel = message["channel"]
-                        handler = self._channels.get(channel.decode() if isinstance(channel, bytes) else channel)
+                for kind, channel, data in self._messages(pubsub):
+                    if kind == b"pmessage":
+                        self._announced(self._game_of_channel(channel), data)
+                    elif kind == b"message":
+                        handler = self._channels.get(channel)
                         if handler is not None:
-                            data = message["data"]
-                            handler(data.encode() if isinstance(data, str) else data)
-                    elif kind in ("psubscribe", "subscribe"):
+                            handler(data)
+                    elif kind in (b"psubscribe", b"subscribe"):
                         confirmed += 1
                         if confirmed == 1 + len(self._channels):
                             self.epoch += 1
@@ -293,7 +311,7 @@ class FeedWatcher:
                             if self.failed_attempts:  # the count starts again before anyone is told
                                 failed, self.failed_attempts = self.failed_attempts, 0
                                 log.warning("feed notifications back after %d failed attempts", failed)
-                        if kind == "psubscribe":
+                        if kind == b"psubscribe":
                             # Anything published while we were away: every waiter re-reads. Woken
                             # before callers are let register, so a new watch is not reset at once.
                             self._wake(None)
@@ -314,5 +332,5 @@ class FeedWatcher:
                 self._live.clear()
                 try:
                     pubsub.close()
-                except redis.RedisError:
+                except Exception:  # noqa: BLE001 - stop() may be closing it at the same moment: either way it is shut
                     pass
