@@ -32,7 +32,7 @@ from engine.ratings import Ratings, result_of
 from engine.scheduling import DRAIN_IDLE_SECONDS, QUEUED_MARK_MS, JobScheduler, make_queue
 from engine.seat_bots import bot_seats, check_bots, make_bot, observation_for
 from engine.settings import Bucket, Settings
-from engine.streams import Lease, StreamLeases
+from engine.streams import Lease, StreamLeases, TokensShort
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.envelope import GENESIS_HASH, Envelope, canonical_json, parse_time, seal, seed_commitment, utc_now
@@ -74,6 +74,17 @@ MAX_GAME_ID = 64
 STALE_DUE_SECONDS = 2.0
 #: A bot seat awaited this long with no move was not asked for (a lost job): the sweep asks again.
 BOT_STALL_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class RawPage:
+    """A feed page as read (events, messages, whether a limit was hit, the record they lead
+    to), before a seat's redaction: see :meth:`Engine.read_page`."""
+
+    events: list[Envelope]
+    messages: list[dict[str, Any]]
+    full: bool
+    record: Record | None
 
 
 @dataclass(frozen=True)
@@ -727,10 +738,20 @@ class Engine:
 
     def open_stream(self, player_id: str | None, address: str, per_player: int, per_address: int) -> Lease:
         """A lease for one more event stream of this player and address, or ``Limited`` past a ceiling."""
-        ceilings = [(f"address:{address}", per_address)]
-        if player_id is not None:
-            ceilings.insert(0, (f"player:{player_id}", per_player))
-        return self.streams.open(ceilings)
+        return self.streams.open(_stream_ceilings(player_id, address, per_player, per_address))
+
+    def open_stream_gated(self, asked: list[tuple[Bucket, str]], player_id: str, address: str, per_player: int,
+                          per_address: int) -> Lease:
+        """:meth:`take_all` of ``asked``, then :meth:`open_stream`, in one round trip where the
+        keys share a node (else one after the other): ``Limited`` as each refuses."""
+        if not self.streams.one_node:
+            self.take_all(asked)
+            return self.open_stream(player_id, address, per_player, per_address)
+        gates = list(self.limiter.gates(asked))
+        try:
+            return self.streams.open_gated(gates, _stream_ceilings(player_id, address, per_player, per_address))
+        except TokensShort as short:
+            raise limited(self.limiter.empty_bucket(gates), short.wait) from None
 
     def _announced(self, game_id: str, version: int, lines: list[bytes]) -> None:
         """Events an append published, as Redis announced them: kept (Projector.announced),
@@ -782,6 +803,12 @@ class Engine:
         ``watch`` that was woken by notifications, only what they announced is read: events
         (often from memory, see Projector.read) and the chat only if a message was posted.
         """
+        return self.page_items(self.read_page(game_id, after, cursor, base, limit, watch), seat, after, cursor)
+
+    def read_page(self, game_id: str, after: int, cursor: str | None, base: int, limit: int,
+                  watch: Watch | None = None) -> RawPage:
+        """The reading half of :meth:`feed_page`: the events and messages, and the record they
+        lead to (None when nothing was read), before any seat's redaction."""
         known = watch.known if watch is not None else None
         if known is None:  # only the store can say: events and messages in one round trip
             batch, messages = self.chat.read_with_events(game_id, after, cursor, base, limit)
@@ -795,13 +822,21 @@ class Engine:
         if len(messages) == limit:
             batch = [e for e in batch if e.seq <= messages[-1]["version"]]
         if not batch and not messages:
-            return [], after, cursor, full, None
+            return RawPage(batch, messages, full, None)
         record = (self.projector.load_after(game_id, batch) if batch else None) or self.load(game_id)
-        event_items = [(e.seq, item) for e in batch if (item := feed_item(record, e, seat)) is not None]
-        shown = [m for m in messages if visible(record, m, seat)]
-        after = batch[-1].seq if batch else after
-        cursor = messages[-1]["id"] if messages else cursor
-        return merge(event_items, shown), after, cursor, full, record
+        return RawPage(batch, messages, full, record)
+
+    def page_items(self, page: RawPage, seat: int | None | str, after: int, cursor: str | None
+                   ) -> tuple[list[dict[str, Any]], int, str | None, bool, Record | None]:
+        """The redacting half of :meth:`feed_page`: ``page`` as ``seat`` may see it."""
+        record = page.record
+        if record is None:
+            return [], after, cursor, page.full, None
+        event_items = [(e.seq, item) for e in page.events if (item := feed_item(record, e, seat)) is not None]
+        shown = [m for m in page.messages if visible(record, m, seat)]
+        after = page.events[-1].seq if page.events else after
+        cursor = page.messages[-1]["id"] if page.messages else cursor
+        return merge(event_items, shown), after, cursor, page.full, record
 
     # ------------------------------------------------------------------- chat
     def post_message(self, player: Player, game_id: str, to: int | None, text: str) -> dict[str, Any]:
@@ -1552,3 +1587,10 @@ def _sweep_score(record: Record, due: str) -> float:
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
+
+def _stream_ceilings(player_id: str | None, address: str, per_player: int, per_address: int) -> list[tuple[str, int]]:
+    """The subjects whose open streams are counted, with their ceilings: the player's first."""
+    ceilings = [(f"address:{address}", per_address)]
+    if player_id is not None:
+        ceilings.insert(0, (f"player:{player_id}", per_player))
+    return ceilings

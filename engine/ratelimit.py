@@ -88,8 +88,12 @@ class RateLimiter:
         wait = float(self._take_all(keys=[gate.key for gate in gates], args=args))
         if not wait:
             return 0.0, ""
+        return wait, self.empty_bucket(gates)
+
+    def empty_bucket(self, gates: Sequence[Gate]) -> str:
+        """The name of a bucket among ``gates`` that had no token (for a refusal's wording)."""
         empty = [gate.name for gate in gates if float(self.redis.hget(gate.key, "tokens") or gate.burst) < 1]
-        return wait, (empty or [gates[0].name])[-1]
+        return (empty or [gates[0].name])[-1]
 
     def spend(self, gate: Gate) -> float:
         """:meth:`allow` for a gate's bucket (one an append did not get to spend)."""

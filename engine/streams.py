@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 import redis
 
 from engine.errors import Limited
+from events.buckets import TOKEN_BUCKET_LUA
 from events.lean import LeanScript
+from events.store import Gate
 
 #: How long a lease lasts unless renewed; a stream renews it at half that.
 LEASE_SECONDS = 60.0
@@ -52,6 +54,41 @@ end
 return 0
 """
 
+# The caller's request tokens, then the lease, in one step (a stream opened through the
+# express lane). KEYS: the gates' buckets, then the subjects' lease sets. ARGV: how many
+# gates, each gate's tokens per second and capacity, then _OPEN's arguments. Spends one token
+# of each bucket when every one has a token, else nothing: returns {"wait", seconds}; then
+# takes the lease as _OPEN does, the tokens spent either way: {"full", position} or {"ok"}.
+_OPEN_GATED = TOKEN_BUCKET_LUA + """
+local gates = tonumber(ARGV[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local wait = 0
+for i = 1, gates do
+  wait = math.max(wait, token_wait(KEYS[i], tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1]), now))
+end
+if wait > 0 then return {'wait', tostring(wait)} end
+for i = 1, gates do take_token(KEYS[i], tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])) end
+local member, life, first = ARGV[2 * gates + 2], tonumber(ARGV[2 * gates + 3]), 2 * gates + 4
+for i = gates + 1, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[first + i - gates - 1]) then return {'full', i - gates} end
+end
+for i = gates + 1, #KEYS do
+  redis.call('ZADD', KEYS[i], now + life, member)
+  redis.call('EXPIRE', KEYS[i], math.ceil(life) * 2)
+end
+return {'ok'}
+"""
+
+
+class TokensShort(Exception):
+    """A gated open found a bucket empty: nothing was spent and no lease taken."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(wait)
+        self.wait = wait
+
 
 @dataclass
 class Lease:
@@ -84,8 +121,14 @@ class StreamLeases:
         self.lease_seconds = lease_seconds
         self._open = LeanScript(client, _OPEN)
         self._renew = LeanScript(client, _RENEW)
+        self._open_gated = LeanScript(client, _OPEN_GATED)
         #: On a Redis Cluster the subjects' sets live in different hash slots: one script per set.
         self._one_slot = isinstance(client, redis.Redis)
+
+    @property
+    def one_node(self) -> bool:
+        """Whether one script may take a lease and spend a caller's tokens (not on a cluster)."""
+        return self._one_slot
 
     def key(self, subject: str) -> str:
         return f"{self.prefix}:streams:{subject}"
@@ -104,11 +147,30 @@ class StreamLeases:
             if full:
                 for key in taken:  # a cluster's earlier sets: give their places back
                     self.redis.zrem(key, lease.member)
-                raise Limited("too_many_streams",
-                              f"too many event streams open at once (at most {group[full - 1][1]} for your "
-                              f"{'player' if ':player:' in group[full - 1][0] else 'address'}); close one first",
-                              retry_after=RETRY_AFTER_SECONDS)
+                raise _too_many(group[full - 1])
             taken += [key for key, _ in group]
+        lease.renew_at = time.monotonic() + self.lease_seconds / 2
+        return lease
+
+    def open_gated(self, gates: list[Gate], ceilings: list[tuple[str, int]]) -> Lease:
+        """The ``gates``' tokens spent, then :meth:`open`, in one round trip on a plain Redis.
+
+        Raises :class:`TokensShort` (nothing spent, no lease) when a bucket is empty, and
+        ``Limited`` as :meth:`open` does, the tokens spent, when a ceiling is reached. A
+        cluster's keys span hash slots: there the caller spends the tokens on its own first.
+        """
+        if not self._one_slot:
+            raise ValueError("a gated open needs every key on one node (not a Redis Cluster)")
+        asked = [(self.key(subject), ceiling) for subject, ceiling in ceilings if ceiling > 0]
+        lease = Lease(self, [key for key, _ in asked], secrets.token_hex(8))
+        reply = self._open_gated(keys=[*(gate.key for gate in gates), *(key for key, _ in asked)],
+                                 args=[len(gates), *(value for gate in gates for value in (gate.rate, gate.burst)),
+                                       lease.member, self.lease_seconds, *(ceiling for _, ceiling in asked)])
+        kind = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+        if kind == "wait":
+            raise TokensShort(float(reply[1]))
+        if kind == "full":
+            raise _too_many(asked[int(reply[1]) - 1])
         lease.renew_at = time.monotonic() + self.lease_seconds / 2
         return lease
 
@@ -129,3 +191,12 @@ class StreamLeases:
     def held(self, subject: str) -> int:
         """Leases ``subject`` holds, live or run out and not yet dropped (for tests and operators)."""
         return int(self.redis.zcard(self.key(subject)))
+
+
+def _too_many(full: tuple[str, int]) -> Limited:
+    """The refusal of a stream whose subject's set (key, ceiling) is full."""
+    key, ceiling = full
+    return Limited("too_many_streams",
+                   f"too many event streams open at once (at most {ceiling} for your "
+                   f"{'player' if ':player:' in key else 'address'}); close one first",
+                   retry_after=RETRY_AFTER_SECONDS)

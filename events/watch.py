@@ -154,19 +154,29 @@ class FeedWatcher:
     @contextmanager
     def watch(self, game_id: str) -> Iterator[Watch]:
         """Register for the game's appends; read the stream inside, then wait on the watch."""
+        watch = self.register(game_id)
+        try:
+            yield watch
+        finally:
+            self.unregister(game_id, watch)
+
+    def register(self, game_id: str) -> Watch:
+        """:meth:`watch` without the block, for a caller whose registration outlives a call
+        (an event stream opened before its answer starts); :meth:`unregister` ends it."""
         self._ensure_listening()
         watch = Watch()
         with self._lock:
             self._waiters.setdefault(game_id, set()).add(watch)
-        try:
-            yield watch
-        finally:
-            with self._lock:
-                waiting = self._waiters.get(game_id)
-                if waiting is not None:
-                    waiting.discard(watch)
-                    if not waiting:
-                        del self._waiters[game_id]
+        return watch
+
+    def unregister(self, game_id: str, watch: Watch) -> None:
+        """End a registration (a second call does nothing)."""
+        with self._lock:
+            waiting = self._waiters.get(game_id)
+            if waiting is not None:
+                waiting.discard(watch)
+                if not waiting:
+                    del self._waiters[game_id]
 
     def push(self, game_id: str, before: int, record: Any, events: Sequence[Any]) -> None:
         """Hand ``events`` (those after version ``before``, and the record they led to) to the

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from engine.core import Engine
+from engine.core import Engine, RawPage
 from engine.streams import Lease
 from events.envelope import Envelope
 from events.watch import Watch
@@ -47,7 +47,11 @@ class EventStream:
     """The frames of one caller's stream (iterate it), and the pusher its watch is given."""
 
     def __init__(self, eng: Engine, game_id: str, record: dict[str, Any], seat: int | None | str,
-                 after: int, cursor: str | None, with_view: bool, lease: Lease | None) -> None:
+                 after: int, cursor: str | None, with_view: bool, lease: Lease | None,
+                 opened: tuple[Watch, RawPage] | None = None) -> None:
+        """``opened``: the watch registered for the stream and its first page, read after it
+        (a stream whose opening read them before its answer began: see
+        ``service.setup_requests.open_stream_from_start``); the stream ends the registration."""
         self.eng = eng
         self.game_id = game_id
         self.current = record
@@ -63,6 +67,7 @@ class EventStream:
         self._unsent = b""  # a push's bytes the kernel did not take at once (framing included)
         self._broken = False
         self._watch: Watch | None = None
+        self._opened = opened
         self._frames = self._generate()
 
     # ------------------------------------------------------------------ WSGI iterable
@@ -83,6 +88,8 @@ class EventStream:
                 self._watch.pusher = None
                 self._watch = None
             self.write = None
+            if self._opened is not None:  # also when the frames never started
+                self.eng.watcher.unregister(self.game_id, self._opened[0])
             if self.lease is not None:
                 self.lease.release()
 
@@ -110,13 +117,19 @@ class EventStream:
             opening += b"event: game\ndata: " + VIEWS.rendered(self.current, self.seat) + b"\n\n"
         yield opening
         eng = self.eng
-        with eng.watch(self.game_id) as watch:
+        watch, first = self._opened if self._opened is not None else (eng.watcher.register(self.game_id), None)
+        try:
             watch.pusher = self.push
             self._watch = watch
             while True:
                 before = self.after
-                items, self.after, self.cursor, full, page_record = eng.feed_page(
-                    self.game_id, self.seat, self.after, self.cursor, self.base, MAX_PAGE, watch)
+                if first is not None:  # read when the stream was opened, after its watch was registered
+                    items, self.after, self.cursor, full, page_record = eng.page_items(first, self.seat, self.after,
+                                                                                       self.cursor)
+                    first = None
+                else:
+                    items, self.after, self.cursor, full, page_record = eng.feed_page(
+                        self.game_id, self.seat, self.after, self.cursor, self.base, MAX_PAGE, watch)
                 self.current = page_record or self.current
                 frames = self.page_frames(items, self.after != before)
                 if frames:
@@ -144,6 +157,8 @@ class EventStream:
                     yield b": keep-alive\n\n"
                 if self.lease is not None:
                     self.lease.renew_if_due()
+        finally:
+            eng.watcher.unregister(self.game_id, watch)
 
     # ------------------------------------------------------------------ pushes
     def _send_unsent(self) -> bool:

@@ -53,7 +53,6 @@ from marshmallow import ValidationError
 from engine.core import Player
 from engine.errors import Limited
 from events.store import Gate
-from projections.record import seat_of
 from projections.views import game_view
 from service import setup_requests
 from service.actions import MINIMAL_APPLIED, submit_action
@@ -167,8 +166,9 @@ class ExpressLane:
     def _stream(self, environ: dict[str, Any], start_response: StartResponse,
                 matched: re.Match[str] | None) -> Iterable[bytes]:
         """A seat's or a spectator's ``GET /v1/games/<id>/events/stream`` from the start, with
-        or without ``view=true`` and nothing else (no ``after``, no ``Last-Event-ID``), as the
-        route opens it: tokens, the game, the stream's lease, then the stream itself."""
+        or without ``view=true`` and nothing else (no ``after``, no ``Last-Event-ID``), with the
+        route's answers and refusals, in two round trips where the route takes four (see
+        ``setup_requests.open_stream_from_start``)."""
         if (matched is None or environ.get("QUERY_STRING", "") not in ("", "view=true")
                 or "HTTP_LAST_EVENT_ID" in environ):
             return self.inner(environ, start_response)
@@ -177,14 +177,10 @@ class ExpressLane:
             return self.inner(environ, start_response)
         player, asked = caller
         engine = self.app.extensions["intrigue"]
-        game_id = matched.group(1)
         try:
-            engine.take_all(asked)
-            record = engine.load(game_id)
-            stream = setup_requests.open_stream(engine, self.app.extensions["intrigue.limits"], game_id, record,
-                                                seat_of(record, player.id), player.id,
-                                                environ.get("REMOTE_ADDR") or "unknown", 0, None,
-                                                environ.get("QUERY_STRING") == "view=true")
+            stream = setup_requests.open_stream_from_start(
+                engine, self.app.extensions["intrigue.limits"], matched.group(1), player.id,
+                environ.get("REMOTE_ADDR") or "unknown", asked, environ.get("QUERY_STRING") == "view=true")
         except Exception as err:
             return problem_response(problem_of(err))(environ, start_response)
         stream.write = start_response("200 OK", list(STREAM_HEADERS))

@@ -301,6 +301,66 @@ def test_a_stream_spends_one_token_and_its_429_is_the_apps(app: Flask, engine: E
     assert refused.headers["Retry-After"] and engine.watcher.watching() == 0
 
 
+def script_calls(engine: Engine) -> int:
+    """Script calls the Redis served so far (each is one round trip of its own here)."""
+    return int(engine.redis.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
+
+
+def test_the_lane_opens_a_stream_in_one_script_call_where_the_route_makes_three(engine: Engine) -> None:
+    """The tokens and the lease are one script, and the first page brings the record: no
+    read of the record and no script of the lease's own (the route: tokens, record, lease)."""
+    app = create_app(engine, limits=Limits(**{**Limits.off().__dict__, "player_rate": RATE, "streams_per_player": 5}))
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    calls = []
+    for query in ("?view=true", "?view=true&after=0") * 2:  # the lane's, the route's; the first time loads scripts
+        before = script_calls(engine)
+        response = client.get(f"/v1/games/{game_id}/events/stream{query}", headers=auth[0], buffered=False)
+        frames = iter(response.response)
+        next(frames), next(frames)
+        calls.append(script_calls(engine) - before)
+        response.close()
+    assert calls[2:] == [1, 3]
+
+
+def test_a_stream_past_the_ceiling_is_refused_by_the_lane_as_by_the_route(engine: Engine) -> None:
+    """At the player's ceiling of open streams: the same 429, its token spent all the same; a
+    game that does not exist is still a 404 first; the lane's refusal holds no lease."""
+    app = create_app(engine, limits=Limits(**{**Limits.off().__dict__, "player_rate": RATE, "streams_per_player": 1}))
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    token = auth[0]["Authorization"].split()[1]
+    held = client.get(f"/v1/games/{game_id}/events/stream", headers=auth[0], buffered=False)
+    assert held.status_code == 200
+    answers = []
+    for query in ("", "?after=0"):  # the lane's, the route's
+        before = bucket_tokens(engine, token)
+        refused = client.get(f"/v1/games/{game_id}/events/stream{query}", headers=auth[0])
+        assert 0.5 < before - bucket_tokens(engine, token) <= 1
+        answers.append((refused.status_code, refused.get_json()))
+        missing = client.get(f"/v1/games/nope/events/stream{query}", headers=auth[0])
+        answers.append((missing.status_code, missing.get_json()))
+    assert answers[0] == answers[2] and answers[0][0] == 429 and answers[0][1]["code"] == "too_many_streams"
+    assert answers[1] == answers[3] and answers[1][0] == 404
+    assert engine.streams.held(f"player:{engine.player_for_token(token).id}") == 1 and engine.watcher.watching() == 1
+    held.close()
+    assert engine.streams.held(f"player:{engine.player_for_token(token).id}") == 0 and engine.watcher.watching() == 0
+
+
+def test_a_lane_stream_closed_before_its_first_frame_lets_its_watch_and_lease_go(engine: Engine) -> None:
+    """Opened through the lane, a stream holds its watch before its answer starts: a client
+    gone before the first frame (the server closes the stream unstarted) leaves neither."""
+    app = create_app(engine, limits=Limits(**{**Limits.off().__dict__, "player_rate": RATE, "streams_per_player": 5}))
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    player_id = engine.player_for_token(auth[1]["Authorization"].split()[1]).id
+    response = client.get(f"/v1/games/{game_id}/events/stream?view=true", headers=auth[1], buffered=False)
+    assert response.status_code == 200
+    assert engine.watcher.watching() == 1 and engine.streams.held(f"player:{player_id}") == 1
+    response.close()
+    assert engine.watcher.watching() == 0 and engine.streams.held(f"player:{player_id}") == 0
+
+
 def test_a_plain_creation_is_answered_by_the_lane_as_the_route_would(app: Flask) -> None:
     client = app.test_client()
     auth = players(client, 1)[0]
