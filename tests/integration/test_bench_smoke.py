@@ -206,3 +206,10 @@ def test_gc_pauses_bench_prints_a_row_per_generation() -> None:
     assert re.search(r"[1-9]\d* moves in 2 s .* the API process used \d+\.\d\d s of CPU", done.stdout), done.stdout
     rows = re.findall(r"^\| ([012]) \| (\d+) \| (\d+\.\d\d) \| (\d+\.\d)% \| (\d+) \| (\d+|-) \|$", done.stdout, re.M)
     assert [row[0] for row in rows] == ["0", "1", "2"], done.stdout
+
+
+def test_rq_job_cost_bench_prints_cpu_and_commands_per_job() -> None:
+    out = run_bench("bench/rq_job_cost.py", "--jobs", "20")
+    assert re.search(r"queueing a job: \d+ µs of CPU", out), out
+    assert re.search(r"running a job that does nothing: \d+ µs of CPU, [1-9]\d*\.\d Redis commands \(over 20 jobs\)",
+                     out), out
