@@ -26,6 +26,7 @@ from engine.core import Engine, RawPage
 from engine.streams import Lease
 from events.envelope import Envelope
 from events.watch import Watch
+from projections.record import seat_of
 from projections.views import feed_item
 from service.answers import dump_bytes
 from service.gevent_worker import chunked_socket, send_now
@@ -48,11 +49,18 @@ class EventStream:
 
     def __init__(self, eng: Engine, game_id: str, record: dict[str, Any], seat: int | None | str,
                  after: int, cursor: str | None, with_view: bool, lease: Lease | None,
-                 opened: tuple[Watch, RawPage] | None = None) -> None:
+                 opened: tuple[Watch, RawPage] | None = None, player_id: str | None = None) -> None:
         """``opened``: the watch registered for the stream and its first page, read after it
         (a stream whose opening read them before its answer began: see
-        ``service.setup_requests.open_stream_from_start``); the stream ends the registration."""
+        ``service.setup_requests.open_stream_from_start``); the stream ends the registration.
+
+        ``player_id``: the caller, when a player. Their seat is taken again from each record
+        the stream redacts with, not kept from the opening: a seat they leave in an open game
+        may be another player's by the time its cards are dealt, and a stream held open across
+        that must show them as a spectator sees them.
+        """
         self.eng = eng
+        self.player_id = player_id
         self.game_id = game_id
         self.current = record
         self.seat = seat
@@ -94,6 +102,11 @@ class EventStream:
                 self.lease.release()
 
     # ------------------------------------------------------------------ frames
+    def _follow_seat(self, record: dict[str, Any] | None) -> None:
+        """The caller's seat in ``record`` (see ``player_id``): what the frames are redacted for."""
+        if self.player_id is not None and record is not None:
+            self.seat = seat_of(record, self.player_id)
+
     def page_frames(self, items: list[dict[str, Any]], moved: bool) -> bytes:
         """One write: the page's items, then (if events moved the stream) the caller's view."""
         frames = []
@@ -123,13 +136,13 @@ class EventStream:
             self._watch = watch
             while True:
                 before = self.after
-                if first is not None:  # read when the stream was opened, after its watch was registered
-                    items, self.after, self.cursor, full, page_record = eng.page_items(first, self.seat, self.after,
-                                                                                       self.cursor)
-                    first = None
-                else:
-                    items, self.after, self.cursor, full, page_record = eng.feed_page(
-                        self.game_id, self.seat, self.after, self.cursor, self.base, MAX_PAGE, watch)
+                # The first page was read when the stream was opened, after its watch was registered.
+                page = first if first is not None else eng.read_page(self.game_id, self.after, self.cursor, self.base,
+                                                                     MAX_PAGE, watch)
+                first = None
+                self._follow_seat(page.record)
+                items, self.after, self.cursor, full, page_record = eng.page_items(page, self.seat, self.after,
+                                                                                   self.cursor)
                 self.current = page_record or self.current
                 frames = self.page_frames(items, self.after != before)
                 if frames:
@@ -186,6 +199,7 @@ class EventStream:
         sock = chunked_socket(self.write)
         if sock is None:
             return
+        self._follow_seat(record)
         items = [item for e in events if (item := feed_item(record, e, self.seat)) is not None]
         held = self.current, self.after
         self.current, self.after = record, events[-1].seq

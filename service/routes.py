@@ -12,7 +12,8 @@ from engine.chat import visible
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
-from projections.views import game_view
+from projections.record import seat_of
+from projections.views import OPERATOR, game_view
 from service import setup_requests
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem
@@ -190,9 +191,15 @@ def events(game_id: str) -> dict[str, Any]:
             body["game"] = game_view(record, seat)
         return body
 
+    # A player's seat is taken again from each page's record: one they leave while this waits
+    # may be another's by the time its cards are dealt (see EventStream's ``player_id``).
+    player = None if seat == OPERATOR else current_player(required=False)
     with eng.watch(game_id) as watch:  # registered before the first read: no append slips by
         while True:
-            items, after, cursor, full, current = eng.feed_page(game_id, seat, after, cursor, base, limit, watch)
+            page = eng.read_page(game_id, after, cursor, base, limit, watch)
+            if player is not None and page.record is not None:
+                seat = seat_of(page.record, player.id)
+            items, after, cursor, full, current = eng.page_items(page, seat, after, cursor)
             record = current or record
             if items or full:
                 return answer(items)

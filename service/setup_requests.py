@@ -37,7 +37,8 @@ def open_stream(engine: Engine, limits: Limits, game_id: str, record: Record, se
     ceilings of streams open at once (``Limited`` past one); the operator holds none."""
     lease = None if operator else engine.open_stream(player_id, address, limits.streams_per_player,
                                                      limits.streams_per_address)
-    return EventStream(engine, game_id, record, seat, after, cursor, with_view, lease)
+    return EventStream(engine, game_id, record, seat, after, cursor, with_view, lease,
+                       player_id=None if operator else player_id)
 
 
 def open_stream_from_start(engine: Engine, limits: Limits, game_id: str, player_id: str, address: str,
@@ -65,4 +66,4 @@ def open_stream_from_start(engine: Engine, limits: Limits, game_id: str, player_
         lease.release()
         raise
     return EventStream(engine, game_id, record, seat_of(record, player_id), 0, None, with_view, lease,
-                       opened=(watch, page))
+                       opened=(watch, page), player_id=player_id)
