@@ -3,8 +3,10 @@ the same frames, in the same order, as a stream that reads them from the store."
 
 from __future__ import annotations
 
+import json
 import os
 import queue
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,7 +54,7 @@ class StreamReader:
                 elif not line.startswith(":"):
                     name, _, value = line.partition(": ")
                     fields[name] = value
-        except (requests.exceptions.ConnectionError, AttributeError):
+        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError, AttributeError):
             pass  # closed by the test
 
     def until_view(self, version: int) -> list[tuple[str | None, str, str]]:
@@ -65,6 +67,15 @@ class StreamReader:
                 return seen
 
     def close(self) -> None:
+        # Shut the socket first: closing the response alone waits for the reading thread, which
+        # sits in a read until the server's next keep-alive comment (15 s).
+        connection = getattr(self.response.raw, "_connection", None)
+        sock = getattr(connection, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         self.response.close()
 
 
@@ -118,3 +129,32 @@ def test_the_committers_streams_get_the_frames_a_reading_stream_gets(debug_serve
         assert any('"type":"ChatMessage"' in data or "turn 3" in data for _, _, data in live_items)
     pushed = [line for line in log.read_text().splitlines() if f"pushed game {game_id}" in line]
     assert len(pushed) >= 3 * 8, "the committer pushed (nearly) every move to the three streams"
+
+
+def test_a_stream_held_open_across_leaving_a_seat_shows_its_next_occupants_hand_to_nobody(
+        debug_server: tuple[str, Path]) -> None:
+    """Over the real server: the leaver's streams (the express lane's, and the route's) follow
+    the seat they no longer hold, and the game dealt after they left looks to them as it looks
+    to a spectator (docs/ARCHITECTURE.md, "Secrets")."""
+    base, _ = debug_server
+    players = [Client.register(base, f"leaver{i}") for i in range(4)]
+    game_id = players[0].create_game("coup", 3)
+    players[0].join(game_id)
+    assert players[1].join(game_id) == 1
+    streams = [StreamReader(base, players[1], game_id), StreamReader(base, players[1], game_id, after=0)]
+    try:
+        opened = players[1].game(game_id)["version"]
+        for stream in streams:
+            assert '"seat":1' in stream.until_view(opened)[-1][2]  # opened while seated
+        players[1].post(f"/v1/games/{game_id}/leave")
+        assert players[2].join(game_id) == 1 and players[3].join(game_id) == 2
+        dealt = players[2].game(game_id)
+        hand = dealt["view"]["seats"][1]["hand"]
+        spectator = Client(base).game(game_id)
+        for stream in streams:
+            seen = stream.until_view(dealt["version"])
+            assert json.loads(seen[-1][2]) == spectator
+            assert json.dumps(hand) not in "".join(data for _, _, data in seen)
+    finally:
+        for stream in streams:
+            stream.close()
