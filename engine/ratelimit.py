@@ -32,13 +32,10 @@ _TAKE = TOKEN_BUCKET_LUA + "return tostring(take_token(KEYS[1], tonumber(ARGV[1]
 _TAKE_ALL = TOKEN_BUCKET_LUA + """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local wait = 0
-for i, key in ipairs(KEYS) do
-  wait = math.max(wait, token_wait(key, tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i]), now))
-end
-if wait > 0 then return tostring(wait) end
-for i, key in ipairs(KEYS) do take_token(key, tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])) end
-return '0'
+local gates = {}
+for i, key in ipairs(KEYS) do gates[i] = {key, ARGV[2 * i - 1], ARGV[2 * i]} end
+local wait = take_all_tokens(gates, now)
+return tostring(wait)
 """
 
 

@@ -26,21 +26,29 @@ LEASE_SECONDS = 60.0
 #: What a refused client is told to wait before trying again.
 RETRY_AFTER_SECONDS = 5.0
 
+#: ``open_lease(first, member, life, ceilings, now)``: drops the leases that ran out of the
+#: sets KEYS[first..], then adds ``member`` (running out ``life`` seconds from ``now``) to every
+#: one if none is at its ceiling; returns 0, else the position (from 1) of the first full set.
+_LEASE_LUA = """
+local function open_lease(first, member, life, ceilings, now)
+  for i = first, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
+    if redis.call('ZCARD', KEYS[i]) >= tonumber(ceilings[i - first + 1]) then return i - first + 1 end
+  end
+  for i = first, #KEYS do
+    redis.call('ZADD', KEYS[i], now + life, member)
+    redis.call('EXPIRE', KEYS[i], math.ceil(life) * 2)
+  end
+  return 0
+end
+"""
+
 # KEYS: the subjects' lease sets. ARGV: the lease's member, its life in seconds, then each set's
-# ceiling. Drops the leases that ran out, then adds the new one to every set if none is full:
-# returns 0, else the position (from 1) of the first full set.
-_OPEN = """
+# ceiling. Returns what open_lease returns.
+_OPEN = _LEASE_LUA + """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-for i, key in ipairs(KEYS) do
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
-  if redis.call('ZCARD', key) >= tonumber(ARGV[2 + i]) then return i end
-end
-for _, key in ipairs(KEYS) do
-  redis.call('ZADD', key, now + tonumber(ARGV[2]), ARGV[1])
-  redis.call('EXPIRE', key, math.ceil(tonumber(ARGV[2])) * 2)
-end
-return 0
+return open_lease(1, ARGV[1], tonumber(ARGV[2]), {unpack(ARGV, 3)}, now)
 """
 
 # KEYS: the lease sets. ARGV: the member, its life in seconds. Pushes the lease's end on.
@@ -59,25 +67,16 @@ return 0
 # gates, each gate's tokens per second and capacity, then _OPEN's arguments. Spends one token
 # of each bucket when every one has a token, else nothing: returns {"wait", seconds}; then
 # takes the lease as _OPEN does, the tokens spent either way: {"full", position} or {"ok"}.
-_OPEN_GATED = TOKEN_BUCKET_LUA + """
-local gates = tonumber(ARGV[1])
+_OPEN_GATED = TOKEN_BUCKET_LUA + _LEASE_LUA + """
+local gates, count = {}, tonumber(ARGV[1])
+for i = 1, count do gates[i] = {KEYS[i], ARGV[2 * i], ARGV[2 * i + 1]} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local wait = 0
-for i = 1, gates do
-  wait = math.max(wait, token_wait(KEYS[i], tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1]), now))
-end
+local wait = take_all_tokens(gates, now)
 if wait > 0 then return {'wait', tostring(wait)} end
-for i = 1, gates do take_token(KEYS[i], tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])) end
-local member, life, first = ARGV[2 * gates + 2], tonumber(ARGV[2 * gates + 3]), 2 * gates + 4
-for i = gates + 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
-  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[first + i - gates - 1]) then return {'full', i - gates} end
-end
-for i = gates + 1, #KEYS do
-  redis.call('ZADD', KEYS[i], now + life, member)
-  redis.call('EXPIRE', KEYS[i], math.ceil(life) * 2)
-end
+local first = 2 * count + 2
+local full = open_lease(count + 1, ARGV[first], tonumber(ARGV[first + 1]), {unpack(ARGV, first + 2)}, now)
+if full > 0 then return {'full', full} end
 return {'ok'}
 """
 

@@ -11,6 +11,8 @@ spending a token cannot drift apart.
 #: seconds to wait for one. The hash expires once it would be full again.
 #: ``token_wait(key, rate, burst, now)``: the same bucket read without spending: 0 if a token
 #: is there, else the seconds to wait for one (to spend from several buckets all or none).
+#: ``take_all_tokens(gates, now)``: one token of each gate (``{key, rate, burst}``) when every
+#: one has a token, else none; returns 0, 0, else the longest wait and which gate (from 1) set it.
 TOKEN_BUCKET_LUA = """
 local function token_wait(key, rate, burst, now)
   local held = redis.call('HMGET', key, 'tokens', 'at')
@@ -32,5 +34,15 @@ local function take_token(key, rate, burst)
   redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now))
   redis.call('PEXPIRE', key, math.ceil((burst - tokens) / rate * 1000) + 1000)
   return wait
+end
+local function take_all_tokens(gates, now)
+  local wait, empty = 0, 0
+  for i, gate in ipairs(gates) do
+    local gate_wait = token_wait(gate[1], tonumber(gate[2]), tonumber(gate[3]), now)
+    if gate_wait > wait then wait, empty = gate_wait, i end
+  end
+  if wait > 0 then return wait, empty end
+  for _, gate in ipairs(gates) do take_token(gate[1], tonumber(gate[2]), tonumber(gate[3])) end
+  return 0, 0
 end
 """

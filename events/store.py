@@ -212,13 +212,8 @@ if ARGV[6] ~= '' then
   local gates = cjson.decode(ARGV[6])
   local t = redis.call('TIME')
   local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-  local wait, empty = 0, 0
-  for i, gate in ipairs(gates) do
-    local gate_wait = token_wait(gate[1], tonumber(gate[2]), tonumber(gate[3]), now)
-    if gate_wait > wait then wait, empty = gate_wait, i end
-  end
+  local wait, empty = take_all_tokens(gates, now)
   if wait > 0 then return {'limited', tostring(wait), empty} end
-  for _, gate in ipairs(gates) do take_token(gate[1], tonumber(gate[2]), tonumber(gate[3])) end
 end
 for i = FIRST_EVENT, #ARGV do
   redis.call('XADD', KEYS[1], '0-' .. (version + i - FIRST_EVENT + 1), 'e', ARGV[i])

@@ -296,3 +296,12 @@ def seat_of(record: Record, player_id: str) -> int | None:
         if player is not None and player["id"] == player_id:
             return seat
     return None
+
+
+def seat_now(record: Record | None, player_id: str | None, seat: int | None | str) -> int | None | str:
+    """The seat a feed held open redacts ``record`` for: the one ``player_id`` holds in it (a
+    seat left in an open game may be another's by the deal), else ``seat`` as it was (the
+    operator, an anonymous caller, or no record read)."""
+    if player_id is None or record is None:
+        return seat
+    return seat_of(record, player_id)

@@ -26,7 +26,7 @@ from engine.core import Engine, RawPage
 from engine.streams import Lease
 from events.envelope import Envelope
 from events.watch import Watch
-from projections.record import seat_of
+from projections.record import seat_now
 from projections.views import feed_item
 from service.answers import dump_bytes
 from service.gevent_worker import chunked_socket, send_now
@@ -102,11 +102,6 @@ class EventStream:
                 self.lease.release()
 
     # ------------------------------------------------------------------ frames
-    def _follow_seat(self, record: dict[str, Any] | None) -> None:
-        """The caller's seat in ``record`` (see ``player_id``): what the frames are redacted for."""
-        if self.player_id is not None and record is not None:
-            self.seat = seat_of(record, self.player_id)
-
     def page_frames(self, items: list[dict[str, Any]], moved: bool) -> bytes:
         """One write: the page's items, then (if events moved the stream) the caller's view."""
         frames = []
@@ -140,7 +135,7 @@ class EventStream:
                 page = first if first is not None else eng.read_page(self.game_id, self.after, self.cursor, self.base,
                                                                      MAX_PAGE, watch)
                 first = None
-                self._follow_seat(page.record)
+                self.seat = seat_now(page.record, self.player_id, self.seat)
                 items, self.after, self.cursor, full, page_record = eng.page_items(page, self.seat, self.after,
                                                                                    self.cursor)
                 self.current = page_record or self.current
@@ -199,7 +194,7 @@ class EventStream:
         sock = chunked_socket(self.write)
         if sock is None:
             return
-        self._follow_seat(record)
+        self.seat = seat_now(record, self.player_id, self.seat)
         items = [item for e in events if (item := feed_item(record, e, self.seat)) is not None]
         held = self.current, self.after
         self.current, self.after = record, events[-1].seq

@@ -12,7 +12,7 @@ from engine.chat import visible
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
-from projections.record import seat_of
+from projections.record import seat_now
 from projections.views import OPERATOR, game_view
 from service import setup_requests
 from service.actions import MINIMAL_APPLIED, submit_action
@@ -197,8 +197,7 @@ def events(game_id: str) -> dict[str, Any]:
     with eng.watch(game_id) as watch:  # registered before the first read: no append slips by
         while True:
             page = eng.read_page(game_id, after, cursor, base, limit, watch)
-            if player is not None and page.record is not None:
-                seat = seat_of(page.record, player.id)
+            seat = seat_now(page.record, player.id if player is not None else None, seat)
             items, after, cursor, full, current = eng.page_items(page, seat, after, cursor)
             record = current or record
             if items or full:

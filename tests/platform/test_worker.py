@@ -11,7 +11,7 @@ from redis import Redis
 from rq.worker import SimpleWorker
 
 from engine.core import STALE_DUE_SECONDS, Engine
-from engine.scheduling import BOTS_QUEUE, DRAIN_LINGER_SECONDS, make_queue
+from engine.scheduling import BOTS_QUEUE, DRAIN_LINGER_SECONDS, QUEUED_MARK_MS, make_queue
 from engine.settings import Settings
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from service.embedded import EmbeddedRedis
@@ -209,29 +209,35 @@ def test_one_drain_job_runs_the_steps_of_every_game_due(worker_engine: Engine) -
         assert engine.load(game_id)["state"]["score"] == [1, 0]
 
 
-def _until(condition, timeout: float = 10.0) -> None:
-    """Wait for a thread's work to show (polled, bounded): no fixed sleep."""
-    ends = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < ends, "the condition never came true"
-        time.sleep(0.01)
-
-
 def test_a_lingering_drain_job_runs_the_steps_that_fall_due_meanwhile_and_none_are_queued(
-        worker_engine: Engine) -> None:
+        worker_engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """While one drain job lingers it holds the mark: the commits meanwhile queue no job of
     their own, and it runs their steps; once it ends, the next step queues a job again."""
     engine = worker_engine  # the system step is left to the workers
     queue = engine.scheduler.queue
     games = [started(engine) for _ in range(3)]
+    # The job starts as the commit that queued it left things: the mark taken.
+    engine.redis.set(engine.keys.drain_queued(), 1, px=QUEUED_MARK_MS)
+    stepped: list[str] = []
+    all_stepped = threading.Event()
+    run_due = engine._run_due
+
+    def counting(game_ids: list[str]) -> int:
+        done = run_due(game_ids)
+        stepped.extend(game_ids)
+        if len(stepped) == len(games):
+            all_stepped.set()
+        return done
+
+    monkeypatch.setattr(engine, "_run_due", counting)
     ran: list[int] = []
     drain = threading.Thread(target=lambda: ran.append(engine.drain_due(linger=30.0, idle=2.0)))
     drain.start()
-    _until(lambda: engine.redis.exists(engine.keys.drain_queued()))
     for game_id, players in games:
         engine.act(players[0], game_id, {"type": "pick", "number": 3})
         engine.act(players[1], game_id, {"type": "pick", "number": 2})
-    _until(lambda: all(engine.load(game_id)["state"]["score"] == [1, 0] for game_id, _ in games))
+    assert all_stepped.wait(10.0), "the lingering job ran every step that fell due"
+    assert all(engine.load(game_id)["state"]["score"] == [1, 0] for game_id, _ in games)
     assert queue.count == 0, "the lingering job took them: no job was queued"
     drain.join(10.0)  # nothing more falls due: it ends after its idle wait
     assert not drain.is_alive() and ran == [3]
