@@ -35,7 +35,8 @@ Idempotency-Key) and get the route's answers:
 - ``POST /v1/games`` with a plain JSON body that the route's schema takes (a body it refuses
   goes to the app, which says why): tokens first, then the creation, as the route does;
 - ``GET /v1/games/<id>/events/stream`` from the start, with ``view=true`` or nothing else in
-  the query and no ``Last-Event-ID``: tokens, the game, the stream's lease, then the stream.
+  the query and no ``Last-Event-ID``: the caller's tokens and the stream's lease in one
+  script, then its first page (``setup_requests.open_stream_from_start``).
 
 Anything else is the app's.
 """
