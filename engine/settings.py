@@ -132,6 +132,9 @@ class Settings:
     open_game_ttl: float = 7 * 86400.0
     #: Whether webhooks may point at loopback, private and link-local addresses.
     webhooks_allow_private: bool = False
+    #: Whether the API serves plain HTTP/1.1 requests itself, not through gunicorn's request
+    #: objects (service/plain_requests.py).
+    plain_requests: bool = True
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
     log_level: str = "INFO"
     #: A folder of the operator's own Pax Porfiriana card sets (``<name>.json``).
@@ -191,6 +194,12 @@ class Settings:
 def environment_with(**values: str) -> dict[str, str]:
     """This process's environment with ``values`` set: what a child process it starts is given."""
     return {**os.environ, **values}
+
+
+def gunicorn_script_name() -> str:
+    """gunicorn's own ``SCRIPT_NAME`` variable (the prefix it strips from every path), which
+    the API does not set; read here, where the environment is read."""
+    return os.environ.get("SCRIPT_NAME", "")
 
 
 # ------------------------------------------------------------------ parsing
@@ -298,6 +307,7 @@ VARIABLES = (
     Variable("INTRIGUE_LEADERBOARD_MIN_GAMES", "leaderboard_min_games", _count),
     Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
+    Variable("INTRIGUE_PLAIN_REQUESTS", "plain_requests", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),
     Variable("INTRIGUE_WEBHOOK_RETRY_MAX", "webhook_retry.cap", _number),
     Variable("INTRIGUE_WEBHOOK_RETRY_FOR", "webhook_retry.retry_for", _number),

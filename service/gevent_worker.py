@@ -28,6 +28,7 @@ answered 429 ``too_many_connections`` and closed before anything of it is read.
 
 from __future__ import annotations
 
+import errno
 import gc
 import io
 import time
@@ -38,6 +39,7 @@ from typing import Any
 
 import gevent
 from gevent import monkey, socket
+from gunicorn import util
 from gunicorn.http import message, wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -285,9 +287,14 @@ class Worker(GeventWorker):
     #: Set by the first quit signal; a second one is ignored (see :meth:`handle_quit`).
     _quitting = False
     limits: Limits = Limits()
+    #: Whether plain requests take the short path (see :meth:`_serve`).
+    plain_requests = False
+    plain_wanted = True
 
     def init_process(self) -> None:
-        self.limits = Settings.at_start("intrigue").limits
+        settings = Settings.at_start("intrigue")
+        self.limits = settings.limits
+        self.plain_wanted = settings.plain_requests
         #: Connections open now, by client address (this process's).
         self.connections: dict[str, int] = {}
         super().init_process()
@@ -306,13 +313,34 @@ class Worker(GeventWorker):
             return
         self.connections[address] = held + 1
         try:
-            super().handle(listener, client, addr)
+            self._serve(listener, client, addr)
         finally:
             left = self.connections[address] - 1
             if left:
                 self.connections[address] = left
             else:
                 del self.connections[address]
+
+    def _serve(self, listener: Any, client: Any, addr: Any) -> None:
+        """Plain requests on the short path (service/plain_requests.py), the rest by gunicorn."""
+        if not self.plain_requests:
+            super().handle(listener, client, addr)
+            return
+        from service.plain_requests import replaying, serve_plain
+
+        try:
+            leftover = serve_plain(self, listener.getsockname(), client, addr)
+        except OSError as exc:  # as gunicorn's handler treats a socket's error
+            if exc.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN):
+                self.log.exception("Socket error processing request.")
+            leftover = None
+        except BaseException:
+            util.close(client)
+            raise
+        if leftover is None:
+            util.close(client)
+            return
+        super().handle(listener, replaying(client, leftover), addr)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         """A body that timed out while gunicorn drained it (its request was answered without
@@ -329,7 +357,10 @@ class Worker(GeventWorker):
         return super().handle_request(listener_name, req, sock, addr)
 
     def load_wsgi(self) -> None:
+        from service.plain_requests import plain_served
+
         super().load_wsgi()
+        self.plain_requests = self.plain_wanted and plain_served(self.cfg)
         freeze_settings(self.cfg)
         remember_trusted_peers()
         share_base_environ(self.cfg)

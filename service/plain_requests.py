@@ -1,0 +1,260 @@
+"""The common HTTP/1.1 request served without gunicorn's request machinery; the rest by gunicorn.
+
+gunicorn's parser, request and environ objects cost an API process about 60 µs of CPU per
+request, several times what reading and answering a plain request needs (docs/performance.md,
+section 23). Nearly every request a client of this API sends is plain: HTTP/1.1, a short
+head of well-formed fields, a body sent whole with its length or none. :func:`serve_plain`
+serves those on a kept-alive connection; the first request that is anything else (a
+transfer coding, an ``Expect``, an upgrade, a forwarding header, a field name with an
+underscore, a line or a head over gunicorn's limits, a byte outside printable ASCII, a
+body not yet arrived whole...) is handed to gunicorn with every byte read of it, and gunicorn
+serves the connection from there, answering or refusing exactly as it would have.
+
+So this path never refuses anything: it accepts a strict subset of what gunicorn accepts and
+builds the environ gunicorn would build for it. The answer is still written by gunicorn's
+response class (``service.gevent_worker.CoalescingResponse``), so its status line, its
+``Server``, ``Date`` and ``Connection`` fields and its framing are gunicorn's own.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from gunicorn import util
+from gunicorn.http import wsgi
+
+from engine.settings import gunicorn_script_name
+
+#: A request line this path serves: a method the API has, an origin-form target of
+#: printable ASCII without a fragment, HTTP/1.1.
+_REQUEST_LINE = re.compile(rb"(GET|POST|PUT|PATCH|DELETE|OPTIONS) (/[!-\"$-~]*) HTTP/1\.1")
+#: A field line: a token name without an underscore, a value of printable ASCII (spaces and
+#: tabs inside), optional whitespace around it.
+_FIELD = re.compile(rb"([!#$%&'*+.^`|~0-9A-Za-z-]+):[ \t]*((?:[!-~]+(?:[ \t]+[!-~]+)*)?)[ \t]*")
+#: Fields that send a request to gunicorn: framing and negotiation. (So do the fields of its
+#: ``secure_scheme_headers``, whose trust it decides per peer: see :func:`gunicorn_only`.)
+_FRAMING = frozenset({b"TRANSFER-ENCODING", b"EXPECT", b"UPGRADE", b"TE", b"HTTP2-SETTINGS"})
+#: Longest head read before giving the request to gunicorn (its own limits decide then).
+_HEAD_CEILING = 16384
+_CHUNK = 65536
+
+
+class PlainRequest:
+    """What gunicorn's response, hooks and logs read of a request, for one served here."""
+
+    version = (1, 1)
+    scheme = "http"
+    proxy_protocol_info = None
+
+    def __init__(self, method: str, uri: str, headers: list[tuple[str, str]], close: bool) -> None:
+        self.method = method
+        self.uri = uri
+        self.path, _, self.query = uri.partition("?")
+        self.fragment = ""
+        self.headers = headers
+        self.must_close = close
+        self.body = None
+
+    def should_close(self) -> bool:
+        return self.must_close
+
+
+def plain_served(cfg: Any) -> bool:
+    """Whether this worker's settings leave plain requests to :func:`serve_plain`: not over
+    TLS, no PROXY protocol, no HTTP/2, keep-alive on, no SCRIPT_NAME, no access log or
+    logging set-up of gunicorn's (each is gunicorn's to honour)."""
+    return (not cfg.is_ssl and str(getattr(cfg, "proxy_protocol", "off")).lower() in ("off", "false", "none")
+            and str(getattr(cfg, "http2_cleartext", "off")).lower() in ("off", "false", "none")
+            and "h2" not in (getattr(cfg, "http_protocols", None) or ["h1"])
+            and cfg.keepalive > 0 and not gunicorn_script_name()
+            and not (cfg.accesslog or cfg.logconfig or cfg.logconfig_dict or getattr(cfg, "logconfig_json", None)
+                     or cfg.syslog))
+
+
+def gunicorn_only(cfg: Any) -> frozenset[bytes]:
+    """Field names (upper case) whose requests gunicorn serves: framing, negotiation, and the
+    scheme a trusted proxy may set."""
+    return _FRAMING | {name.upper().encode("latin-1") for name in (cfg.secure_scheme_headers or {})}
+
+
+def parse_head(head: bytes, line_limit: int, field_limit: int, fields_limit: int,
+               refused: frozenset[bytes] = _FRAMING
+               ) -> tuple[str, str, list[tuple[str, str]], dict[str, str], int, bool] | None:
+    """(method, target, fields, environ entries, body length, close) of a plain request's
+    head (without its blank line), or None when it is not plain: gunicorn then reads it.
+    ``refused`` names the fields (upper case) that make a request gunicorn's."""
+    lines = head.split(b"\r\n")
+    first = lines[0]
+    if len(first) > line_limit:
+        return None
+    matched = _REQUEST_LINE.fullmatch(first)
+    if matched is None:
+        return None
+    if len(lines) - 1 > fields_limit:
+        return None
+    fields: list[tuple[str, str]] = []
+    entries: dict[str, str] = {}
+    length: int | None = None
+    close = False
+    host_seen = False
+    for line in lines[1:]:
+        if len(line) > field_limit:
+            return None
+        field = _FIELD.fullmatch(line)
+        if field is None:
+            return None
+        name = field.group(1).upper()
+        if name in refused:
+            return None
+        value = field.group(2).decode("ascii")
+        if name == b"CONTENT-LENGTH":
+            if length is not None or not value.isdigit() or len(value) > 15 or (value[0] == "0" and value != "0"):
+                return None
+            length = int(value)
+            entries["CONTENT_LENGTH"] = value
+        elif name == b"CONTENT-TYPE":
+            if "CONTENT_TYPE" in entries:
+                return None
+            entries["CONTENT_TYPE"] = value
+        else:
+            if name == b"CONNECTION":
+                token = value.lower()
+                if token == "close":
+                    close = True
+                elif token != "keep-alive":
+                    return None
+            elif name == b"HOST":
+                if host_seen:
+                    return None
+                host_seen = True
+            key = "HTTP_" + name.decode("ascii").replace("-", "_")
+            if key in entries:
+                return None  # a repeated field: gunicorn joins them
+            entries[key] = value
+        fields.append((name.decode("ascii"), value))
+    if not host_seen:
+        return None  # HTTP/1.1 requires Host; gunicorn says what it makes of its absence
+    return matched.group(1).decode("ascii"), matched.group(2).decode("ascii"), fields, entries, length or 0, close
+
+
+class _Replayed:
+    """A client socket whose first reads return bytes already taken from it: how a request
+    this path will not serve reaches gunicorn whole."""
+
+    def __init__(self, sock: Any, data: bytes) -> None:
+        self._sock_under = sock
+        self._data = data
+
+    def recv(self, size: int, *args: Any) -> bytes:
+        if self._data:
+            data, self._data = self._data[:size], self._data[size:]
+            return data
+        return self._sock_under.recv(size, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock_under, name)
+
+
+def replaying(sock: Any, data: bytes) -> Any:
+    """``sock``, or a stand-in that first gives back ``data`` when there is any."""
+    return _Replayed(sock, data) if data else sock
+
+
+def serve_plain(worker: Any, listener_name: Any, client: Any, addr: Any) -> bytes | None:
+    """Serve plain requests on ``client`` until one is not plain: return what was read of it
+    (gunicorn serves the connection from there), or None once the connection is done."""
+    cfg = worker.cfg
+    template = wsgi.base_environ(cfg)
+    refused = gunicorn_only(cfg)
+    if isinstance(listener_name, str):
+        return b""  # a unix socket: gunicorn derives SERVER_* from the Host field
+    server_name, server_port = listener_name[0], str(listener_name[1])
+    remote_addr, remote_port = (addr[0], str(addr[1])) if isinstance(addr, tuple) else (str(addr), None)
+    buffered = b""
+    while True:
+        end = buffered.find(b"\r\n\r\n")
+        if end < 0:
+            with worker.timeout_ctx():
+                while end < 0:
+                    if len(buffered) > _HEAD_CEILING:
+                        return buffered
+                    data = client.recv(_CHUNK)
+                    if not data:
+                        return None
+                    buffered += data
+                    end = buffered.find(b"\r\n\r\n", max(0, len(buffered) - len(data) - 3))
+                    if end < 0 and buffered.count(b"\n") != buffered.count(b"\r\n"):
+                        return buffered  # a line ended by a bare LF: gunicorn says what it makes of it
+            if end < 0:
+                return None  # no head in time: closed, as gunicorn closes it
+        parsed = parse_head(buffered[:end], cfg.limit_request_line, cfg.limit_request_field_size,
+                            cfg.limit_request_fields, refused)
+        if parsed is None:
+            return buffered
+        method, target, fields, entries, length, close = parsed
+        start = end + 4
+        if len(buffered) - start < length:
+            return buffered  # the body is still on its way: gunicorn reads it within its deadline
+        body, buffered = buffered[start:start + length], buffered[start + length:]
+        request = PlainRequest(method, target, fields, close)
+        request.body = io.BytesIO(body)
+        if not _answer(worker, request, entries, client, addr, server_name, server_port,
+                       remote_addr, remote_port, template):
+            return None
+
+
+def _answer(worker: Any, request: PlainRequest, entries: dict[str, str], client: Any, addr: Any,
+            server_name: str, server_port: str, remote_addr: str, remote_port: str | None,
+            template: dict[str, Any]) -> bool:
+    """Run the app for one plain request, as gunicorn's ``handle_request`` does: whether the
+    connection stays open."""
+    cfg = worker.cfg
+    environ: dict[str, Any] = {}
+    response = None
+    try:
+        cfg.pre_request(worker, request)
+        response = wsgi.Response(request, client, cfg)
+        environ = dict(template)
+        environ.update(entries)
+        environ.update({
+            "wsgi.input": request.body, "gunicorn.socket": client, "REQUEST_METHOD": request.method,
+            "QUERY_STRING": request.query, "RAW_URI": request.uri, "SERVER_PROTOCOL": "HTTP/1.1",
+            "wsgi.url_scheme": "http", "REMOTE_ADDR": remote_addr, "SERVER_NAME": server_name,
+            "SERVER_PORT": server_port, "PATH_INFO": util.unquote_to_wsgi_str(request.path), "SCRIPT_NAME": "",
+            "wsgi.multithread": True,
+        })
+        if remote_port is not None:
+            environ["REMOTE_PORT"] = remote_port
+        worker.nr += 1
+        if worker.nr >= worker.max_requests and worker.alive:
+            worker.log.info("Autorestarting worker after current request.")
+            worker.alive = False
+        if not worker.alive:
+            response.force_close()
+        answer = worker.wsgi(environ, response.start_response)
+        try:
+            if isinstance(answer, wsgi.FileWrapper):
+                response.write_file(answer)
+            else:
+                for item in answer:
+                    response.write(item)
+            response.close()
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
+        return not response.should_close()
+    except OSError:
+        raise  # the client went away: the connection's handler closes it
+    except Exception as exc:
+        if response is not None and response.headers_sent:
+            worker.log.exception("Error handling request")  # too late for an error answer
+            return False
+        worker.handle_error(request, client, addr, exc)
+        return False
+    finally:
+        try:
+            cfg.post_request(worker, request, environ, response)
+        except Exception:
+            worker.log.exception("Exception in post_request hook")

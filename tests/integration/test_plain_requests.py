@@ -1,0 +1,283 @@
+"""Plain HTTP/1.1 requests served on the short path answer exactly as gunicorn answers them.
+
+The same raw bytes go to two servers of the same echo app under the API's worker, one with
+the short path (the default) and one without (``INTRIGUE_PLAIN_REQUESTS=0``); every answer
+must be the same but for its ``Date``, and the short path must have served what is plain
+and left the rest to gunicorn.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gunicorn.config import Config
+
+from service.embedded import free_port
+from service.plain_requests import _FRAMING, gunicorn_only, parse_head, replaying, serve_plain
+from tests.integration.conftest import ROOT, wait_for_server
+
+# --------------------------------------------------------------------------- the head's parse
+
+PLAIN = (b"POST /v1/games/abc/actions?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8000\r\nContent-Type: application/json\r\n"
+         b"Authorization: Bearer t0ken\r\nContent-Length: 17\r\nX-Forwarded-For: 10.0.0.1\r\nAccept:  */* ")
+
+
+def test_a_plain_head_gives_what_gunicorn_puts_in_the_environ() -> None:
+    parsed = parse_head(PLAIN, 8190, 8190, 100, gunicorn_only(Config()))
+    assert parsed is not None
+    method, target, fields, entries, length, close = parsed
+    assert (method, target, length, close) == ("POST", "/v1/games/abc/actions?x=1", 17, False)
+    assert entries == {"HTTP_HOST": "127.0.0.1:8000", "CONTENT_TYPE": "application/json",
+                       "HTTP_AUTHORIZATION": "Bearer t0ken", "CONTENT_LENGTH": "17",
+                       "HTTP_X_FORWARDED_FOR": "10.0.0.1", "HTTP_ACCEPT": "*/*"}
+    assert fields[0] == ("HOST", "127.0.0.1:8000")
+
+
+@pytest.mark.parametrize("head", [
+    b"POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked",
+    b"POST /a HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nUpgrade: h2c\r\nConnection: Upgrade",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nX-Forwarded-Proto: https",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nX_Forwarded_For: 1.2.3.4",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nAccept: a\r\nAccept: b",
+    b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nContent-Length: 2",
+    b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 02",
+    b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: -1",
+    b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 1e3",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nX-Name: caf\xc3\xa9",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nX-Long: a\r\n b",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nX-Nul: a\x00b",
+    b"GET /a HTTP/1.0\r\nHost: h",
+    b"HEAD /a HTTP/1.1\r\nHost: h",
+    b"GET http://h/a HTTP/1.1\r\nHost: h",
+    b"GET /a#b HTTP/1.1\r\nHost: h",
+    b"GET /a b HTTP/1.1\r\nHost: h",
+    b"GET /a HTTP/1.1",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nHost: h",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, Upgrade",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nBad Name: x",
+    b"GET /a HTTP/1.1\r\nHost: h\r\n: x",
+    b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: h",
+    b"GET /a HTTP/1.1\r\nHost: h\r\nX-Big: " + b"a" * 9000,
+    b"GET /a HTTP/1.1\r\nHost: h" + b"\r\nX-F: 1" * 100,
+])
+def test_anything_but_a_plain_head_is_left_to_gunicorn(head: bytes) -> None:
+    assert parse_head(head, 8190, 8190, 100, gunicorn_only(Config())) is None
+
+
+def test_the_secure_scheme_fields_are_gunicorns_as_its_settings_name_them() -> None:
+    config = Config()
+    config.set("secure_scheme_headers", {"X-Scheme": "https"})
+    assert gunicorn_only(config) == _FRAMING | {b"X-SCHEME"}
+    assert parse_head(b"GET /a HTTP/1.1\r\nHost: h\r\nX-Scheme: https", 8190, 8190, 100, gunicorn_only(config)) is None
+    assert parse_head(b"GET /a HTTP/1.1\r\nHost: h\r\nX-Forwarded-Proto: https", 8190, 8190, 100,
+                      gunicorn_only(config)) is not None
+
+
+# --------------------------------------------------------------------------- the connection loop
+
+
+class ScriptedSocket:
+    """A client socket that gives its reads in the pieces scripted, then the end."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = list(pieces)
+        self.sent = b""
+
+    def recv(self, size: int) -> bytes:
+        return self.pieces.pop(0) if self.pieces else b""
+
+    def sendall(self, data: bytes) -> None:
+        self.sent += data
+
+
+class EchoWorker:
+    """What :func:`serve_plain` uses of gunicorn's worker."""
+
+    def __init__(self) -> None:
+        self.cfg = Config()
+        self.nr, self.max_requests, self.alive = 0, 10**9, True
+        self.answered: list[dict] = []
+        self.log = logging.getLogger("echo-worker")
+
+    def timeout_ctx(self) -> Iterator[None]:
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def wsgi(self, environ: dict, start_response) -> list[bytes]:
+        self.answered.append({"path": environ["PATH_INFO"], "body": environ["wsgi.input"].read()})
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
+
+@pytest.mark.parametrize(("pieces", "served", "left"), [
+    # two pipelined requests, then the end of the connection
+    ([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhiGET /b HTTP/1.1\r\nHost: h\r\n\r\n"],
+     [("/a", b"hi"), ("/b", b"")], None),
+    # a head in three pieces, the blank line split between two of them
+    ([b"GET /a HTTP/1.1\r\nHo", b"st: h\r\n\r", b"\n"], [("/a", b"")], None),
+    # a body not yet arrived whole: every byte read goes to gunicorn
+    ([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhi", b"ya"], [],
+     b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhi"),
+    # a plain request, then one that is not: the second goes to gunicorn whole
+    ([b"GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
+     [("/a", b"")], b"POST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+    # a line ended by a bare LF: gunicorn's, before the head is even complete
+    ([b"GET /a HTTP/1.1\nHost: h\n"], [], b"GET /a HTTP/1.1\nHost: h\n"),
+    # a request closing the connection: nothing after it is read
+    ([b"GET /a HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\nGET /b HTTP/1.1\r\nHost: h\r\n\r\n"],
+     [("/a", b"")], None),
+])
+def test_the_loop_serves_plain_requests_and_hands_on_the_rest_whole(pieces, served, left) -> None:
+    worker, client = EchoWorker(), ScriptedSocket(pieces)
+    assert serve_plain(worker, ("127.0.0.1", 8000), client, ("127.0.0.1", 5000)) == left
+    assert [(a["path"], a["body"]) for a in worker.answered] == served
+    assert client.sent.count(b"HTTP/1.1 200 OK\r\n") == len(served)
+
+
+def test_a_stand_in_socket_gives_back_the_bytes_read_before_the_rest() -> None:
+    under = ScriptedSocket([b"and more"])
+    sock = replaying(under, b"read before")
+    assert sock.recv(4) + sock.recv(100) + sock.recv(100) == b"read before" + b"and more"
+    sock.sendall(b"x")
+    assert under.sent == b"x"
+    assert replaying(under, b"") is under
+
+
+# --------------------------------------------------------------------------- the real server
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory) -> Iterator[dict[str, int]]:
+    """The echo app under the API's worker and settings: with the short path, and without."""
+    ports: dict[str, int] = {}
+    processes = []
+    folder = tmp_path_factory.mktemp("plain")
+    try:
+        for name, flag in (("short", "1"), ("gunicorn", "0")):
+            port = free_port()
+            env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_PLAIN_REQUESTS": flag,
+                   "GUNICORN_CMD_ARGS": "--config python:service.gunicorn_conf", "PYTHONPATH": str(ROOT)}
+            log = folder / f"{name}.log"
+            with open(log, "wb") as out:
+                process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
+                                            "--workers", "1", "tests.support.echo_wsgi:app"], cwd=ROOT, env=env,
+                                           stdout=out, stderr=subprocess.STDOUT)
+            processes.append(process)
+            wait_for_server(process, f"http://127.0.0.1:{port}", Path(log).read_text)
+            ports[name] = port
+        yield ports
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=20)
+
+
+def exchange(port: int, writes: list[bytes]) -> bytes:
+    """Send ``writes`` on one connection, then read every answer until the server closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        for data in writes:
+            sock.sendall(data)
+        received = b""
+        while data := sock.recv(65536):
+            received += data
+    return received
+
+
+def answers(stream: bytes) -> list[tuple[bytes, list[bytes], dict]]:
+    """Each answer on a connection: its status line, its fields but ``Date``, its body (JSON
+    when it is the echo's, with the path that served it taken out and returned apart)."""
+    out = []
+    while stream:
+        head, _, stream = stream.partition(b"\r\n\r\n")
+        status, *fields = head.split(b"\r\n")
+        named = {f.split(b":", 1)[0].lower(): f.split(b":", 1)[1].strip() for f in fields}
+        if status.split(b" ")[1].startswith(b"1"):  # 100 Continue: an answer still follows
+            body = b""
+        elif b"content-length" in named:
+            length = int(named[b"content-length"])
+            body, stream = stream[:length], stream[length:]
+        elif named.get(b"transfer-encoding") == b"chunked":
+            body = b""
+            while True:
+                size, _, stream = stream.partition(b"\r\n")
+                size_n = int(size, 16)
+                body, stream = body + stream[:size_n], stream[size_n + 2:]
+                if size_n == 0:
+                    break
+        else:
+            body, stream = stream, b""
+        kept = [f for f in fields if not f.lower().startswith(b"date:")]
+        try:
+            echoed = json.loads(body)
+        except ValueError:
+            echoed = {"raw": body.decode("latin-1")}
+        out.append((status, kept, echoed))
+    return out
+
+
+END = b"GET /end HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+
+CASES = {
+    "a move's POST, then a GET, pipelined": (
+        [b"POST /v1/games/g1/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+         b"Authorization: Bearer abc\r\nContent-Length: 24\r\n\r\n{\"action\":{\"type\":\"x\"}}\n"
+         b"GET /v1/games/g1?view=true&x=%41%2F HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 10.1.2.3\r\n\r\n" + END],
+        ["shortcut", "shortcut", "shortcut"]),
+    "an answer in chunks, an escaped path": (
+        [b"GET /stream HTTP/1.1\r\nHost: h\r\n\r\nGET /caf%C3%A9%20x HTTP/1.1\r\nHost: h\r\n\r\n" + END],
+        ["shortcut", "shortcut", "shortcut"]),
+    "a chunked body, then a plain request after it": (
+        [b"POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+         b"POST /d HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nok" + END],
+        ["gunicorn", "gunicorn", "gunicorn"]),
+    "a body that comes after its head": (
+        [b"POST /e HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\n", b"hello" + END],
+        None),
+    "Expect: 100-continue": (
+        [b"POST /f HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi" + END],
+        [None, "gunicorn", "gunicorn"]),
+    "a forwarded scheme, a repeated field, a field with an underscore": (
+        [b"GET /g HTTP/1.1\r\nHost: h\r\nX-Forwarded-Proto: https\r\n\r\n"
+         b"GET /h HTTP/1.1\r\nHost: h\r\nAccept: a\r\nAccept: b\r\n\r\n"
+         b"GET /i HTTP/1.1\r\nHost: h\r\nX_Token: x\r\n\r\n" + END],
+        ["gunicorn", "gunicorn", "gunicorn", "gunicorn"]),
+    "HEAD": (  # the last request: its answer's length is that of a body it does not carry
+        [b"HEAD /j HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"],
+        None),
+    "HTTP/1.0": (
+        [b"GET /k HTTP/1.0\r\nHost: h\r\n\r\n"],
+        ["gunicorn"]),
+    "an app that fails": (
+        [b"GET /fail HTTP/1.1\r\nHost: h\r\n\r\n"],
+        None),
+    "a request line that is not HTTP": (
+        [b"GARBAGE\r\n\r\n"],
+        None),
+    "a head over gunicorn's limit": (
+        [b"GET /l HTTP/1.1\r\nHost: h\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n"],
+        None),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_each_answer_is_the_one_gunicorn_gives(servers: dict[str, int], case: str) -> None:
+    writes, paths = CASES[case]
+    short = answers(exchange(servers["short"], writes))
+    slow = answers(exchange(servers["gunicorn"], writes))
+    assert [(status, fields, {k: v for k, v in body.items() if k != "path"}) for status, fields, body in short] == \
+           [(status, fields, {k: v for k, v in body.items() if k != "path"}) for status, fields, body in slow]
+    assert short, "no answer at all"
+    assert all(body.get("path") in (None, "gunicorn") for _, _, body in slow)
+    if paths is not None:
+        assert [body.get("path") for _, _, body in short] == paths
