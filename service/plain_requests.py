@@ -87,7 +87,7 @@ def parse_head(head: bytes, line_limit: int, field_limit: int, fields_limit: int
     ``refused`` names the fields (upper case) that make a request gunicorn's."""
     lines = head.split(b"\r\n")
     first = lines[0]
-    if len(first) > line_limit:
+    if line_limit and len(first) > line_limit:  # 0: no limit, as gunicorn reads its setting
         return None
     matched = _REQUEST_LINE.fullmatch(first)
     if matched is None:
@@ -100,7 +100,7 @@ def parse_head(head: bytes, line_limit: int, field_limit: int, fields_limit: int
     close = False
     host_seen = False
     for line in lines[1:]:
-        if len(line) > field_limit:
+        if field_limit and len(line) > field_limit:
             return None
         field = _FIELD.fullmatch(line)
         if field is None:

@@ -73,6 +73,12 @@ def test_anything_but_a_plain_head_is_left_to_gunicorn(head: bytes) -> None:
     assert parse_head(head, 8190, 8190, 100, gunicorn_only(Config())) is None
 
 
+def test_a_limit_of_zero_is_no_limit_as_gunicorn_reads_it() -> None:
+    head = b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: h\r\nX-Big: " + b"b" * 9000
+    assert parse_head(head, 0, 0, 100) is not None
+    assert parse_head(head, 8190, 0, 100) is None and parse_head(head, 0, 8190, 100) is None
+
+
 def test_the_secure_scheme_fields_are_gunicorns_as_its_settings_name_them() -> None:
     config = Config()
     config.set("secure_scheme_headers", {"X-Scheme": "https"})
@@ -234,9 +240,10 @@ CASES = {
          b"Authorization: Bearer abc\r\nContent-Length: 24\r\n\r\n{\"action\":{\"type\":\"x\"}}\n"
          b"GET /v1/games/g1?view=true&x=%41%2F HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 10.1.2.3\r\n\r\n" + END],
         ["shortcut", "shortcut", "shortcut"]),
-    "an answer in chunks, an escaped path": (
-        [b"GET /stream HTTP/1.1\r\nHost: h\r\n\r\nGET /caf%C3%A9%20x HTTP/1.1\r\nHost: h\r\n\r\n" + END],
-        ["shortcut", "shortcut", "shortcut"]),
+    "an answer in chunks, an escaped path, a path that starts with two slashes": (
+        [b"GET /stream HTTP/1.1\r\nHost: h\r\n\r\nGET /caf%C3%A9%20x;p=1 HTTP/1.1\r\nHost: h\r\n\r\n"
+         b"GET //x/y??z=1 HTTP/1.1\r\nHost: h\r\n\r\n" + END],
+        ["shortcut", "shortcut", "shortcut", "shortcut"]),
     "a chunked body, then a plain request after it": (
         [b"POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
          b"POST /d HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nok" + END],
