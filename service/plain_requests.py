@@ -5,7 +5,7 @@ request, several times what reading and answering a plain request needs (docs/pe
 section 23). Nearly every request a client of this API sends is plain: HTTP/1.1, a short
 head of well-formed fields, a body sent whole with its length or none. :func:`serve_plain`
 serves those on a kept-alive connection; the first request that is anything else (a
-transfer coding, an ``Expect``, an upgrade, a forwarding header, a field name with an
+transfer coding, an ``Expect``, an upgrade, a forwarded scheme, a field name with an
 underscore, a line or a head over gunicorn's limits, a byte outside printable ASCII, a
 body not yet arrived whole...) is handed to gunicorn with every byte read of it, and gunicorn
 serves the connection from there, answering or refusing exactly as it would have.
@@ -189,6 +189,8 @@ def serve_plain(worker: Any, listener_name: Any, client: Any, addr: Any) -> byte
                         return buffered  # a line ended by a bare LF: gunicorn says what it makes of it
             if end < 0:
                 return None  # no head in time: closed, as gunicorn closes it
+        if end > _HEAD_CEILING:
+            return buffered  # a long head is rare: gunicorn's limits decide
         parsed = parse_head(buffered[:end], cfg.limit_request_line, cfg.limit_request_field_size,
                             cfg.limit_request_fields, refused)
         if parsed is None:

@@ -139,6 +139,9 @@ class EchoWorker:
      [("/a", b"")], b"POST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
     # a line ended by a bare LF: gunicorn's, before the head is even complete
     ([b"GET /a HTTP/1.1\nHost: h\n"], [], b"GET /a HTTP/1.1\nHost: h\n"),
+    # a head longer than the short path reads: gunicorn's, whatever its limits say
+    ([b"GET /a HTTP/1.1\r\nHost: h\r\nX-Big: " + b"a" * 17000 + b"\r\n\r\n"], [],
+     b"GET /a HTTP/1.1\r\nHost: h\r\nX-Big: " + b"a" * 17000 + b"\r\n\r\n"),
     # a request closing the connection: nothing after it is read
     ([b"GET /a HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\nGET /b HTTP/1.1\r\nHost: h\r\n\r\n"],
      [("/a", b"")], None),
