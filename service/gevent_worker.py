@@ -18,6 +18,10 @@ It also sends a response's head and the first part of its body in one write: gun
 writes them apart, a second system call and trip through gevent's socket for every
 answer (a sixth of the worker's time outside the application went to that extra write).
 
+Plain HTTP/1.1 requests (nearly all of them) are parsed and answered by the worker itself,
+past gunicorn's request objects; the first request on a connection that is anything else goes
+to gunicorn with every byte read of it (``service/plain_requests.py``, ``Worker._serve``).
+
 Slow clients cost little and cannot crowd others out: a request's headers must arrive
 within ``INTRIGUE_HEADER_TIMEOUT`` seconds (an idle keep-alive connection lives as long),
 its whole body within ``INTRIGUE_BODY_TIMEOUT`` once the headers are read (else 408
