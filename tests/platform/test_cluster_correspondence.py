@@ -24,9 +24,11 @@ from tests.support.redis_cluster import LocalCluster
 def cluster_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     nodes = LocalCluster(tmp_path_factory.mktemp("cluster"), masters=3, replicas=0).start()
     queues = EmbeddedRedis(tmp_path_factory.mktemp("cluster-queues"), persist=False).start()
+    engine = Engine(nodes.client(), JobScheduler(make_queue(redis.Redis.from_url(queues.url))))
     try:
-        yield Engine(nodes.client(), JobScheduler(make_queue(redis.Redis.from_url(queues.url))))
+        yield engine
     finally:
+        engine.watcher.stop()  # its listener would try the stopped nodes until the suite ends
         queues.stop()
         nodes.stop()
 
