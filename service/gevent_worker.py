@@ -293,12 +293,11 @@ class Worker(GeventWorker):
     limits: Limits = Limits()
     #: Whether plain requests take the short path (see :meth:`_serve`).
     plain_requests = False
-    plain_wanted = True
 
     def init_process(self) -> None:
         settings = Settings.at_start("intrigue")
         self.limits = settings.limits
-        self.plain_wanted = settings.plain_requests
+        self.plain_requests = settings.plain_requests  # and the server's settings allow it: load_wsgi
         #: Connections open now, by client address (this process's).
         self.connections: dict[str, int] = {}
         super().init_process()
@@ -364,7 +363,7 @@ class Worker(GeventWorker):
         from service.plain_requests import plain_served
 
         super().load_wsgi()
-        self.plain_requests = self.plain_wanted and plain_served(self.cfg)
+        self.plain_requests = self.plain_requests and plain_served(self.cfg)
         freeze_settings(self.cfg)
         remember_trusted_peers()
         share_base_environ(self.cfg)

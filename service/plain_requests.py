@@ -46,16 +46,14 @@ class PlainRequest:
 
     version = (1, 1)
     scheme = "http"
-    proxy_protocol_info = None
 
-    def __init__(self, method: str, uri: str, headers: list[tuple[str, str]], close: bool) -> None:
+    def __init__(self, method: str, uri: str, headers: list[tuple[str, str]], close: bool, body: bytes) -> None:
         self.method = method
         self.uri = uri
         self.path, _, self.query = uri.partition("?")
-        self.fragment = ""
         self.headers = headers
         self.must_close = close
-        self.body = None
+        self.body = io.BytesIO(body)
 
     def should_close(self) -> bool:
         return self.must_close
@@ -165,13 +163,11 @@ def replaying(sock: Any, data: bytes) -> Any:
 def serve_plain(worker: Any, listener_name: Any, client: Any, addr: Any) -> bytes | None:
     """Serve plain requests on ``client`` until one is not plain: return what was read of it
     (gunicorn serves the connection from there), or None once the connection is done."""
-    cfg = worker.cfg
-    template = wsgi.base_environ(cfg)
-    refused = gunicorn_only(cfg)
     if isinstance(listener_name, str):
         return b""  # a unix socket: gunicorn derives SERVER_* from the Host field
-    server_name, server_port = listener_name[0], str(listener_name[1])
-    remote_addr, remote_port = (addr[0], str(addr[1])) if isinstance(addr, tuple) else (str(addr), None)
+    cfg = worker.cfg
+    refused = gunicorn_only(cfg)
+    connection = _connection_environ(cfg, client, listener_name, addr)
     buffered = b""
     while True:
         end = buffered.find(b"\r\n\r\n")
@@ -199,17 +195,28 @@ def serve_plain(worker: Any, listener_name: Any, client: Any, addr: Any) -> byte
         start = end + 4
         if len(buffered) - start < length:
             return buffered  # the body is still on its way: gunicorn reads it within its deadline
-        body, buffered = buffered[start:start + length], buffered[start + length:]
-        request = PlainRequest(method, target, fields, close)
-        request.body = io.BytesIO(body)
-        if not _answer(worker, request, entries, client, addr, server_name, server_port,
-                       remote_addr, remote_port, template):
+        request = PlainRequest(method, target, fields, close, buffered[start:start + length])
+        buffered = buffered[start + length:]
+        if not _answer(worker, request, connection, entries, client, addr):
             return None
 
 
-def _answer(worker: Any, request: PlainRequest, entries: dict[str, str], client: Any, addr: Any,
-            server_name: str, server_port: str, remote_addr: str, remote_port: str | None,
-            template: dict[str, Any]) -> bool:
+def _connection_environ(cfg: Any, client: Any, listener_name: Any, addr: Any) -> dict[str, Any]:
+    """The part of the environ gunicorn builds that is the same for every request of one
+    connection: its shared base, the socket, the protocol, the server's and the peer's address."""
+    environ = wsgi.base_environ(cfg)
+    environ.update({"gunicorn.socket": client, "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": PlainRequest.scheme,
+                    "SERVER_NAME": listener_name[0], "SERVER_PORT": str(listener_name[1]), "SCRIPT_NAME": "",
+                    "wsgi.multithread": True})
+    if isinstance(addr, tuple):
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = addr[0], str(addr[1])
+    else:
+        environ["REMOTE_ADDR"] = str(addr)
+    return environ
+
+
+def _answer(worker: Any, request: PlainRequest, connection: dict[str, Any], entries: dict[str, str],
+            client: Any, addr: Any) -> bool:
     """Run the app for one plain request, as gunicorn's ``handle_request`` does: whether the
     connection stays open."""
     cfg = worker.cfg
@@ -218,17 +225,10 @@ def _answer(worker: Any, request: PlainRequest, entries: dict[str, str], client:
     try:
         cfg.pre_request(worker, request)
         response = wsgi.Response(request, client, cfg)
-        environ = dict(template)
+        environ = dict(connection)
         environ.update(entries)
-        environ.update({
-            "wsgi.input": request.body, "gunicorn.socket": client, "REQUEST_METHOD": request.method,
-            "QUERY_STRING": request.query, "RAW_URI": request.uri, "SERVER_PROTOCOL": "HTTP/1.1",
-            "wsgi.url_scheme": "http", "REMOTE_ADDR": remote_addr, "SERVER_NAME": server_name,
-            "SERVER_PORT": server_port, "PATH_INFO": util.unquote_to_wsgi_str(request.path), "SCRIPT_NAME": "",
-            "wsgi.multithread": True,
-        })
-        if remote_port is not None:
-            environ["REMOTE_PORT"] = remote_port
+        environ.update({"wsgi.input": request.body, "REQUEST_METHOD": request.method, "QUERY_STRING": request.query,
+                        "RAW_URI": request.uri, "PATH_INFO": util.unquote_to_wsgi_str(request.path)})
         worker.nr += 1
         if worker.nr >= worker.max_requests and worker.alive:
             worker.log.info("Autorestarting worker after current request.")

@@ -93,6 +93,24 @@ def serving(env: dict[str, str], log_path: Path, *args: str, port: int | None = 
         process.wait(timeout=stop_within)
 
 
+@contextmanager
+def gunicorn_serving(env: dict[str, str], log_path: Path, app: str = "service.wsgi:app") -> Iterator[str]:
+    """gunicorn as the image runs it (``GUNICORN_CMD_ARGS`` naming ``service/gunicorn_conf.py``),
+    one API process serving ``app``, its output in ``log_path``; yields its base URL once it
+    answers, and stops it when the block ends."""
+    port = free_port()
+    env = {**env, "GUNICORN_CMD_ARGS": "--config python:service.gunicorn_conf"}
+    with open(log_path, "wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+                                    app], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for_server(process, f"http://127.0.0.1:{port}", log_path.read_text)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
 def wait_for_workers(process: subprocess.Popen, redis_url: str, output: Callable[[], str],
                      timeout: float = 30.0) -> None:
     """Block until a worker serves each queue (the first deliveries wait for it otherwise)."""

@@ -10,17 +10,15 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 
-from service.embedded import EmbeddedRedis, free_port
+from service.embedded import EmbeddedRedis
 from service.openapi import operations
-from tests.integration.conftest import ROOT, UNREACHABLE_LIMITS, wait_for_server
+from tests.integration.conftest import UNREACHABLE_LIMITS, gunicorn_serving
 from tests.support.client import Client
 
 #: Long enough for a loaded machine; a server that holds the connection never answers in it.
@@ -31,19 +29,9 @@ POST_PATHS = sorted({op.path.replace("{game_id}", "g-none").replace("{webhook_id
 
 @pytest.fixture(scope="module")
 def gunicorn_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS,
-           "GUNICORN_CMD_ARGS": "--config python:service.gunicorn_conf"}
-    log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-                                    "service.wsgi:app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        wait_for_server(process, f"http://127.0.0.1:{port}", log.read_text)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+    with gunicorn_serving(env, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log") as base:
+        yield base
 
 
 @pytest.fixture(params=["intrigue serve", "gunicorn"])

@@ -12,17 +12,14 @@ import json
 import logging
 import os
 import socket
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 
 import pytest
 from gunicorn.config import Config
 
-from service.embedded import free_port
 from service.plain_requests import _FRAMING, gunicorn_only, parse_head, replaying, serve_plain
-from tests.integration.conftest import ROOT, wait_for_server
+from tests.integration.conftest import ROOT, gunicorn_serving
 
 # --------------------------------------------------------------------------- the head's parse
 
@@ -114,10 +111,8 @@ class EchoWorker:
         self.answered: list[dict] = []
         self.log = logging.getLogger("echo-worker")
 
-    def timeout_ctx(self) -> Iterator[None]:
-        import contextlib
-
-        return contextlib.nullcontext()
+    def timeout_ctx(self) -> AbstractContextManager[None]:
+        return nullcontext()
 
     def wsgi(self, environ: dict, start_response) -> list[bytes]:
         self.answered.append({"path": environ["PATH_INFO"], "body": environ["wsgi.input"].read()})
@@ -168,28 +163,15 @@ def test_a_stand_in_socket_gives_back_the_bytes_read_before_the_rest() -> None:
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory) -> Iterator[dict[str, int]]:
     """The echo app under the API's worker and settings: with the short path, and without."""
-    ports: dict[str, int] = {}
-    processes = []
     folder = tmp_path_factory.mktemp("plain")
-    try:
+    with ExitStack() as stack:
+        ports = {}
         for name, flag in (("short", "1"), ("gunicorn", "0")):
-            port = free_port()
             env = {**os.environ, "INTRIGUE_LOG_LEVEL": "WARNING", "INTRIGUE_PLAIN_REQUESTS": flag,
-                   "GUNICORN_CMD_ARGS": "--config python:service.gunicorn_conf", "PYTHONPATH": str(ROOT)}
-            log = folder / f"{name}.log"
-            with open(log, "wb") as out:
-                process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-                                            "--workers", "1", "tests.support.echo_wsgi:app"], cwd=ROOT, env=env,
-                                           stdout=out, stderr=subprocess.STDOUT)
-            processes.append(process)
-            wait_for_server(process, f"http://127.0.0.1:{port}", Path(log).read_text)
-            ports[name] = port
+                   "PYTHONPATH": str(ROOT)}
+            base = stack.enter_context(gunicorn_serving(env, folder / f"{name}.log", "tests.support.echo_wsgi:app"))
+            ports[name] = int(base.rsplit(":", 1)[1])
         yield ports
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.wait(timeout=20)
 
 
 def exchange(port: int, writes: list[bytes]) -> bytes:
