@@ -28,16 +28,20 @@ def toy_registered() -> Iterator[None]:
 
 
 @pytest.fixture()
-def engine(platform_redis: EmbeddedRedis) -> Engine:
+def engine(platform_redis: EmbeddedRedis) -> Iterator[Engine]:
     client = redis.Redis.from_url(platform_redis.url)
     client.flushall()
-    return Engine(client, JobScheduler(make_queue(client)), snapshot_every=5)
+    engine = Engine(client, JobScheduler(make_queue(client)), snapshot_every=5)
+    yield engine
+    engine.watcher.stop()  # else its feed listener outlives the test, and at the session's end its Redis
 
 
 @pytest.fixture()
-def worker_engine(platform_redis: EmbeddedRedis) -> Engine:
+def worker_engine(platform_redis: EmbeddedRedis) -> Iterator[Engine]:
     """An engine that leaves every system step to the workers (``steps_in_commit=False``): for
     tests of the workers' own path, which the default engine takes only when a commit could not."""
     client = redis.Redis.from_url(platform_redis.url)
     client.flushall()
-    return Engine(client, JobScheduler(make_queue(client)), snapshot_every=5, steps_in_commit=False)
+    engine = Engine(client, JobScheduler(make_queue(client)), snapshot_every=5, steps_in_commit=False)
+    yield engine
+    engine.watcher.stop()

@@ -153,10 +153,13 @@ def test_a_revocation_reaches_the_other_processes_cache_at_once(engine: Engine, 
 
     other.watcher.hear(other._revoked_channel(), hear)
     other.watcher.start()
-    assert other.watcher.wait_live(10)
-    assert other.player_for_token(token) is not None  # trusted there for a minute
-    mine = [t for t in here.get("/v1/me/tokens", headers=bearer(spare)).get_json()["tokens"] if not t["current"]]
-    assert here.delete(f"/v1/me/tokens/{mine[0]['id']}", headers=bearer(spare)).status_code == 204
+    try:
+        assert other.watcher.wait_live(10)
+        assert other.player_for_token(token) is not None  # trusted there for a minute
+        mine = [t for t in here.get("/v1/me/tokens", headers=bearer(spare)).get_json()["tokens"] if not t["current"]]
+        assert here.delete(f"/v1/me/tokens/{mine[0]['id']}", headers=bearer(spare)).status_code == 204
 
-    assert heard.wait(10)
-    assert other.player_for_token(token) is None
+        assert heard.wait(10)
+        assert other.player_for_token(token) is None
+    finally:
+        other.watcher.stop()  # its listener would outlive the test, and the session's Redis

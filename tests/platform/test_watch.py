@@ -55,22 +55,25 @@ def test_another_process_learns_the_appended_events_from_the_notification_alone(
                                                                                 monkeypatch) -> None:
     """A second engine (another API process) decides and serves feeds without reading the stream."""
     other = Engine(engine.redis, engine.scheduler)
-    game_id, players = started(engine)
-    other.load(game_id)  # the game is at hand in the other process: a cached record
-    with other.watcher.watch(game_id) as watch:
-        done = engine.act(players[0], game_id, {"type": "pick", "number": 3})
-        assert watch.wait(10) is True and watch.known == done.record["version"]
+    try:
+        game_id, players = started(engine)
+        other.load(game_id)  # the game is at hand in the other process: a cached record
+        with other.watcher.watch(game_id) as watch:
+            done = engine.act(players[0], game_id, {"type": "pick", "number": 3})
+            assert watch.wait(10) is True and watch.known == done.record["version"]
 
-    def no_read(*args, **kwargs):
-        raise AssertionError("the stream was read")
+        def no_read(*args, **kwargs):
+            raise AssertionError("the stream was read")
 
-    monkeypatch.setattr(other.store, "read", no_read)
-    # Its feed page and its next decision come from what the notification carried.
-    assert other.projector.read(game_id, after=done.record["version"] - len(done.events),
-                                known=watch.known) == done.events
-    assert other.projector.cached(game_id) == done.record
-    moved = other.act(players[1], game_id, {"type": "pick", "number": 1})
-    assert moved.record["version"] > done.record["version"]
+        monkeypatch.setattr(other.store, "read", no_read)
+        # Its feed page and its next decision come from what the notification carried.
+        assert other.projector.read(game_id, after=done.record["version"] - len(done.events),
+                                    known=watch.known) == done.events
+        assert other.projector.cached(game_id) == done.record
+        moved = other.act(players[1], game_id, {"type": "pick", "number": 1})
+        assert moved.record["version"] > done.record["version"]
+    finally:
+        other.watcher.stop()  # its listener would outlive the test, and the session's Redis
 
 
 def test_a_notification_without_events_wakes_with_its_version_and_a_chat_mark_wakes_for_chat() -> None:
