@@ -448,6 +448,9 @@ def chunked_socket(write: Any) -> Any | None:
             or getattr(response, "_head", b"")):
         return None
     sock = response.sock
+    # A connection the short path handed to gunicorn reads through a stand-in that replays
+    # what it had read (service/plain_requests.py); writes go to the socket under it.
+    sock = getattr(sock, "writes_to", sock)
     return sock if type(sock) is _socket3.socket else None
 
 

@@ -145,6 +145,11 @@ class _Replayed:
         self._sock_under = sock
         self._data = data
 
+    @property
+    def writes_to(self) -> Any:
+        """The socket under this one: a write (an event stream's push) may go straight to it."""
+        return self._sock_under
+
     def recv(self, size: int, *args: Any) -> bytes:
         if self._data:
             data, self._data = self._data[:size], self._data[size:]

@@ -158,3 +158,46 @@ def test_a_stream_held_open_across_leaving_a_seat_shows_its_next_occupants_hand_
     finally:
         for stream in streams:
             stream.close()
+
+
+def test_a_stream_on_a_connection_gunicorn_took_over_is_pushed_to(debug_server: tuple[str, Path]) -> None:
+    """A request the short path leaves to gunicorn (here a field name with an underscore; a body
+    that came after its head does the same) hands gunicorn the connection for good, reading
+    through a stand-in socket. An event stream opened later on that connection still gets the
+    committer's pushes (it used to be woken to read them, every move, for the connection's life)."""
+    base, log = debug_server
+    players = [Client.register(base, f"handed{i}") for i in range(3)]
+    game_id = players[0].create_game("coup", 3)
+    for player in players:
+        player.join(game_id)
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=FRAME_WAIT_SECONDS)
+    try:
+        auth = f"Authorization: Bearer {players[1].token}\r\nHost: {host}\r\n"
+        sock.sendall(f"GET /v1/games/{game_id} HTTP/1.1\r\n{auth}X_Not_Plain: 1\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(65536)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200") and b"connection: keep-alive" in head.lower()
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        while len(body) < length:
+            body += sock.recv(65536)
+        assert len(body) == length  # nothing beyond the answer: the connection is ready for the next request
+
+        sock.sendall(f"GET /v1/games/{game_id}/events/stream?view=true HTTP/1.1\r\n{auth}\r\n".encode())
+        seen = b""
+        while b"event: game" not in seen:
+            seen += sock.recv(65536)
+        view = players[0].game(game_id)
+        seat = view["awaiting"][0]
+        mine = players[seat].game(game_id)
+        action = next(a for a in mine["legal_actions"] if a["type"] == "income")
+        done = players[seat].act(game_id, action, if_match=mine["version"])
+        while f"id: {done['version']}\nevent: game".encode() not in seen:
+            seen += sock.recv(65536)
+    finally:
+        sock.close()
+    pushed = f"pushed game {game_id} up to version {done['version']} to a stream of seat 1"
+    assert pushed in log.read_text(), "the stream was woken to read the move instead of being pushed it"
