@@ -11,9 +11,9 @@ body not yet arrived whole...) is handed to gunicorn with every byte read of it,
 serves the connection from there, answering or refusing exactly as it would have.
 
 So this path never refuses anything: it accepts a strict subset of what gunicorn accepts and
-builds the environ gunicorn would build for it. The answer is still written by gunicorn's
-response class (``service.gevent_worker.CoalescingResponse``), so its status line, its
-``Server``, ``Date`` and ``Connection`` fields and its framing are gunicorn's own.
+builds the environ gunicorn would build for it. The answer is written by the worker's response
+(``service.gevent_worker.CoalescingResponse``, a subclass of gunicorn's that spells the status
+line, the ``Server``, ``Date`` and ``Connection`` fields and the framing as gunicorn does).
 """
 
 from __future__ import annotations
@@ -142,22 +142,19 @@ class _Replayed:
     this path will not serve reaches gunicorn whole."""
 
     def __init__(self, sock: Any, data: bytes) -> None:
-        self._sock_under = sock
+        #: The socket under this one: every call but ``recv`` is its, and a write (an event
+        #: stream's push, see ``service.gevent_worker.chunked_socket``) may go straight to it.
+        self.writes_to = sock
         self._data = data
-
-    @property
-    def writes_to(self) -> Any:
-        """The socket under this one: a write (an event stream's push) may go straight to it."""
-        return self._sock_under
 
     def recv(self, size: int, *args: Any) -> bytes:
         if self._data:
             data, self._data = self._data[:size], self._data[size:]
             return data
-        return self._sock_under.recv(size, *args)
+        return self.writes_to.recv(size, *args)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._sock_under, name)
+        return getattr(self.writes_to, name)
 
 
 def replaying(sock: Any, data: bytes) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -27,21 +28,23 @@ def toy_registered() -> Iterator[None]:
     registry.GAMES.pop("toy", None)
 
 
-@pytest.fixture()
-def engine(platform_redis: EmbeddedRedis) -> Iterator[Engine]:
+def _engine(platform_redis: EmbeddedRedis, **options: Any) -> Iterator[Engine]:
+    """An engine on the emptied platform Redis; its feed listener stops with the test (else it
+    outlives the test, and at the session's end its Redis)."""
     client = redis.Redis.from_url(platform_redis.url)
     client.flushall()
-    engine = Engine(client, JobScheduler(make_queue(client)), snapshot_every=5)
+    engine = Engine(client, JobScheduler(make_queue(client)), snapshot_every=5, **options)
     yield engine
-    engine.watcher.stop()  # else its feed listener outlives the test, and at the session's end its Redis
+    engine.watcher.stop()
+
+
+@pytest.fixture()
+def engine(platform_redis: EmbeddedRedis) -> Iterator[Engine]:
+    yield from _engine(platform_redis)
 
 
 @pytest.fixture()
 def worker_engine(platform_redis: EmbeddedRedis) -> Iterator[Engine]:
     """An engine that leaves every system step to the workers (``steps_in_commit=False``): for
     tests of the workers' own path, which the default engine takes only when a commit could not."""
-    client = redis.Redis.from_url(platform_redis.url)
-    client.flushall()
-    engine = Engine(client, JobScheduler(make_queue(client)), snapshot_every=5, steps_in_commit=False)
-    yield engine
-    engine.watcher.stop()
+    yield from _engine(platform_redis, steps_in_commit=False)
