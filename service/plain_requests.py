@@ -6,9 +6,13 @@ section 23). Nearly every request a client of this API sends is plain: HTTP/1.1,
 head of well-formed fields, a body sent whole with its length or none. :func:`serve_plain`
 serves those on a kept-alive connection; the first request that is anything else (a
 transfer coding, an ``Expect``, an upgrade, a forwarded scheme, a field name with an
-underscore, a line or a head over gunicorn's limits, a byte outside printable ASCII, a
-body not yet arrived whole...) is handed to gunicorn with every byte read of it, and gunicorn
-serves the connection from there, answering or refusing exactly as it would have.
+underscore, a line or a head over gunicorn's limits, a byte outside printable ASCII...) is
+handed to gunicorn with every byte read of it, and gunicorn serves the connection from there,
+answering or refusing exactly as it would have.
+
+A body whose end had not come with its head (``requests`` and urllib3 send a POST's head
+and body in two writes) stays here: :class:`LateBody` reads the rest as the app reads it,
+within the body timeout, as the worker's ``DeadlineBody`` does for gunicorn's body.
 
 So this path never refuses anything: it accepts a strict subset of what gunicorn accepts and
 builds the environ gunicorn would build for it. The answer is written by the worker's response
@@ -20,8 +24,11 @@ from __future__ import annotations
 
 import io
 import re
+import time
+import weakref
 from typing import Any
 
+import gevent
 from gunicorn import util
 from gunicorn.http import wsgi
 
@@ -47,16 +54,120 @@ class PlainRequest:
     version = (1, 1)
     scheme = "http"
 
-    def __init__(self, method: str, uri: str, headers: list[tuple[str, str]], close: bool, body: bytes) -> None:
+    def __init__(self, method: str, uri: str, headers: list[tuple[str, str]], close: bool,
+                 body: io.BytesIO | LateBody) -> None:
         self.method = method
         self.uri = uri
         self.path, _, self.query = uri.partition("?")
         self.headers = headers
         self.must_close = close
-        self.body = io.BytesIO(body)
+        self.body = body
 
     def should_close(self) -> bool:
         return self.must_close
+
+
+class LateBody:
+    """A plain request's body whose end was still on its way when its head was read: the rest
+    is read from the socket as the app reads it, all of it before a deadline.
+
+    What gunicorn's body wrapped in ``service.gevent_worker.DeadlineBody`` does, kept here so
+    the connection stays on the short path: a read past the deadline raises ``BodyTimeout``
+    (at once and every time after) and marks the connection to close; an app that answers
+    without reading the body (a 429 before the body, see ``service.express``) leaves it to
+    :meth:`finish`, which drains it within the same deadline unless the answer gave it up
+    (``failed``, as ``service.http_errors.close_after_answer`` sets it).
+    """
+
+    def __init__(self, sock: Any, held: bytes, length: int, seconds: float) -> None:
+        self._sock = sock
+        #: Bytes read from the socket and not yet given out: the body's, then any of the next request's.
+        self._held = held
+        #: Bytes of the body not yet given out.
+        self._left = length
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.timed_out = False
+        self._ended = False  # the client closed its side
+        #: Set when the answer gives the body up: the connection closes instead of draining it.
+        self.failed = False
+        self._request: weakref.ref[PlainRequest] | None = None
+
+    @property
+    def request(self) -> PlainRequest | None:
+        """The request this body belongs to (weakly held: it holds the body)."""
+        return self._request() if self._request is not None else None
+
+    def buffered(self) -> int:
+        """What a read returns now without waiting on the client (``service.express.in_memory``)."""
+        return min(len(self._held), self._left)
+
+    def _fill(self, wanted: int) -> None:
+        """Read until ``wanted`` bytes are held, the body's end is, or the client's end is,
+        before the deadline (past it: ``BodyTimeout``)."""
+        wanted = min(wanted, self._left)
+        while len(self._held) < wanted and not self._ended:
+            left = self.deadline - time.monotonic()
+            data = None
+            if not self.timed_out and left > 0:
+                with gevent.Timeout(left, False):
+                    data = self._sock.recv(_CHUNK)
+            if data is None:
+                self._give_up()
+            if not data:  # the client's end: reads come short, as gunicorn's body's do
+                self._ended = True
+            self._held += data
+
+    def _give_up(self) -> None:
+        from service.http_errors import BodyTimeout
+
+        self.timed_out = self.failed = True
+        request = self.request
+        if request is not None:
+            request.must_close = True
+        raise BodyTimeout(self.seconds)
+
+    def _take(self, size: int) -> bytes:
+        data, self._held = self._held[:size], self._held[size:]
+        self._left -= len(data)
+        return data
+
+    def read(self, size: int | None = None) -> bytes:
+        if self.timed_out:
+            self._give_up()  # at once, as every read after the deadline
+        wanted = self._left if size is None or size < 0 else min(size, self._left)
+        self._fill(wanted)
+        return self._take(wanted)
+
+    def readline(self, size: int | None = None) -> bytes:
+        if self.timed_out:
+            self._give_up()
+        limit = self._left if size is None or size < 0 else min(size, self._left)
+        while True:
+            end = self._held.find(b"\n", 0, limit)
+            if end >= 0:
+                return self._take(end + 1)
+            if len(self._held) >= limit or self._ended:
+                return self._take(limit)
+            self._fill(len(self._held) + 1)
+
+    def readlines(self, size: int | None = None) -> list[bytes]:
+        return list(iter(self.readline, b""))
+
+    def __iter__(self) -> Any:
+        return iter(self.readline, b"")
+
+    def finish(self) -> bytes | None:
+        """Once the request is answered: the bytes read past the body (the next request's
+        start), the rest of the body drained first; None when the connection must close
+        instead (the body was given up, or did not end in time)."""
+        try:
+            while self._left and not self.failed and not self._ended:
+                self._fill(min(self._left, _CHUNK))
+                self._take(min(self._left, _CHUNK))
+        except Exception:  # BodyTimeout, or the socket's error
+            return None
+        return None if self._left or self.failed else self._held
 
 
 def plain_served(cfg: Any) -> bool:
@@ -195,12 +306,22 @@ def serve_plain(worker: Any, listener_name: Any, client: Any, addr: Any) -> byte
             return buffered
         method, target, fields, entries, length, close = parsed
         start = end + 4
-        if len(buffered) - start < length:
-            return buffered  # the body is still on its way: gunicorn reads it within its deadline
-        request = PlainRequest(method, target, fields, close, buffered[start:start + length])
-        buffered = buffered[start + length:]
+        if len(buffered) - start >= length:
+            request = PlainRequest(method, target, fields, close, io.BytesIO(buffered[start:start + length]))
+            buffered = buffered[start + length:]
+            if not _answer(worker, request, connection, entries, client, addr):
+                return None
+            continue
+        # The body is still on its way: the app reads it, within the body timeout.
+        late = LateBody(client, buffered[start:], length, worker.limits.body_timeout)
+        request = PlainRequest(method, target, fields, close, late)
+        late._request = weakref.ref(request)
         if not _answer(worker, request, connection, entries, client, addr):
             return None
+        rest = late.finish()
+        if rest is None:
+            return None
+        buffered = rest
 
 
 def _connection_environ(cfg: Any, client: Any, listener_name: Any, addr: Any) -> dict[str, Any]:

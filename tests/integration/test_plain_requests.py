@@ -15,10 +15,13 @@ import socket
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 
+import gevent
 import pytest
 from gunicorn.config import Config
 
-from service.plain_requests import _FRAMING, gunicorn_only, parse_head, replaying, serve_plain
+from engine.settings import Limits
+from service.http_errors import BodyTimeout, close_after_answer
+from service.plain_requests import _FRAMING, LateBody, gunicorn_only, parse_head, replaying, serve_plain
 from tests.integration.conftest import ROOT, gunicorn_serving
 
 # --------------------------------------------------------------------------- the head's parse
@@ -107,6 +110,7 @@ class EchoWorker:
 
     def __init__(self) -> None:
         self.cfg = Config()
+        self.limits = Limits()
         self.nr, self.max_requests, self.alive = 0, 10**9, True
         self.answered: list[dict] = []
         self.log = logging.getLogger("echo-worker")
@@ -126,9 +130,14 @@ class EchoWorker:
      [("/a", b"hi"), ("/b", b"")], None),
     # a head in three pieces, the blank line split between two of them
     ([b"GET /a HTTP/1.1\r\nHo", b"st: h\r\n\r", b"\n"], [("/a", b"")], None),
-    # a body not yet arrived whole: every byte read goes to gunicorn
-    ([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhi", b"ya"], [],
-     b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhi"),
+    # a body not yet arrived whole: read as the app reads it, then the next request
+    ([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhi", b"ya", b"!GET /b HTTP/1.1\r\nHost: h\r\n\r\n"],
+     [("/a", b"hiya!"), ("/b", b"")], None),
+    # a head alone, then its body and the next request in one piece
+    ([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n", b"okGET /b HTTP/1.1\r\nHost: h\r\n\r\n"],
+     [("/a", b"ok"), ("/b", b"")], None),
+    # a body the client never ends: the app reads what came, and the connection closes
+    ([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhi"], [("/a", b"hi")], None),
     # a plain request, then one that is not: the second goes to gunicorn whole
     ([b"GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
      [("/a", b"")], b"POST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
@@ -146,6 +155,82 @@ def test_the_loop_serves_plain_requests_and_hands_on_the_rest_whole(pieces, serv
     assert serve_plain(worker, ("127.0.0.1", 8000), client, ("127.0.0.1", 5000)) == left
     assert [(a["path"], a["body"]) for a in worker.answered] == served
     assert client.sent.count(b"HTTP/1.1 200 OK\r\n") == len(served)
+
+
+class SilentWorker(EchoWorker):
+    """An app that answers without reading the body (as a refusal before the body does),
+    or, with ``give_up``, marks the body given up as ``close_after_answer`` does."""
+
+    def __init__(self, give_up: bool = False) -> None:
+        super().__init__()
+        self.give_up = give_up
+
+    def wsgi(self, environ: dict, start_response) -> list[bytes]:
+        self.answered.append({"path": environ["PATH_INFO"], "body": b""})
+        if self.give_up:
+            close_after_answer(environ)
+        start_response("200 OK", [("Content-Length", "2")])
+        return [b"ok"]
+
+
+def test_a_late_body_the_app_did_not_read_is_drained_before_the_next_request() -> None:
+    worker = SilentWorker()
+    client = ScriptedSocket([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\nab", b"cd",
+                             b"efGET /b HTTP/1.1\r\nHost: h\r\n\r\n"])
+    assert serve_plain(worker, ("127.0.0.1", 8000), client, ("127.0.0.1", 5000)) is None
+    assert [a["path"] for a in worker.answered] == ["/a", "/b"]
+    assert client.sent.count(b"HTTP/1.1 200 OK\r\n") == 2
+
+
+def test_a_late_body_given_up_closes_the_connection_unread() -> None:
+    worker = SilentWorker(give_up=True)
+    client = ScriptedSocket([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\nab", b"cdef",
+                             b"GET /b HTTP/1.1\r\nHost: h\r\n\r\n"])
+    assert serve_plain(worker, ("127.0.0.1", 8000), client, ("127.0.0.1", 5000)) is None
+    assert [a["path"] for a in worker.answered] == ["/a"]
+    assert b"Connection: close\r\n" in client.sent
+    assert client.pieces == [b"cdef", b"GET /b HTTP/1.1\r\nHost: h\r\n\r\n"]  # never read
+
+
+class StalledSocket(ScriptedSocket):
+    """Gives its pieces, then waits (on gevent's hub) for bytes that never come."""
+
+    def recv(self, size: int) -> bytes:
+        if self.pieces:
+            return self.pieces.pop(0)
+        gevent.sleep(60)
+        return b""
+
+
+class TimingOutWorker(EchoWorker):
+    """Answers 408 when the body does not arrive in time, as the API's app does."""
+
+    def wsgi(self, environ: dict, start_response) -> list[bytes]:
+        try:
+            return super().wsgi(environ, start_response)
+        except BodyTimeout:
+            start_response("408 Request Timeout", [("Content-Length", "0")])
+            return []
+
+
+def test_a_late_body_that_does_not_arrive_in_time_is_answered_408_and_closed() -> None:
+    worker = TimingOutWorker()
+    worker.limits = Limits(body_timeout=0.05)
+    client = StalledSocket([b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\nab"])
+    assert serve_plain(worker, ("127.0.0.1", 8000), client, ("127.0.0.1", 5000)) is None
+    assert client.sent.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+    assert b"Connection: close\r\n" in client.sent
+
+
+def test_a_late_body_is_read_as_the_app_reads_it() -> None:
+    body = LateBody(ScriptedSocket([b"ne\ntw", b"o\nthree"]), b"o", 13, 10.0)
+    assert body.buffered() == 1
+    assert body.readline() == b"one\n"
+    assert body.read(2) == b"tw"
+    assert list(body) == [b"o\n", b"three"]
+    assert body.read() == b"" and body.finish() == b""
+    ended = LateBody(ScriptedSocket([b"bc"]), b"a", 5, 10.0)  # the client ends before the body does
+    assert ended.read() == b"abc" and ended.finish() is None
 
 
 def test_a_stand_in_socket_gives_back_the_bytes_read_before_the_rest() -> None:
@@ -235,7 +320,7 @@ CASES = {
         ["gunicorn", "gunicorn", "gunicorn"]),
     "a body that comes after its head": (
         [b"POST /e HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\n", b"hello" + END],
-        None),
+        ["shortcut", "shortcut"]),
     "Expect: 100-continue": (
         [b"POST /f HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi" + END],
         [None, "gunicorn", "gunicorn"]),
@@ -273,3 +358,19 @@ def test_each_answer_is_the_one_gunicorn_gives(servers: dict[str, int], case: st
     assert all(body.get("path") in (None, "gunicorn") for _, _, body in slow)
     if paths is not None:
         assert [body.get("path") for _, _, body in short] == paths
+
+
+def test_a_python_clients_posts_keep_their_connection_on_the_short_path(servers: dict[str, int]) -> None:
+    """requests (urllib3) writes a POST's head and its body apart: the body is read late, on
+    the short path, and the connection stays there for every request after it."""
+    import requests
+
+    with requests.Session() as session:
+        paths = []
+        for number in range(20):
+            answer = session.post(f"http://127.0.0.1:{servers['short']}/p{number}", json={"n": number})
+            echoed = answer.json()
+            assert json.loads(echoed["body"]) == {"n": number}
+            paths.append(echoed["path"])
+            paths.append(session.get(f"http://127.0.0.1:{servers['short']}/g{number}").json()["path"])
+    assert paths == ["shortcut"] * 40
