@@ -213,3 +213,15 @@ def test_rq_job_cost_bench_prints_cpu_and_commands_per_job() -> None:
     assert re.search(r"queueing a job: \d+ µs of CPU", out), out
     assert re.search(r"running a job that does nothing: \d+ µs of CPU, [1-9]\d*\.\d Redis commands \(over 20 jobs\)",
                      out), out
+
+
+def test_python_client_bench_prints_cpu_per_request_for_both_checkouts() -> None:
+    import os
+
+    done = subprocess.run([sys.executable, "bench/python_client.py", "--before", str(ROOT), "--rounds", "1",
+                           "--requests", "20"], cwd=ROOT, capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "INTRIGUE_BENCH_PYTHON": sys.executable})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    rows = re.findall(r"^round 1 (this checkout|before) +20 requests  API +\d+ µs CPU/request", done.stdout, re.M)
+    assert rows == ["this checkout", "before"], done.stdout
+    assert re.search(r"^median before +API +\d+ µs CPU/request", done.stdout, re.M), done.stdout
