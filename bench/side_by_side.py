@@ -196,14 +196,29 @@ def peer(peer_dir: Path, storage: str):
         yield f"http://127.0.0.1:{port}", lambda: [process.pid]
 
 
-def run_client(command: list[str], cwd: Path, seconds: float, tries: int = 2) -> dict:
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (an exited child not yet waited for does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def run_client(command: list[str], cwd: Path, seconds: float, tries: int = 2,
+               servers: list[int] | None = None) -> dict:
     """Run one window's client; a client that fails (a server dropping a connection while the
-    tables are set up, on a loaded machine) is run once more, and the failure is told."""
+    tables are set up, on a loaded machine) is run once more, and the failure is told. When a
+    process of ``servers`` has exited, the window cannot be run again: that is said instead."""
     for attempt in range(1, tries + 1):
         done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=seconds + 600)
         if done.returncode == 0:
             break
         failure = f"{' '.join(command)} failed:\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+        exited = [pid for pid in servers or () if not running(pid)]
+        if exited:
+            raise RuntimeError(f"the measured server's process {', '.join(map(str, exited))} exited during the "
+                               f"window, so its figures cannot be had; the load client said:\n{failure}")
         if attempt == tries:
             raise RuntimeError(failure)
         print(f"window failed, running it again: {done.stderr.strip().splitlines()[-1:] or ''}", flush=True)
@@ -389,7 +404,7 @@ def main() -> None:
                 with ExitStack() as held:
                     if name == watched_side:
                         held.enter_context(idle_watchers(base, args.idle_watchers))
-                    figures = run_client(command, ROOT, seconds)
+                    figures = run_client(command, ROOT, seconds, servers=server_pids)
                 calls_after = redis_calls(redis_url)
                 if calls_before is not None and calls_after is not None:
                     moves = max(1, figures["moves"])
@@ -399,7 +414,7 @@ def main() -> None:
                 url, pids = peers[storage]
                 command = ["node", "load.js", "--url", url, "--games", str(args.games), "--seconds",
                            str(seconds), "--seed", str(round_), "--server-pid", str(pids()[0])]
-                figures = run_client(command, peer_dir, seconds)
+                figures = run_client(command, peer_dir, seconds, servers=pids())
             figures.update(name=name, round=round_, load=load)
             if storage is None and (args.intrigue == "gunicorn" or name == floor_side):
                 figures.update(by_role(figures, server_pids, 0 if name == floor_side else args.workers))

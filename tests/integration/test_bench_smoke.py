@@ -225,3 +225,24 @@ def test_python_client_bench_prints_cpu_per_request_for_both_checkouts() -> None
     rows = re.findall(r"^round 1 (this checkout|before) +20 requests  API +\d+ µs CPU/request", done.stdout, re.M)
     assert rows == ["this checkout", "before"], done.stdout
     assert re.search(r"^median before +API +\d+ µs CPU/request", done.stdout, re.M), done.stdout
+
+
+def test_a_window_whose_server_exited_says_so_instead_of_running_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    from bench import side_by_side
+
+    server = subprocess.Popen([sys.executable, "-c", "pass"])
+    server.wait()  # gone: the load client below fails as it would against a dead server
+    client = [sys.executable, "-c", "import sys; print('connect ECONNREFUSED', file=sys.stderr); sys.exit(1)"]
+    with pytest.raises(RuntimeError, match=rf"(?s)process {server.pid} exited during the window.*ECONNREFUSED"):
+        side_by_side.run_client(client, ROOT, 1.0, servers=[server.pid])
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert side_by_side.running(alive.pid)
+        with pytest.raises(RuntimeError, match="failed") as failed:  # a live server: tried twice, then told
+            side_by_side.run_client(client, ROOT, 1.0, servers=[alive.pid])
+        assert "exited" not in str(failed.value)
+    finally:
+        alive.kill()
+        alive.wait()
+    assert not side_by_side.running(alive.pid)
