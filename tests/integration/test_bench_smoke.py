@@ -236,7 +236,7 @@ def test_a_window_whose_server_exited_says_so_instead_of_running_again(monkeypat
     client = [sys.executable, "-c", "import sys; print('connect ECONNREFUSED', file=sys.stderr); sys.exit(1)"]
     with pytest.raises(RuntimeError, match=rf"(?s)process {server.pid} exited during the window.*ECONNREFUSED"):
         side_by_side.run_client(client, ROOT, 1.0, servers=[server.pid])
-    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    alive = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
         assert side_by_side.running(alive.pid)
         with pytest.raises(RuntimeError, match="failed") as failed:  # a live server: tried twice, then told

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 
 import gevent
+import gevent.event
 import pytest
 from gunicorn.config import Config
 
@@ -198,7 +199,7 @@ class StalledSocket(ScriptedSocket):
     def recv(self, size: int) -> bytes:
         if self.pieces:
             return self.pieces.pop(0)
-        gevent.sleep(60)
+        gevent.event.Event().wait()  # never set: only the body timeout ends this read
         return b""
 
 
