@@ -17,7 +17,6 @@ requests per second; then the medians. Nothing is asserted: it prints figures.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from pathlib import Path
@@ -65,7 +64,6 @@ def main() -> None:
     python = args.python or image_like().path
     sides = {"this checkout": ROOT, "before": args.before.resolve()}
     figures: dict[str, list[float]] = {name: [] for name in sides}
-    os.environ.setdefault("INTRIGUE_LOG_LEVEL", "WARNING")
     for number in range(1, args.rounds + 1):
         for name, root in sides.items():
             cpu, rate = one_round(root, python, args.requests, number)

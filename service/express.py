@@ -272,7 +272,7 @@ def _json(start_response: StartResponse, status: str, body: Any,
 
 def in_memory(body: Any, length: int) -> bool:
     """Whether the first ``length`` bytes of a request's body can be read without waiting on
-    the client: gunicorn's (through ``service.gevent_worker.DeadlineBody``) when they came
+    the client: gunicorn's (through ``service.deadline_body.DeadlineBody``) when they came
     with the headers, or a body that is a buffer already (a test client's)."""
     buffered = getattr(body, "buffered", None)
     if buffered is not None:

@@ -34,11 +34,8 @@ from __future__ import annotations
 
 import errno
 import gc
-import io
 import time
 import warnings
-import weakref
-from collections.abc import Callable
 from typing import Any
 
 import gevent
@@ -48,6 +45,7 @@ from gunicorn.http import message, wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
 from engine.settings import Limits, Settings  # the standard library alone: safe before gevent's patch
+from service.deadline_body import DeadlineBody
 
 # service.http_errors and service.answers import Flask and redis: only once a worker has patched
 # (this module is imported by gunicorn's arbiter, which must not create locks gevent replaces).
@@ -234,70 +232,6 @@ def patch_all_but_select() -> None:
 #: How long a refused connection is read from (and what it sent dropped) before it is closed.
 REFUSAL_LINGER_SECONDS = 1.0
 REFUSAL_DRAIN_BYTES = 65536
-
-
-class DeadlineBody:
-    """A request's body that must be read whole before a deadline (gunicorn's body, wrapped).
-
-    Past the deadline a read raises :class:`BodyTimeout`, at once and every time after; the
-    connection is marked to close, as where the next request would start is unknown.
-    """
-
-    def __init__(self, body: Any, request: Any, seconds: float) -> None:
-        self.body = body
-        # Weak: the request holds this body, and a cycle would leave every request's objects
-        # to the garbage collector instead of freeing them as the request ends.
-        self._request = weakref.ref(request) if request is not None else None
-        self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
-        self.timed_out = False
-
-    def _within(self, read: Callable[..., bytes], *args: Any) -> bytes:
-        left = self.deadline - time.monotonic()
-        if self.timed_out or left <= 0:
-            return self._give_up()
-        try:
-            with gevent.Timeout(left):
-                return read(*args)
-        except gevent.Timeout:
-            return self._give_up()
-
-    def _give_up(self) -> bytes:
-        from service.http_errors import BodyTimeout
-
-        self.timed_out = True
-        if hasattr(self.body, "failed"):
-            self.body.failed = True  # never drained
-        request = self._request() if self._request is not None else None
-        if request is not None:
-            request.must_close = True
-        raise BodyTimeout(self.seconds)
-
-    def buffered(self) -> int:
-        """How much of the body was already taken from the socket with the headers: what a
-        read returns now, without waiting on the client (0 when gunicorn's body is not the
-        length-delimited one this knows)."""
-        reader = getattr(self.body, "reader", None)
-        unreader, left = getattr(reader, "unreader", None), getattr(reader, "length", None)
-        held = getattr(unreader, "buf", None)
-        if not isinstance(left, int) or not isinstance(held, io.BytesIO):
-            return 0
-        return len(self.body.buf.getvalue()) + min(left, len(held.getvalue()))
-
-    def read(self, size: int | None = None) -> bytes:
-        return self._within(self.body.read, size)
-
-    def readline(self, size: int | None = None) -> bytes:
-        return self._within(self.body.readline, size)
-
-    def readlines(self, size: int | None = None) -> list[bytes]:
-        return list(iter(self.readline, b""))
-
-    def __iter__(self) -> Any:
-        return iter(self.readline, b"")
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.body, name)
 
 
 class Worker(GeventWorker):

@@ -12,7 +12,7 @@ answering or refusing exactly as it would have.
 
 A body whose end had not come with its head (``requests`` and urllib3 send a POST's head
 and body in two writes) stays here: :class:`LateBody` reads the rest as the app reads it,
-within the body timeout, as the worker's ``DeadlineBody`` does for gunicorn's body.
+inside the worker's ``DeadlineBody`` (the body timeout), as gunicorn's body is read.
 
 So this path never refuses anything: it accepts a strict subset of what gunicorn accepts and
 builds the environ gunicorn would build for it. The answer is written by the worker's response
@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import io
 import re
-import time
-import weakref
 from typing import Any
 
-import gevent
 from gunicorn import util
 from gunicorn.http import wsgi
 
 from engine.settings import gunicorn_script_name
+from service.deadline_body import DeadlineBody
 
 #: A request line this path serves: a method the API has, an origin-form target of
 #: printable ASCII without a fragment, HTTP/1.1.
@@ -55,7 +53,7 @@ class PlainRequest:
     scheme = "http"
 
     def __init__(self, method: str, uri: str, headers: list[tuple[str, str]], close: bool,
-                 body: io.BytesIO | LateBody) -> None:
+                 body: io.BytesIO | DeadlineBody) -> None:
         self.method = method
         self.uri = uri
         self.path, _, self.query = uri.partition("?")
@@ -69,63 +67,37 @@ class PlainRequest:
 
 class LateBody:
     """A plain request's body whose end was still on its way when its head was read: the rest
-    is read from the socket as the app reads it, all of it before a deadline.
+    comes from the socket as the app reads it.
 
-    What gunicorn's body wrapped in ``service.gevent_worker.DeadlineBody`` does, kept here so
-    the connection stays on the short path: a read past the deadline raises ``BodyTimeout``
-    (at once and every time after) and marks the connection to close; an app that answers
-    without reading the body (a 429 before the body, see ``service.express``) leaves it to
-    :meth:`finish`, which drains it within the same deadline unless the answer gave it up
+    :func:`serve_plain` wraps it in the worker's ``DeadlineBody``, as gunicorn's body is
+    wrapped, so the body timeout, the 408 and the close are the same on both paths. An app
+    that answers without reading the body (a 429 before the body, see ``service.express``)
+    leaves the rest to be drained within the same deadline, unless the answer gave it up
     (``failed``, as ``service.http_errors.close_after_answer`` sets it).
     """
 
-    def __init__(self, sock: Any, held: bytes, length: int, seconds: float) -> None:
+    def __init__(self, sock: Any, held: bytes, length: int) -> None:
         self._sock = sock
         #: Bytes read from the socket and not yet given out: the body's, then any of the next request's.
         self._held = held
         #: Bytes of the body not yet given out.
         self._left = length
-        self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
-        self.timed_out = False
         self._ended = False  # the client closed its side
         #: Set when the answer gives the body up: the connection closes instead of draining it.
         self.failed = False
-        self._request: weakref.ref[PlainRequest] | None = None
-
-    @property
-    def request(self) -> PlainRequest | None:
-        """The request this body belongs to (weakly held: it holds the body)."""
-        return self._request() if self._request is not None else None
 
     def buffered(self) -> int:
         """What a read returns now without waiting on the client (``service.express.in_memory``)."""
         return min(len(self._held), self._left)
 
     def _fill(self, wanted: int) -> None:
-        """Read until ``wanted`` bytes are held, the body's end is, or the client's end is,
-        before the deadline (past it: ``BodyTimeout``)."""
+        """Read until ``wanted`` bytes are held, the body's end is, or the client's end is."""
         wanted = min(wanted, self._left)
         while len(self._held) < wanted and not self._ended:
-            left = self.deadline - time.monotonic()
-            data = None
-            if not self.timed_out and left > 0:
-                with gevent.Timeout(left, False):
-                    data = self._sock.recv(_CHUNK)
-            if data is None:
-                self._give_up()
+            data = self._sock.recv(_CHUNK)
             if not data:  # the client's end: reads come short, as gunicorn's body's do
                 self._ended = True
             self._held += data
-
-    def _give_up(self) -> None:
-        from service.http_errors import BodyTimeout
-
-        self.timed_out = self.failed = True
-        request = self.request
-        if request is not None:
-            request.must_close = True
-        raise BodyTimeout(self.seconds)
 
     def _take(self, size: int) -> bytes:
         data, self._held = self._held[:size], self._held[size:]
@@ -133,15 +105,11 @@ class LateBody:
         return data
 
     def read(self, size: int | None = None) -> bytes:
-        if self.timed_out:
-            self._give_up()  # at once, as every read after the deadline
         wanted = self._left if size is None or size < 0 else min(size, self._left)
         self._fill(wanted)
         return self._take(wanted)
 
     def readline(self, size: int | None = None) -> bytes:
-        if self.timed_out:
-            self._give_up()
         limit = self._left if size is None or size < 0 else min(size, self._left)
         while True:
             end = self._held.find(b"\n", 0, limit)
@@ -158,16 +126,23 @@ class LateBody:
         return iter(self.readline, b"")
 
     def finish(self) -> bytes | None:
-        """Once the request is answered: the bytes read past the body (the next request's
-        start), the rest of the body drained first; None when the connection must close
-        instead (the body was given up, or did not end in time)."""
-        try:
-            while self._left and not self.failed and not self._ended:
-                self._fill(min(self._left, _CHUNK))
-                self._take(min(self._left, _CHUNK))
-        except Exception:  # BodyTimeout, or the socket's error
-            return None
+        """Once the body is read (or drained): the bytes read past it, the next request's
+        start; None when the connection must close instead (the body was given up, or the
+        client ended before it did)."""
         return None if self._left or self.failed else self._held
+
+
+def _drained(body: DeadlineBody) -> bytes | None:
+    """What :meth:`LateBody.finish` gives once the app has answered, after reading what the
+    app left of the body within its deadline; None when the connection must close."""
+    late: LateBody = body.body
+    if not late.failed:
+        try:
+            while body.read(_CHUNK):
+                pass
+        except Exception:  # BodyTimeout (it marked the request to close), or the socket's error
+            return None
+    return late.finish()
 
 
 def plain_served(cfg: Any) -> bool:
@@ -313,12 +288,12 @@ def serve_plain(worker: Any, listener_name: Any, client: Any, addr: Any) -> byte
                 return None
             continue
         # The body is still on its way: the app reads it, within the body timeout.
-        late = LateBody(client, buffered[start:], length, worker.limits.body_timeout)
-        request = PlainRequest(method, target, fields, close, late)
-        late._request = weakref.ref(request)
+        request = PlainRequest(method, target, fields, close, io.BytesIO())
+        body = request.body = DeadlineBody(LateBody(client, buffered[start:], length), request,
+                                           worker.limits.body_timeout)
         if not _answer(worker, request, connection, entries, client, addr):
             return None
-        rest = late.finish()
+        rest = _drained(body)
         if rest is None:
             return None
         buffered = rest

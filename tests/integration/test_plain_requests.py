@@ -224,13 +224,13 @@ def test_a_late_body_that_does_not_arrive_in_time_is_answered_408_and_closed() -
 
 
 def test_a_late_body_is_read_as_the_app_reads_it() -> None:
-    body = LateBody(ScriptedSocket([b"ne\ntw", b"o\nthree"]), b"o", 13, 10.0)
+    body = LateBody(ScriptedSocket([b"ne\ntw", b"o\nthree"]), b"o", 13)
     assert body.buffered() == 1
     assert body.readline() == b"one\n"
     assert body.read(2) == b"tw"
     assert list(body) == [b"o\n", b"three"]
     assert body.read() == b"" and body.finish() == b""
-    ended = LateBody(ScriptedSocket([b"bc"]), b"a", 5, 10.0)  # the client ends before the body does
+    ended = LateBody(ScriptedSocket([b"bc"]), b"a", 5)  # the client ends before the body does
     assert ended.read() == b"abc" and ended.finish() is None
 
 

@@ -19,8 +19,8 @@ from werkzeug.test import EnvironBuilder
 from engine.core import Engine
 from engine.settings import Limits
 from service.app import create_app
+from service.deadline_body import DeadlineBody
 from service.express import in_memory
-from service.gevent_worker import DeadlineBody
 from service.inputs import prefers_minimal
 
 RATE = 5  # a player's requests per second; bursts of twice that

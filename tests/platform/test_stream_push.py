@@ -203,7 +203,7 @@ def test_a_request_s_body_does_not_keep_its_request_alive() -> None:
     import gc
     import weakref
 
-    from service.gevent_worker import DeadlineBody
+    from service.deadline_body import DeadlineBody
 
     class Request:  # gunicorn's request: a plain object the body is set on
         must_close = False
