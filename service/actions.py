@@ -25,6 +25,8 @@ from service.schemas import ActionSchema
 #: Built once: a marshmallow schema costs more to build than to use, and a built one is
 #: reused safely across requests.
 ACTION_SCHEMA = ActionSchema()
+#: The bounds of an action's ``type``, as ``ActionSchema`` declares them.
+_TYPE_LENGTHS = range(1, 65)
 #: The longest Idempotency-Key a client may send.
 MAX_IDEMPOTENCY_KEY = 200
 #: The answer's header when ``Prefer: return=minimal`` left the view out (RFC 7240).
@@ -41,7 +43,7 @@ def submit_action(engine: Engine, player: Player, game_id: str, action: dict[str
     ``invalid_body``, or a ``Problem``); the engine's refusals are domain errors. ``gates``
     spend the caller's rate-limit tokens in the append (see ``Engine.act``).
     """
-    errors = ACTION_SCHEMA.validate(action)
+    errors = action_errors(action)
     if errors:
         raise ValidationError(errors)
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
@@ -50,6 +52,20 @@ def submit_action(engine: Engine, player: Player, game_id: str, action: dict[str
     done = engine.act(player, game_id, action, idempotency_key=key, if_match=if_match, gates=gates,
                       answer_first=True)
     return action_answer(done, player.id, minimal), done.after_answer
+
+
+def action_errors(action: Any) -> dict[str, Any]:
+    """What ``ActionSchema`` finds wrong with ``action``: nothing for an object whose ``type``
+    is a string of 1 to 64 characters (the schema lets every other field through).
+
+    That case is told here without the schema, whose validation cost about a fortieth of a
+    move's CPU; anything else goes to the schema, so its error messages stay the schema's.
+    """
+    if type(action) is dict:
+        kind = action.get("type")
+        if type(kind) is str and len(kind) in _TYPE_LENGTHS:
+            return {}
+    return ACTION_SCHEMA.validate(action)
 
 
 def action_answer(done: Committed, player_id: str, minimal: bool = False) -> dict[str, Any]:
