@@ -1268,9 +1268,11 @@ class Engine:
             if result.status == "ok":
                 plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record,
                                              notify_from=settled)
+                self.projector.queue_snapshot(pipe, game_id, version, new)
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record, notify_from=settled)
+            self.projector.queue_snapshot(index, game_id, version, new)
             flight = envelopes[-1].to_json().encode()
             self._in_flight[flight] = (game_id, version, new, envelopes)
             try:
@@ -1290,7 +1292,6 @@ class Engine:
         # once the answer is sent (see FeedWatcher.push); others hear Redis's announcement.
         self._owe(partial(self.watcher.push, game_id, version, new, envelopes), later)
         self._finish_follow_up(plan, replies, offset=1, later=later)
-        self.projector.maybe_snapshot(game_id, version, new)
         return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
 
     def _system_step(self, game_id: str, record: Record, seq: int) -> list[GameEvent]:

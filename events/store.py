@@ -524,10 +524,12 @@ class EventStore:
             raise KeyError(game_id)
         return raw.decode()
 
-    def save_snapshot(self, game_id: str, version: int, payload: str) -> None:
-        """Keep every snapshot (one per K events) so a replay at any version is cheap."""
-        self.redis.hset(self.keys.snapshots(game_id), str(version), payload)
-        self.redis.hset(self.keys.meta(game_id), "snapshot", version)
+    def queue_snapshot(self, pipe: redis.client.Pipeline | IndexCommands, game_id: str, version: int,
+                       payload: str) -> None:
+        """Keep every snapshot (one per K events) so a replay at any version is cheap: the two
+        writes go on ``pipe``, a commit's index updates."""
+        pipe.hset(self.keys.snapshots(game_id), mapping={str(version): payload})
+        pipe.hset(self.keys.meta(game_id), mapping={"snapshot": version})
 
     @staticmethod
     def handoff_fields(record: Mapping[str, Any]) -> dict[str, str]:

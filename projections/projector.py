@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Any
 
 import orjson
 
@@ -193,10 +194,12 @@ class Projector:
             self._cache.pop(game_id, None)
             self._tails.pop(game_id, None)
 
-    def maybe_snapshot(self, game_id: str, before: int, record: Record) -> None:
-        """Write a snapshot when the version crossed a multiple of ``snapshot_every``."""
+    def queue_snapshot(self, pipe: Any, game_id: str, before: int, record: Record) -> None:
+        """Add to ``pipe`` (a commit's index updates) a snapshot of ``record`` when its version
+        crossed a multiple of ``snapshot_every``: written by the append that makes it true, or
+        not at all, and in no round trip of its own."""
         if record["version"] // self.snapshot_every > before // self.snapshot_every:
-            self.store.save_snapshot(game_id, record["version"], orjson.dumps(record).decode())
+            self.store.queue_snapshot(pipe, game_id, record["version"], orjson.dumps(record).decode())
 
 
 def fold_all(events: list[Envelope]) -> Record | None:

@@ -14,7 +14,7 @@ from engine.errors import DomainError as Problem
 from engine.seat_bots import observation_for
 from engine.settings import Settings
 from events.envelope import check_chain, seal, seed_commitment
-from games.base import derive_rng
+from games.base import GameEvent, derive_rng
 from games.registry import load
 from projections.audit import AuditError, audit
 from projections.projector import fold_all
@@ -188,6 +188,33 @@ def test_finished_game_reveals_seed_and_its_log_audits(engine: Engine) -> None:
     with pytest.raises(AuditError) as err:
         audit(tampered)
     assert err.value.seq == forged.seq
+
+
+def test_a_snapshot_is_written_by_the_append_that_crosses_its_interval(engine: Engine, monkeypatch) -> None:
+    """In the append's own step: no round trip of its own, and none for an append refused."""
+    engine = Engine(engine.redis, engine.scheduler, snapshot_every=3)  # the toy game is short
+    game_id, players = started(engine)
+
+    def apart(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a snapshot written in a command of its own")
+
+    monkeypatch.setattr(engine.redis, "hset", apart)
+    stale = engine.load(game_id)
+    for seat in (0, 1):  # a round: past the next snapshot
+        engine.act(players[seat], game_id, {"type": "pick", "number": 3 - seat})
+    engine.advance(game_id)
+    version = engine.load(game_id)["version"]
+    assert engine.load(game_id)["status"] == "active"
+    snapshot = engine.store.latest_snapshot(game_id)
+    assert snapshot is not None and snapshot[0] == 3 * (version // 3) > stale["version"]
+    assert orjson.loads(snapshot[1]) == fold_all(engine.store.read(game_id)[:snapshot[0]])
+    # An append refused for its version (the same events again, from the record before
+    # them) writes nothing, its snapshot included.
+    engine.redis.delete(engine.keys.snapshots(game_id))
+    engine.redis.hdel(engine.keys.meta(game_id), "snapshot")
+    again = [GameEvent(e.type, e.data, e.actor) for e in engine.store.read(game_id)[stale["version"]:]]
+    assert engine._commit(game_id, stale, again, {"kind": "player"}) is None
+    assert engine.store.latest_snapshot(game_id) is None
 
 
 def test_snapshots_and_replay_at_version_match_a_full_fold(engine: Engine) -> None:
