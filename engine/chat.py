@@ -62,6 +62,30 @@ redis.call('PUBLISH', ARGV[2], 'm')
 return id
 """
 
+# KEYS: the game's event stream, its chat stream. ARGV: the events' low id, the messages' low
+# id, the most of each to read ('' for all). A feed page's two reads and whether the event
+# stream is still there (an archived game's is not), in one script call: the raw replies,
+# without redis-py's pipeline and its per-command layers (see events.lean).
+_READ_WITH_EVENTS = """
+local entries, said
+if ARGV[3] == '' then
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
+  said = redis.call('XRANGE', KEYS[2], ARGV[2], '+')
+else
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[3])
+  said = redis.call('XRANGE', KEYS[2], ARGV[2], '+', 'COUNT', ARGV[3])
+end
+return {entries, said, redis.call('EXISTS', KEYS[1])}
+"""
+
+
+def _field(fields: list[Any], name: bytes) -> Any:
+    """The value of ``name`` in a stream entry's flat ``[field, value, ...]`` list, as Redis sends it."""
+    for index in range(0, len(fields), 2):
+        if fields[index] == name:
+            return fields[index + 1]
+    raise KeyError(name)
+
 
 class Chat:
     """Posting, reading and filtering one game's messages."""
@@ -78,6 +102,7 @@ class Chat:
         #: Messages one game keeps (0: no ceiling): table talk is kept for ever, so it is bounded.
         self.per_game = per_game
         self._post = LeanScript(client, _POST)
+        self._read_with_events = LeanScript(client, _READ_WITH_EVENTS)
 
     def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
         body = {"from": seat, "to": to, "text": text, "at": utc_now()}
@@ -99,15 +124,13 @@ class Chat:
     def read_with_events(self, game_id: str, after: int, cursor: str | None, from_version: int,
                          count: int) -> tuple[list[Envelope], list[dict[str, Any]]]:
         """Events after ``after`` and messages after ``cursor`` in one round trip (a feed page)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(self.keys.events(game_id), f"(0-{after}", "+", count=count)
-        pipe.xrange(self.keys.chat(game_id), f"({cursor}" if cursor else f"{from_version}-0", "+", count=count)
-        pipe.exists(self.keys.events(game_id))
-        entries, said, live = pipe.execute()
-        events = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        entries, said, live = self._read_with_events(
+            keys=[self.keys.events(game_id), self.keys.chat(game_id)],
+            args=[f"(0-{after}", f"({cursor}" if cursor else f"{from_version}-0", "" if count is None else count])
+        events = [Envelope.from_json(_field(fields, b"e")) for _, fields in entries]
         if not live and self.read_events is not None:  # a finished game, archived: no stream any more
             events = self.read_events(game_id, after=after, count=count)
-        return events, [_message(entry_id, json.loads(fields[b"m"])) for entry_id, fields in said]
+        return events, [_message(entry_id, json.loads(_field(fields, b"m"))) for entry_id, fields in said]
 
     def all(self, game_id: str) -> list[dict[str, Any]]:
         return self.read(game_id, None)
