@@ -67,24 +67,12 @@ return id
 # stream is still there (an archived game's is not), in one script call: the raw replies,
 # without redis-py's pipeline and its per-command layers (see events.lean).
 _READ_WITH_EVENTS = """
-local entries, said
-if ARGV[3] == '' then
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
-  said = redis.call('XRANGE', KEYS[2], ARGV[2], '+')
-else
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[3])
-  said = redis.call('XRANGE', KEYS[2], ARGV[2], '+', 'COUNT', ARGV[3])
+local function after(key, low)
+  if ARGV[3] == '' then return redis.call('XRANGE', key, low, '+') end
+  return redis.call('XRANGE', key, low, '+', 'COUNT', ARGV[3])
 end
-return {entries, said, redis.call('EXISTS', KEYS[1])}
+return {after(KEYS[1], ARGV[1]), after(KEYS[2], ARGV[2]), redis.call('EXISTS', KEYS[1])}
 """
-
-
-def _field(fields: list[Any], name: bytes) -> Any:
-    """The value of ``name`` in a stream entry's flat ``[field, value, ...]`` list, as Redis sends it."""
-    for index in range(0, len(fields), 2):
-        if fields[index] == name:
-            return fields[index + 1]
-    raise KeyError(name)
 
 
 class Chat:
@@ -127,10 +115,12 @@ class Chat:
         entries, said, live = self._read_with_events(
             keys=[self.keys.events(game_id), self.keys.chat(game_id)],
             args=[f"(0-{after}", f"({cursor}" if cursor else f"{from_version}-0", "" if count is None else count])
-        events = [Envelope.from_json(_field(fields, b"e")) for _, fields in entries]
+        # Each entry is [id, [field, value]]: an event's one field is "e", a message's "m"
+        # (as EventStore.read takes an event from its script's raw reply).
+        events = [Envelope.from_json(fields[1]) for _, fields in entries]
         if not live and self.read_events is not None:  # a finished game, archived: no stream any more
             events = self.read_events(game_id, after=after, count=count)
-        return events, [_message(entry_id, json.loads(_field(fields, b"m"))) for entry_id, fields in said]
+        return events, [_message(entry_id, json.loads(fields[1])) for entry_id, fields in said]
 
     def all(self, game_id: str) -> list[dict[str, Any]]:
         return self.read(game_id, None)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
 
 import orjson
+import redis
 
 from events.envelope import Envelope
-from events.store import EventStore
+from events.store import EventStore, IndexCommands
 from projections.record import Record, fold
 
 #: Recent events kept per cached game.
@@ -194,7 +194,8 @@ class Projector:
             self._cache.pop(game_id, None)
             self._tails.pop(game_id, None)
 
-    def queue_snapshot(self, pipe: Any, game_id: str, before: int, record: Record) -> None:
+    def queue_snapshot(self, pipe: redis.client.Pipeline | IndexCommands, game_id: str, before: int,
+                       record: Record) -> None:
         """Add to ``pipe`` (a commit's index updates) a snapshot of ``record`` when its version
         crossed a multiple of ``snapshot_every``: written by the append that makes it true, or
         not at all, and in no round trip of its own."""
