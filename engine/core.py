@@ -81,6 +81,7 @@ class Engine:
 
         # The parts, each on those below it.
         self.follow_ups = FollowUps(client, self.keys, self.store, self.seeds, scheduler, self.hooks, self.ratings)
+        self.transparency = self.follow_ups.transparency  # the public log of finished games
         self.commits = CommitPath(client, self.keys, self.store, self.projector, self.seeds, self.follow_ups,
                                   steps_in_commit=steps_in_commit)
         self.watcher = self.commits.watcher

@@ -22,6 +22,7 @@ from engine.ratings import Ratings, result_of
 from engine.scheduling import JobScheduler
 from engine.seat_bots import bot_seats
 from engine.seeds import Seeds
+from engine.transparency import GamesLog
 from engine.webhooks import Webhooks
 from events.envelope import parse_time
 from events.store import EventStore, IndexCommands, Keys
@@ -81,6 +82,7 @@ class FollowUps:
         self.scheduler = scheduler
         self.hooks = hooks
         self.ratings = ratings
+        self.transparency = GamesLog(client, keys.prefix)
 
     def run(self, record: Record, before: Record | None = None) -> None:
         """Update the indexes of one game and ask a worker for its next system step.
@@ -251,6 +253,7 @@ class FollowUps:
         if result is not None:
             self.ratings.record(result)
         self.store.archive(game_id)
+        self.transparency.add(record)  # the public log's leaf (engine.transparency); added once
         self.seeds.drop(game_id)
 
     def bot_request(self, game_id: str, version: int, seat: int) -> Callable[[], None]:

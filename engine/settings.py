@@ -149,6 +149,9 @@ class Settings:
     bot_milliseconds: float = 450.0
     #: Rated games a player must have finished in a title to appear on its leaderboard.
     leaderboard_min_games: int = 5
+    #: The Ed25519 key that signs transparency checkpoints: PKCS#8 PEM or 32 bytes in base64
+    #: (None: ``intrigue serve`` makes one in its data folder; see engine/signing.py).
+    signing_key: str | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -165,7 +168,8 @@ class Settings:
             try:
                 values[variable.field] = variable.parse(raw)
             except (ValueError, OverflowError) as err:
-                raise SettingsError(f"{variable.name}={raw!r} cannot be used: {err}") from None
+                shown = "(hidden)" if variable.secret else repr(raw)
+                raise SettingsError(f"{variable.name}={shown} cannot be used: {err}") from None
         nested = {"limits": Limits, "webhook_retry": RetryPolicy}
         built: dict[str, Any] = {}
         for name, kind in nested.items():
@@ -263,6 +267,14 @@ def _text(raw: str) -> str:
     return raw
 
 
+def _signing_key(raw: str) -> str:
+    """The key's text, once it is known to hold an Ed25519 private key."""
+    from engine.signing import parse_private_key
+
+    parse_private_key(raw)  # SigningKeyError is a ValueError: the variable is named and the process stops
+    return raw
+
+
 def _bind(raw: str) -> str:
     host, colon, port = raw.rpartition(":")
     if raw.startswith(("unix:", "fd://")) or (colon and port.isdigit() and int(port) < 65536):
@@ -279,6 +291,8 @@ class Variable:
     field: str
     parse: Callable[[str], Any]
     empty_is_unset: bool = True
+    #: Whether its value stays out of error messages (a private key).
+    secret: bool = False
 
 
 #: Every variable the project reads, in the order of the README's table.
@@ -289,6 +303,7 @@ VARIABLES = (
     Variable("WEB_CONCURRENCY", "web_concurrency", _positive_count),
     Variable("INTRIGUE_BIND", "bind", _bind),
     Variable("INTRIGUE_OPERATOR_TOKEN", "operator_token", _text),
+    Variable("INTRIGUE_SIGNING_KEY", "signing_key", _signing_key, secret=True),
     Variable("INTRIGUE_RATE_LIMIT", "limits.player_rate", _number),
     Variable("INTRIGUE_ANONYMOUS_RATE_LIMIT", "limits.anonymous_rate", _number),
     Variable("INTRIGUE_REGISTRATIONS_PER_HOUR", "limits.registrations_per_hour", _number),

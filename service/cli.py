@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import subprocess
@@ -57,6 +58,11 @@ def main(argv: list[str] | None = None) -> int:
                                  description="Exit 0: the log checks; 1: it was tampered with (or the game has "
                                              "not ended); 2: the input is not a game log.")
     verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
+    verify.add_argument("--checkpoint", metavar="FILE",
+                        help="also prove the game is in the transparency log this signed checkpoint "
+                             "(GET /v1/transparency/checkpoint) commits to; needs --url for the proof")
+    verify.add_argument("--url", help="the server: its published key and the game's inclusion proof")
+    verify.add_argument("--key", help="the server's Ed25519 public key in base64 (else fetched from --url)")
 
     reindex = commands.add_parser("reindex", formatter_class=defaults, description=attach,
                                   help="rebuild the lobby, inbox and deadline indexes and the ratings from the streams")
@@ -135,6 +141,10 @@ def _serve(args: argparse.Namespace) -> int:
             if stopped:
                 log.warning("stopped %d process(es) a previous serve on %s left running: %s",
                             len(stopped), folder.path, stopped)
+            if settings.signing_key is None:  # made once in the folder, then read by each API process
+                from engine.signing import key_in_folder, pem
+
+                settings = dataclasses.replace(settings, signing_key=pem(key_in_folder(folder.path)).decode())
             embedded.start()
             assert embedded.process is not None
             children[embedded.process.pid] = command_line(embedded.process.pid)
@@ -287,6 +297,21 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     print(f"OK: {report.events} events, hash chain intact, seed matches its commitment, every step replayed; "
           f"winners {report.winners}")
+    if args.checkpoint is None:
+        return 0
+    from service.log_proof import NotProved, Unusable, check
+
+    try:
+        print("OK: " + check(events, Path(args.checkpoint).read_text(encoding="utf-8"), args.url, args.key))
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"cannot read the checkpoint {args.checkpoint}: {err}", file=sys.stderr)
+        return 2
+    except Unusable as err:
+        print(f"unusable input: {err}", file=sys.stderr)
+        return 2
+    except NotProved as err:
+        print(f"INVALID: {err}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -321,7 +321,39 @@ def _operations() -> list[Operation]:
                                                          "seconds on every API process", "required", 204, None,
                   _join(TOKEN, {404: ("token_not_found",)}),
                   params=(_path("token_id", "The token's id (from GET /v1/me/tokens)"),), ok_type=""),
+        *_transparency_operations(),
         Operation("get", "/v1/openapi.json", "This document", "none", 200, None, {}, ok_type="application/json"),
+    ]
+
+
+def _transparency_operations() -> list[Operation]:
+    """The server's key and the public log of finished games (docs/transparency.md)."""
+    size = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+    needed = {"required": True}
+    return [
+        Operation("get", "/v1/keys", "The keys the server signs with (today one Ed25519 key)", "optional", 200,
+                  "KeyList", _join(OPTIONAL_TOKEN),
+                  description="The transparency log's checkpoints are signed with it (INTRIGUE_SIGNING_KEY)."),
+        Operation("get", "/v1/transparency/checkpoint", "The log's signed head: a C2SP checkpoint", "optional",
+                  200, None, _join(OPTIONAL_TOKEN), ok_type="text/plain",
+                  description="A C2SP signed note: the origin line, the tree size, the root hash in base64, a "
+                              "blank line, then `\u2014 <name> <base64(key hash || Ed25519 signature)>`. Each "
+                              "finished game is one leaf, hashed as RFC 9162 says."),
+        Operation("get", "/v1/transparency/inclusion", "The proof that a finished game is in the tree of a size",
+                  "optional", 200, "InclusionProof",
+                  _join(OPTIONAL_TOKEN, {400: ("bad_query",), 404: ("not_in_log",), 422: ("beyond_log",)}),
+                  params=({**_query("game", "A finished game's id", {"type": "string", "minLength": 1,
+                                                                       "maxLength": 64}), **needed},
+                          {**_query("size", "The tree size, as a checkpoint gave it", size), **needed}),
+                  description="Check it with RFC 9162's algorithm (section 2.1.3.2) against the root of a "
+                              "checkpoint of that size; a size past the log, or too small to hold the game, "
+                              "is 422 beyond_log."),
+        Operation("get", "/v1/transparency/consistency", "The proof that a later tree extends an earlier one",
+                  "optional", 200, "ConsistencyProof",
+                  _join(OPTIONAL_TOKEN, {400: ("bad_query",), 422: ("bad_range", "beyond_log")}),
+                  params=({**_query("from", "The earlier tree size (at least 1)", size), **needed},
+                          {**_query("to", "The later tree size (at most the log's)", size), **needed}),
+                  description="RFC 9162's consistency proof (section 2.1.4); check it with section 2.1.4.2."),
     ]
 
 
@@ -333,6 +365,8 @@ SCHEMAS = {
     "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "TokenList": schemas.TokenListSchema,
     "TokenIssued": schemas.TokenIssuedSchema, "ResignResult": schemas.ResignResultSchema,
     "PlayerProfile": schemas.PlayerProfileSchema, "Leaderboard": schemas.LeaderboardSchema,
+    "KeyList": schemas.KeyListSchema, "InclusionProof": schemas.InclusionProofSchema,
+    "ConsistencyProof": schemas.ConsistencyProofSchema,
     **correspondence.SCHEMAS,
 }
 

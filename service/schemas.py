@@ -257,3 +257,38 @@ class ProblemSchema(Schema):
     errors = fields.Dict(metadata={"description": "For malformed input: the fields at fault"})
     retry_after = fields.Float(metadata={"description": "For 429 and 503: the exact seconds to wait "
                                                         "(Retry-After rounds them up)"})
+
+
+BASE64_HASH = {"description": "A SHA-256 hash in standard base64", "pattern": "^[A-Za-z0-9+/]{43}=$"}
+
+
+class SigningKeySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "`<name>+<key hash>` as the checkpoint's signature "
+                                                               "line names it (C2SP signed-note key id, in hex)"})
+    alg = fields.String(required=True, validate=validate.OneOf(["Ed25519"]))
+    public_key = fields.String(required=True, metadata={"description": "The 32-byte public key in standard base64"})
+
+
+class KeyListSchema(Schema):
+    keys = fields.List(fields.Nested(SigningKeySchema), required=True)
+
+
+class LogLeafSchema(Schema):
+    game = fields.String(required=True)
+    final_hash = fields.String(required=True, metadata={"description": "The last hash of the game's chained log"})
+    seed_hash = fields.String(required=True, metadata={"description": "The game's committed seed_hash"})
+    ended_at = fields.String(required=True, metadata={"description": "When the game's last event was appended"})
+
+
+class InclusionProofSchema(Schema):
+    index = fields.Integer(required=True, metadata={"description": "The game's leaf, counted from 0"})
+    size = fields.Integer(required=True, metadata={"description": "The tree size the proof is for"})
+    leaf = fields.Nested(LogLeafSchema, required=True, metadata={
+        "description": "The leaf's data: its canonical JSON (sorted keys, no spaces) is what is hashed"})
+    hashes = fields.List(fields.String(metadata=BASE64_HASH), required=True,
+                         metadata={"description": "RFC 9162's inclusion path, leaf to root"})
+
+
+class ConsistencyProofSchema(Schema):
+    hashes = fields.List(fields.String(metadata=BASE64_HASH), required=True,
+                         metadata={"description": "RFC 9162's consistency proof (empty when from equals to)"})

@@ -31,6 +31,7 @@ from service.embedded import EmbeddedRedis
 from service.openapi import EXAMPLES_PATH, openapi_document, operations
 from tests.integration.conftest import ROOT
 from tests.support.client import Client
+from tests.support.polling import wait_until
 
 RECORD = os.environ.get("INTRIGUE_RECORD_EXAMPLES") == "1"
 HERE = Path(__file__).parent
@@ -199,6 +200,7 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     call(natasha, "GET", "/v1/me/tokens", "/v1/me/tokens")
     call(natasha, "DELETE", "/v1/me/tokens/{token_id}", f"/v1/me/tokens/{spare['id']}", expect=204)
     finish(server, game_id, [natasha, sacha])
+    transparency(call, anon, game_id)
     etiquette(call, natasha, sacha)
     call(anon, "GET", "/v1/games/{game_id}/events/stream", base + "/events/stream", stream_lines=8)
     call(anon, "GET", "/v1/games/{game_id}/log", base + "/log")
@@ -206,6 +208,19 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     spec = call(anon, "GET", "/v1/openapi.json", "/v1/openapi.json")
     seen["GET /v1/openapi.json"]["response"] = {"openapi": spec["openapi"], "info": spec["info"], "paths": {}}
     return seen
+
+
+def transparency(call: Any, anon: Client, game_id: str) -> None:
+    """The key, the log's checkpoint, and the finished game's proofs once a worker has added its leaf."""
+    call(anon, "GET", "/v1/keys", "/v1/keys")
+    wait_until(lambda: anon.http.get(anon.base_url + "/v1/transparency/inclusion",
+                                     params={"game": game_id, "size": 2**40}, timeout=40).status_code == 422,
+               "the finished game's leaf")
+    size = int(call(anon, "GET", "/v1/transparency/checkpoint", "/v1/transparency/checkpoint").splitlines()[1])
+    call(anon, "GET", "/v1/transparency/inclusion", "/v1/transparency/inclusion",
+         params={"game": game_id, "size": size})
+    call(anon, "GET", "/v1/transparency/consistency", "/v1/transparency/consistency",
+         params={"from": 1, "to": size})
 
 
 def etiquette(call: Any, natasha: Client, sacha: Client) -> None:
