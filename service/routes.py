@@ -95,7 +95,7 @@ def lobby() -> dict[str, Any]:
     if wanted is not None and wanted not in registry.GAMES:
         raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
     page = _page(lambda limit, cursor: engine().lobby_page(wanted, limit, cursor))
-    games = [_public(c) for c in page.cards if c["status"] == "open"]
+    games = [{k: v for k, v in _public(c).items() if k != "winners"} for c in page.cards if c["status"] == "open"]
     return {"games": games, "next_cursor": page.next_cursor}
 
 
@@ -313,13 +313,14 @@ def my_games() -> dict[str, Any]:
         seat = next((s for s, p in enumerate(found["players"]) if p is not None and p["id"] == player.id), None)
         if seat is None:
             if not inbox and found["status"] == "open" and player.id in found.get("invite", ()):
-                games.append({**_public(found), "seat": None, "invited": True, "awaiting_me": False,
-                              "deadline": None})
+                games.append({**_public(found), "winners": None, "seat": None, "invited": True,
+                              "awaiting_me": False, "deadline": None})
             continue
         mine = found["awaiting"][seat] is not None and seat not in found.get("resigned", ())
         if inbox and not mine:
             continue  # the index lags a commit in flight: the game moved on
-        games.append({**_public(found), "seat": seat, "invited": False, "awaiting_me": mine,
+        games.append({**_public(found), "winners": found.get("winners"), "seat": seat, "invited": False,
+                      "awaiting_me": mine,
                       "deadline": found["deadlines"][seat]})
     return {"games": games, "next_cursor": page.next_cursor}
 

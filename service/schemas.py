@@ -154,6 +154,9 @@ class GameListSchema(Schema):
 
 
 class InboxEntrySchema(GameSummarySchema):
+    winners = fields.List(fields.Integer(), allow_none=True, metadata={
+        "description": "A finished game's winning seats; null before the end (a game listed before this field "
+                       "was added shows null until its next move)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "Your seat; null for a game you are invited to"})
     invited = fields.Boolean(metadata={"description": "True: an open game you are invited to and have not joined"})
     awaiting_me = fields.Boolean()

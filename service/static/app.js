@@ -4,6 +4,9 @@
 import {api, ApiError, session} from "./api.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
 import {tablePage} from "./table.js";
+import {GAME_BLURBS, GAME_NAMES, gameName} from "./words.js";
+
+export {gameName};
 
 const main = document.getElementById("main");
 const notice = document.getElementById("notice");
@@ -28,10 +31,15 @@ export function navigate(path) {
   window.scrollTo(0, 0);
 }
 
-const GAMES = ["coup", "revolution", "ideology", "pax"];
-const GAME_NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas",
-                    pax: "Pax Porfiriana"};
-export const gameName = (id) => GAME_NAMES[id] || titleCase(id);
+const GAMES = Object.keys(GAME_NAMES);
+
+/** The games this server hosts: the lobby's ``game`` filter in its API reference. */
+async function hostedGames() {
+  const doc = await openapi();
+  const lobbyParams = doc.paths["/v1/games"]?.get?.parameters || [];
+  const hosted = lobbyParams.find((p) => p.name === "game")?.schema?.enum;
+  return hosted?.length ? hosted : GAMES;
+}
 
 const routes = [
   [/^\/$/, home],
@@ -86,7 +94,15 @@ window.addEventListener("unhandledrejection", (event) => { showError(event.reaso
 // ---------------------------------------------------------------------------- pages
 
 function home(el) {
-  return session.token ? lobby(el) : account(el);
+  const hosted = h("ul", {class: "hosted", id: "hosted-games"});
+  el.append(h("section", {class: "card", "aria-labelledby": "hosted-title"},
+    h("h2", {id: "hosted-title"}, "Games hosted here"), hosted));
+  hostedGames().then((games) => fill(hosted, games.map((g) => h("li", {},
+    h("strong", {}, gameName(g)), GAME_BLURBS[g] ? ` · ${GAME_BLURBS[g]} ` : " ",
+    h("a", {href: `/rules/${g}`}, `Rules of ${gameName(g)}`))))).catch(showError);
+  const rest = h("div", {});
+  el.append(rest);
+  return session.token ? lobby(rest) : account(rest);
 }
 
 function account(el) {
@@ -106,10 +122,11 @@ function account(el) {
   const next = /^\/games\/[A-Za-z0-9_-]+$/.test(wanted) ? wanted : null;
   const nameInput = h("input", {id: "signup-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname"});
   const tokenInput = h("input", {id: "signin-token", name: "token", required: true, autocomplete: "off", spellcheck: "false"});
-  const shown = h("div", {class: "token-shown", "aria-live": "polite"});
+  const shown = h("section", {class: "token-shown", "aria-live": "polite"});
   el.append(
     h("h1", {}, "Play Intrigue"),
-    h("section", {class: "card"},
+    shown,
+    h("section", {class: "card signing"},
       h("h2", {}, "Sign up"),
       h("form", {onsubmit: async (event) => {
         event.preventDefault();
@@ -117,16 +134,18 @@ function account(el) {
         try {
           const made = await api("POST", "/v1/players", {body: {name: nameInput.value.trim()}, token: null});
           session.signIn(made.token, {id: made.id, name: made.name});
-          fill(shown, h("p", {}, `Welcome, ${made.name}. Your token (copy it to sign in on another device):`),
+          // Signed up: the forms to sign up or in are done with; the token is what is left to see.
+          for (const section of el.querySelectorAll("section.signing")) section.hidden = true;
+          fill(shown, h("h2", {}, "Signed up"),
+               h("p", {}, `Welcome, ${made.name}. Your token (copy it to sign in on another device):`),
                h("output", {class: "token"}, made.token),
                h("p", {}, next ? h("a", {href: next}, "Back to the game") : h("a", {href: "/lobby"}, "Go to the lobby")));
           updateAccountLink();
         } catch (err) { showError(err); }
       }},
         h("label", {for: "signup-name"}, "Your name"), nameInput,
-        h("button", {type: "submit"}, "Sign up")),
-      shown),
-    h("section", {class: "card"},
+        h("button", {type: "submit"}, "Sign up"))),
+    h("section", {class: "card signing"},
       h("h2", {}, "Sign in with a token"),
       h("form", {onsubmit: async (event) => {
         event.preventDefault();
@@ -167,15 +186,21 @@ function lobby(el) {
   const list = h("div", {class: "games", "aria-live": "polite"});
   const more = h("button", {type: "button", hidden: true}, "Next page");
   let cursor = null;
+  const listed = new Set();
   const load = async (reset) => {
+    if (!reset && !cursor) return;  // no next page: nothing to add (never the first page again)
     try {
       const query = new URLSearchParams({limit: "20"});
       if (filter.value) query.set("game", filter.value);
       if (!reset && cursor) query.set("cursor", cursor);
       const page = await api("GET", `/v1/games?${query}`);
-      if (reset) fill(list);
+      if (reset) { fill(list); listed.clear(); }
       if (reset && !page.games.length) list.append(h("p", {}, "No open games. Create one!"));
-      for (const game of page.games) list.append(gameRow(game, true));
+      for (const game of page.games) {
+        if (listed.has(game.id)) continue;
+        listed.add(game.id);
+        list.append(gameRow(game, true));
+      }
       cursor = page.next_cursor;
       more.hidden = !cursor;
     } catch (err) { showError(err); }
@@ -192,18 +217,30 @@ function lobby(el) {
   load(true);
 }
 
+function winnersLine(game) {
+  const names = game.winners.map((s) => game.players[s]?.name ?? `seat ${s}`);
+  return names.length ? `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}` : "Nobody won";
+}
+
+function statusLine(game) {
+  if (game.status === "open") return game.invited ? "You are invited · waiting for players" : "Waiting for players";
+  if (game.status === "cancelled") return "Cancelled before it started";
+  if (game.status === "finished") return game.winners ? `Finished · ${winnersLine(game)}` : "Finished";
+  return "In progress";
+}
+
 function gameRow(game, joinable) {
-  const join = joinable && session.token ? h("button", {type: "button", onclick: async () => {
+  const join = (joinable || game.invited) && session.token ? h("button", {type: "button", onclick: async () => {
     try {
       await api("POST", `/v1/games/${game.id}/join`);
       navigate(`/games/${game.id}`);
     } catch (err) { showError(err); }
-  }}, `Join ${gameName(game.game)}`) : null;
+  }}, game.invited ? `Accept the invitation to ${gameName(game.game)}` : `Join ${gameName(game.game)}`) : null;
   return h("article", {class: "game-row", dataset: {game: game.id}},
     h("h3", {}, h("a", {href: `/games/${game.id}`}, `${gameName(game.game)} · ${game.id.slice(0, 8)}`)),
     h("p", {}, seatsLine(game), " · ", timeControlLine(game.time_control)),
-    game.deadline ? h("p", {}, game.awaiting_me ? "Your move: " : "Next deadline: ", countdown(game.deadline)) : null,
-    game.winners ? h("p", {}, `Winners: ${game.winners.map((s) => game.players[s]?.name ?? `seat ${s}`).join(", ")}`) : null,
+    joinable ? null : h("p", {class: "row-status"}, statusLine(game)),
+    game.deadline && game.status === "active" ? h("p", {}, game.awaiting_me ? "Your move: " : "Next deadline: ", countdown(game.deadline)) : null,
     join);
 }
 
@@ -308,30 +345,39 @@ function myGames(el) {
     el.append(h("h1", {}, "My games"), h("p", {}, h("a", {href: "/account"}, "Sign up or sign in"), " to see your games."));
     return;
   }
-  const inbox = h("div", {class: "games"});
-  const playing = h("div", {class: "games"});
-  const finished = h("div", {class: "games"});
-  el.append(h("h1", {}, "My games"),
-    h("section", {"aria-labelledby": "inbox-title"}, h("h2", {id: "inbox-title"}, "Awaiting me"), inbox),
-    h("section", {"aria-labelledby": "playing-title"}, h("h2", {id: "playing-title"}, "In progress"), playing),
-    h("section", {"aria-labelledby": "finished-title"}, h("h2", {id: "finished-title"}, "Finished"), finished));
+  const section = (id, title, none) => {
+    const list = h("div", {class: "games", id: `${id}-list`, dataset: {none}});
+    el.append(h("section", {"aria-labelledby": `${id}-title`}, h("h2", {id: `${id}-title`}, title), list));
+    return list;
+  };
+  el.append(h("h1", {}, "My games"));
+  const inbox = section("inbox", "Awaiting me", "Nothing awaits you.");
+  const invited = section("invited", "Invitations", "No invitation.");
+  const waiting = section("open", "Waiting for players", "No game waiting for players.");
+  const playing = section("playing", "In progress", "No game in progress.");
+  const finished = section("finished", "Finished", "No finished game yet.");
   const more = h("button", {type: "button", hidden: true}, "More of my games");
   el.append(more);
+  const listFor = (g) => (g.invited ? invited : g.status === "open" ? waiting
+    : g.status === "finished" || g.status === "cancelled" ? finished : playing);
+  const listed = new Set();
   let cursor = null;
   let first = true;
   const page = async () => {
+    if (!first && !cursor) return;  // past the last page: nothing more (never the first page again)
     try {
       const query = new URLSearchParams({limit: "50"});
       if (cursor) query.set("cursor", cursor);
       const mine = await api("GET", `/v1/me/games?${query}`);
-      if (first) { fill(playing); fill(finished); }
       for (const g of mine.games) {
-        const list = g.status === "finished" ? finished : playing;
-        list.querySelector("p.none")?.remove();
-        list.append(gameRow(g, false));
+        if (listed.has(g.id)) continue;
+        listed.add(g.id);
+        listFor(g).append(gameRow(g, false));
       }
-      if (first && !playing.children.length) playing.append(h("p", {class: "none"}, "No game in progress."));
-      if (first && !finished.children.length) finished.append(h("p", {class: "none"}, "No finished game yet."));
+      for (const list of [invited, waiting, playing, finished]) {
+        list.querySelector("p.none")?.remove();
+        if (!list.children.length) list.append(h("p", {class: "none"}, list.dataset.none));
+      }
       first = false;
       cursor = mine.next_cursor;
       more.hidden = !cursor;
@@ -340,8 +386,8 @@ function myGames(el) {
   more.addEventListener("click", page);
   (async () => {
     try {
-      const waiting = await api("GET", "/v1/me/games?awaiting=me&limit=50");
-      fill(inbox, waiting.games.length ? waiting.games.map((g) => gameRow(g, false)) : h("p", {}, "Nothing awaits you."));
+      const awaited = await api("GET", "/v1/me/games?awaiting=me&limit=50");
+      fill(inbox, awaited.games.length ? awaited.games.map((g) => gameRow(g, false)) : h("p", {}, inbox.dataset.none));
     } catch (err) { showError(err); }
     await page();
   })();

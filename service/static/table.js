@@ -10,6 +10,7 @@ import {coup} from "./games/coup.js";
 import {revolution} from "./games/revolution.js";
 import {ideology} from "./games/ideology.js";
 import {pax} from "./games/pax.js";
+import {awaitedWords} from "./words.js";
 
 const TABLES = {coup, revolution, ideology, pax};
 const NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas", pax: "Pax Porfiriana"};
@@ -123,16 +124,19 @@ export function tablePage(el, id, {showError, clearError}) {
     }}, "Take a seat");
   }
 
+  function finalResult() {
+    return `Game over. Winner${game.winners.length > 1 ? "s" : ""}: ${game.winners.map((s) => seatName(game, s)).join(", ") || "nobody"}`;
+  }
+
   function drawStatus(myTurn) {
     const parts = [h("span", {class: `conn conn-${connection}`}, connection === "live" ? "● live" : connection)];
     if (game.status === "open") {
       const seated = game.players.filter(Boolean).length;
       parts.push(h("span", {}, `Waiting for players: ${seated}/${game.seats} seated. Share this page's address to invite them.`));
     } else if (game.status === "finished") {
-      parts.push(h("strong", {class: "result"}, `Game over. Winner${game.winners.length > 1 ? "s" : ""}: ${
-        game.winners.map((s) => seatName(game, s)).join(", ") || "nobody"}`));
+      parts.push(h("strong", {class: "result"}, finalResult()));
     } else {
-      const awaited = game.awaiting.map((s) => `${seatName(game, s)}${game.awaiting_kinds?.[s] ? ` to ${game.awaiting_kinds[s]}` : ""}`);
+      const awaited = game.awaiting.map((s) => `${seatName(game, s)} ${awaitedWords(game.game, game.awaiting_kinds?.[s])}`.trim());
       parts.push(h("span", {class: "awaiting"}, awaited.length ? `Awaiting ${awaited.join(", ")}` : "Resolving…"));
       if (game.deadline) parts.push(h("span", {}, " · deadline in ", countdown(game.deadline)));
       if (myTurn) parts.push(h("strong", {class: "your-turn"}, " · Your turn"));
@@ -179,12 +183,31 @@ export function tablePage(el, id, {showError, clearError}) {
       h("strong", {}, game ? seatName(game, from) : `seat ${from}`), ` ${whom}: `, text));
   }
 
+  let replayAt = null;  // the replay slider's version, once the game is over: the log stops there
+
+  function feedLine(item) {
+    const line = (table().describe || generic.describe)(item, game, {seatName: (s) => (game ? seatName(game, s) : `seat ${s}`)});
+    return line ? h("li", {dataset: {seq: item.seq}}, h("span", {class: "seq"}, `${item.seq} `), line) : null;
+  }
+
   function addFeed(item) {
     feedItems.push(item);
-    const line = (table().describe || generic.describe)(item, game, {seatName: (s) => (game ? seatName(game, s) : `seat ${s}`)});
-    if (!line) return;
-    feed.prepend(h("li", {}, h("span", {class: "seq"}, `${item.seq} `), line));
-    while (feed.children.length > 60) feed.lastChild.remove();
+    if (replayAt !== null && item.seq > replayAt) return;
+    const line = feedLine(item);
+    if (line) {
+      feed.prepend(line);
+      while (feed.children.length > 60) feed.lastChild.remove();
+    }
+    // A decision that tells why it is asked (Coup's "you lose an influence: ...") is drawn again
+    // when the event that says why arrives after the view that asks it.
+    if (game && table().redrawOnFeed?.(game, item)) { actionsKey = null; draw(); }
+  }
+
+  /** The log as it stood at ``version`` (the replay slider's), newest first. */
+  function drawFeedUpTo(version) {
+    replayAt = version;
+    const lines = feedItems.filter((e) => e.seq !== null && e.seq <= version).map(feedLine).filter(Boolean);
+    fill(feed, lines.slice(-60).reverse());
   }
 
   // ------------------------------------------------------------ after the end
@@ -201,12 +224,16 @@ export function tablePage(el, id, {showError, clearError}) {
         const replay = await api("GET", `/v1/games/${id}/replay?version=${version}`);
         if (ticket !== pending) return;
         label.textContent = `Version ${version} of ${max}`;
-        const seen = {...game, ...replay.game};
+        // A past version of a finished game: nobody is to act, no clock runs, the result stands.
+        const seen = {...game, ...replay.game, deadline: null, legal_actions: []};
         // Once the game is over the replay holds everything (the state): a table may show it.
         if (replay.state && table().withState) seen.view = table().withState(seen.view, replay.state);
-        fill(shown, h("p", {}, `Phase: ${seen.phase ?? seen.status}`),
+        drawFeedUpTo(version);
+        fill(shown, h("p", {class: "replay-note"}, version === max ? "The final position. " : `As it stood at version ${version}. `,
+          h("strong", {}, finalResult())),
           replay.state ? h("details", {}, h("summary", {}, "Everything at this version (the game is over)"), readable(replay.state)) : null,
-          table().board(seen, {seatName: (s) => seatName(game, s), feed: feedItems.filter((e) => e.seq !== null && e.seq <= version)}));
+          table().board(seen, {seatName: (s) => seatName(game, s), replay: true,
+                               feed: feedItems.filter((e) => e.seq !== null && e.seq <= version)}));
       } catch (err) { showError(err); }
     };
     slider.addEventListener("input", show);

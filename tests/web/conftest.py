@@ -75,6 +75,14 @@ class Player:
         expect(self.page.get_by_text(f"Welcome, {self.name}.")).to_be_visible()
         self.token = self.page.locator("output.token").inner_text()  # shown once, as a person copies it
 
+    def sign_in(self, token: str) -> None:
+        """Sign in by pasting a token (one made over the API), as a person does on a new device."""
+        self.open("/account")
+        self.page.get_by_label("Token").fill(token)
+        self.page.get_by_role("button", name="Sign in").click()
+        expect(self.page).to_have_url(re.compile(r"/me$"))
+        self.token = token
+
     def create_game(self, game: str, seats: int, options_json: str | None = None) -> str:
         """Create a game through the form and sit down; returns its id (from the address)."""
         self.open("/new")
