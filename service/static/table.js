@@ -11,6 +11,7 @@ import {revolution} from "./games/revolution.js";
 import {ideology} from "./games/ideology.js";
 import {pax} from "./games/pax.js";
 import {awaitedWords} from "./words.js";
+import {describePlatform} from "./games/platform.js";
 
 const TABLES = {coup, revolution, ideology, pax};
 const NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas", pax: "Pax Porfiriana"};
@@ -186,7 +187,8 @@ export function tablePage(el, id, {showError, clearError}) {
   let replayAt = null;  // the replay slider's version, once the game is over: the log stops there
 
   function feedLine(item) {
-    const line = (table().describe || generic.describe)(item, game, {seatName: (s) => (game ? seatName(game, s) : `seat ${s}`)});
+    const names = {seatName: (s) => (game ? seatName(game, s) : `seat ${s}`), feed: feedItems};
+    const line = describePlatform(item, names) ?? (table().describe || generic.describe)(item, game, names);
     return line ? h("li", {dataset: {seq: item.seq}}, h("span", {class: "seq"}, `${item.seq} `), line) : null;
   }
 
@@ -230,7 +232,7 @@ export function tablePage(el, id, {showError, clearError}) {
         if (replay.state && table().withState) seen.view = table().withState(seen.view, replay.state);
         drawFeedUpTo(version);
         fill(shown, h("p", {class: "replay-note"}, version === max ? "The final position. " : `As it stood at version ${version}. `,
-          h("strong", {}, finalResult())),
+          h("strong", {}, `Result: ${game.winners.map((s) => seatName(game, s)).join(" and ") || "nobody"} won.`)),
           replay.state ? h("details", {}, h("summary", {}, "Everything at this version (the game is over)"), readable(replay.state)) : null,
           table().board(seen, {seatName: (s) => seatName(game, s), replay: true,
                                feed: feedItems.filter((e) => e.seq !== null && e.seq <= version)}));

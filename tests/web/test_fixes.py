@@ -154,7 +154,7 @@ def test_a_finished_coup_table_shows_no_live_prompt_at_any_version(players: Call
     expect(label).to_have_text(f"Version {window_at} of {final['version']}")
     replay = person.page.locator("#replay-board")
     expect(replay).to_contain_text("could still come from Sacha (seat 1)")
-    expect(replay).to_contain_text("Game over. Winner")
+    expect(replay).to_contain_text("Result: ")
     for live in ("to play", "waiting for", "closes in", "Your move"):
         expect(replay).not_to_contain_text(live)
     expect(person.page.locator("#decision")).to_be_empty()

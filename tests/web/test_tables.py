@@ -39,7 +39,7 @@ def test_a_revolution_round_resolves_in_every_context(players: Callable[..., Pla
     expect(bruno.page.locator(".rev-seats tbody tr").first).to_contain_text("sealed")
     # What Ana bid stays hers until the reveal: the others learn only that she bid.
     expect(bruno.page.locator("#feed li").first).to_have_text(re.compile(r"^\d+ Ana \(seat 0\) seals a bid$"))
-    expect(ana.page.locator("#feed li").first).to_contain_text("Ana (seat 0) seals a bid: Printer")
+    expect(ana.page.locator("#feed li").first).to_contain_text("Ana (seat 0) seals a bid: 1 force, 1 blackmail, 3 gold on the Printer")
     seal(bruno, {"Priest force": 1, "Priest blackmail": 1, "Priest gold": 3})
     carla.shot(shots, "revolution-bidding")
     seal(carla, {"General blackmail": 1, "Merchant force": 1, "Merchant gold": 3})
@@ -51,6 +51,12 @@ def test_a_revolution_round_resolves_in_every_context(players: Callable[..., Pla
         expect(results).to_contain_text("Priest: won by Bruno (seat 1)")
         expect(results).to_contain_text("Merchant: won by Carla (seat 2)")
         expect(person.page.get_by_text(re.compile(r"^Round 2 of at most"))).to_be_visible()
+        # Once revealed, every seat's bid is on the table, and the log tells it in words.
+        bids = person.page.get_by_role("table", name="Round 1 bids, as revealed")
+        expect(bids).to_contain_text("Bruno (seat 1)Priest: 1 force, 1 blackmail, 3 gold")
+        expect(bids).to_contain_text("Merchant: 1 force, 3 gold")
+        expect(person.page.locator("#feed")).to_contain_text("the bids are revealed")
+        expect(person.page.locator("#feed")).not_to_contain_text("BidsRevealed")
     ana.shot(shots, "revolution-resolved")
 
 
@@ -93,6 +99,9 @@ def test_a_pax_table_renders_and_takes_a_legal_action(players: Callable[..., Pla
     if many.count():
         many.get_by_role("button", name="Buy", exact=True).click()
     else:
-        decision.get_by_role("button", name=re.compile(r"^Buy (?!public)")).first.click()
+        decision.get_by_role("button", name=re.compile(r"^Buy (?!the public)")).first.click()
     expect(on_turn.page.get_by_text(re.compile(r"\(2 actions left\)"))).to_be_visible()
-    expect(on_turn.page.locator("#feed")).to_contain_text("ActionTaken")
+    feed = on_turn.page.locator("#feed")
+    expect(feed).to_contain_text(re.compile(r"\(seat \d\) buys "))
+    for raw in ("ActionTaken", "GoldMoved", "StepChanged", "why"):
+        expect(feed).not_to_contain_text(raw)

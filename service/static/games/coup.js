@@ -8,6 +8,9 @@ const CLAIMS = {tax: "duke", assassinate: "assassin", steal: "captain", exchange
 const VERBS = {income: "takes income", foreign_aid: "asks for foreign aid", tax: "takes tax", exchange: "exchanges",
                steal: "steals from", assassinate: "assassinates", coup: "launches a coup against"};
 
+const ACTION_NAMES = {income: "income", foreign_aid: "foreign aid", tax: "tax", exchange: "exchange", steal: "steal",
+                      assassinate: "assassination", coup: "coup"};
+
 const cardName = (view, id) => view?.card_names?.[id] ?? id;
 
 function card(view, id, {hidden = false, lost = false} = {}) {
@@ -126,19 +129,19 @@ export const coup = {
     const d = item.data || {};
     const view = game?.view;
     switch (item.type) {
-      case "CardsDealt": return d.hand ? `Cards dealt; yours: ${d.hand.map((id) => cardName(view, id)).join(", ")}` : "Cards dealt";
+      case "CardsDealt": return d.hand ? `Cards dealt; yours: ${d.hand.map((id) => cardName(view, id)).join(", ")}`
+        : d.hands ? `Cards dealt: ${d.hands.map((hand, s) => `${seatName(s)} ${hand.map((id) => cardName(view, id)).join(" and ")}`).join("; ")}` : "Cards dealt";
       case "ActionDeclared": return `${seatName(d.seat)} ${VERBS[d.type] || d.type}${d.target !== undefined ? ` ${seatName(d.target)}` : ""}${d.claim ? ` claiming the ${cardName(view, d.claim)}` : ""}`;
       case "Passed": return `${seatName(d.seat)} passes`;
       case "BlockDeclared": return `${seatName(d.seat)} blocks claiming the ${cardName(view, d.card)}`;
-      case "BlockOffered": return `${seatName(d.seat)} may block`;
+      case "BlockOffered": return `${seatName(d.seat)}'s ${ACTION_NAMES[d.type] || "action"} may now be blocked`;
       case "ChallengeSettled": return `${seatName(d.challenger)} challenges ${seatName(d.claimant)}: ${d.proven ? `the ${cardName(view, d.card)} is shown, the challenge fails` : "a bluff, the challenge wins"}`;
       case "InfluenceLost": return `${seatName(d.seat)} loses the ${cardName(view, d.card)}${d.exiled ? " and is exiled" : ""}`;
-      case "ActionSucceeded": return `${seatName(d.seat)}'s ${d.type.replace("_", " ")} succeeds${d.amount !== undefined ? ` (${d.amount} coins)` : ""}`;
-      case "WindowClosed": return null;
+      case "ActionSucceeded": return `${seatName(d.seat)}'s ${ACTION_NAMES[d.type] || "action"} goes ahead${d.amount !== undefined ? ` (${d.amount} coins)` : ""}${d.type === "exchange" && d.drawn ? `; draws ${d.drawn.map((id) => cardName(view, id)).join(" and ")}` : ""}`;
+      case "WindowClosed": return d.kind === "block" ? "Nobody challenges the block: it stands" : "Nobody challenges or blocks";
       case "TurnEnded": return `Turn passes to ${seatName(d.next)}`;
-      case "ExchangeCompleted": return `${seatName(d.seat)} completes the exchange`;
-      case "PlayerJoined": return `${seatName(item.actor ?? d.seat)} sits down`;
-      default: return item.type;
+      case "ExchangeCompleted": return `${seatName(d.seat)} completes the exchange${d.kept ? `, keeping ${d.kept.map((id) => cardName(view, id)).join(" and ")}` : ""}`;
+      default: return null;
     }
   },
 };
