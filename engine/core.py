@@ -26,6 +26,7 @@ from redis.cluster import RedisCluster
 
 from bots.ismcts import Budget
 from engine.chat import Chat, merge, visible
+from engine.directory import index_player
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.ratings import Ratings, result_of
@@ -191,6 +192,7 @@ class Engine:
         pipe.hset(self.keys.player_tokens(player.id), token_id(hashed),
                   canonical_json({"hash": hashed, "created_at": utc_now()}))
         pipe.hset(self.keys.tokens(), hashed, player.id)
+        index_player(pipe, self.keys, player.id, name)  # found by name (GET /v1/players?name=)
         pipe.execute()
         return player, token
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 
+from engine import directory
 from engine.chat import visible
 from events.envelope import parse_time
 from games import registry
@@ -51,6 +52,18 @@ def create_player() -> tuple[dict[str, Any], int]:
     take(limits().registrations(), client_address())
     player, token = engine().create_player(body["name"])
     return {"id": player.id, "name": player.name, "token": token}, 201
+
+
+@players_bp.get("")
+def find_players() -> dict[str, Any]:
+    """Players whose name starts with ``name`` (any case): how a client invites people by name."""
+    current_player(required=False)  # a token sent must be valid
+    prefix = request.args.get("name", "")
+    if not 1 <= len(prefix) <= 40 or not prefix.strip():
+        raise Problem(400, "bad_query", "name must be 1 to 40 characters: the start of a player's name")
+    limit = query_int("limit", directory.MAX_RESULTS, 1, directory.MAX_RESULTS)
+    eng = engine()
+    return {"players": directory.find_by_prefix(eng.redis, eng.keys, prefix, limit)}
 
 
 @players_bp.get("/<player_id>")

@@ -86,6 +86,16 @@ class GameCreateSchema(Schema):
                                                   "in /v1/me/games and gets an `invited` webhook"})
 
 
+class PlayerMatchSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class PlayerMatchesSchema(Schema):
+    players = fields.List(fields.Nested(PlayerMatchSchema), required=True,
+                          metadata={"description": "Players whose name starts with the prefix, in name order"})
+
+
 class PlayerRefSchema(Schema):
     id = fields.String()
     name = fields.String()

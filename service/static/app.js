@@ -261,11 +261,40 @@ function newGame(el) {
   const days = h("input", {id: "new-days", name: "days", type: "number", value: 1, min: 0.001, step: "any", required: true});
   const reserve = h("input", {id: "new-reserve", name: "reserve", type: "number", value: 0, min: 0, step: "any"});
   const optionBox = h("fieldset", {class: "options"});
+  // Play against bots: any seat may be a bot's (ISMCTS); the creator sits in the first seat left.
+  const botBox = h("fieldset", {class: "bots", id: "new-bots"});
+  const drawBots = () => {
+    const chosen = new Set([...botBox.querySelectorAll("input:checked")].map((i) => i.value));
+    const count = Math.max(0, Math.min(Number(seats.value) || 0, Number(seats.max) || 6));
+    fill(botBox, h("legend", {}, "Play against bots"),
+      h("p", {class: "muted", id: "bots-help"}, "Tick the seats a bot plays (the ISMCTS bot); you sit in the first seat left."),
+      Array.from({length: count}, (_, s) => h("div", {class: "field"},
+        h("input", {type: "checkbox", id: `bot-seat-${s}`, value: String(s), checked: chosen.has(String(s)),
+                    "aria-describedby": "bots-help"}),
+        h("label", {for: `bot-seat-${s}`}, `Seat ${s + 1} is a bot`))));
+  };
+  seats.addEventListener("input", drawBots);
+  // Invite people by name: each name is looked up (GET /v1/players?name=) and sent as an id.
+  const inviteInput = h("input", {id: "new-invite", name: "invite", autocomplete: "off", list: "invite-names",
+                                  "aria-describedby": "invite-help"});
+  const inviteNames = h("datalist", {id: "invite-names"});
+  let lookups = 0;
+  inviteInput.addEventListener("input", async () => {
+    const last = inviteInput.value.split(",").pop().trim();
+    const ticket = ++lookups;
+    if (last.length < 2) return;
+    try {
+      const found = await api("GET", `/v1/players?${new URLSearchParams({name: last})}`);
+      if (ticket !== lookups) return;
+      const before = inviteInput.value.split(",").slice(0, -1).map((n) => n.trim()).filter(Boolean);
+      fill(inviteNames, found.players.map((p) => h("option", {value: [...before, p.name].join(", ")})));
+    } catch (err) { showError(err); }
+  });
   const advanced = h("textarea", {id: "new-options-json", name: "options_json", rows: 3, spellcheck: "false",
                                   placeholder: '{"deck": ["duke", ...]}'});
   const schemaFor = async () => (await openapi()).components.schemas[`${titleCase(game.value)}Create`];
   let drawn = 0;
-  const drawOptions = async () => {
+  async function drawOptions() {
     const ticket = ++drawn;  // a later choice of game wins over a slower earlier one
     try {
       const doc = await openapi();
@@ -296,8 +325,8 @@ function newGame(el) {
       fill(optionBox, h("legend", {}, "Options"), fields.length ? fields : h("p", {}, "No simple options for this game."));
     } catch (err) { showError(err); }
   };
-  game.addEventListener("change", drawOptions);
-  drawOptions();
+  game.addEventListener("change", async () => { await drawOptions(); drawBots(); });
+  drawOptions().then(drawBots);
   el.append(h("h1", {}, "Create a game"),
     h("form", {class: "card", onsubmit: async (event) => {
       event.preventDefault();
@@ -316,8 +345,18 @@ function newGame(el) {
       }
       const time_control = {seconds_per_move: Math.max(1, Math.round(+days.value * 86400))};
       if (+reserve.value > 0) time_control.reserve_seconds = Math.round(+reserve.value * 86400);
+      const body = {game: game.value, seats: +seats.value, options, time_control};
+      const bots = [...botBox.querySelectorAll("input:checked")].map((i) => i.value);
+      if (bots.length) body.bots = Object.fromEntries(bots.map((s) => [s, "ismcts"]));
       try {
-        const made = await api("POST", "/v1/games", {body: {game: game.value, seats: +seats.value, options, time_control}});
+        const names = inviteInput.value.split(",").map((n) => n.trim()).filter(Boolean);
+        if (names.length) body.invite = await Promise.all(names.map(async (name) => {
+          const found = await api("GET", `/v1/players?${new URLSearchParams({name})}`);
+          const exact = found.players.find((p) => p.name.toLowerCase() === name.toLowerCase());
+          if (!exact) throw new Error(`nobody here is called ${name}`);
+          return exact.id;
+        }));
+        const made = await api("POST", "/v1/games", {body});
         await api("POST", `/v1/games/${made.id}/join`);
         navigate(`/games/${made.id}`);
       } catch (err) { showError(err); }
@@ -327,6 +366,9 @@ function newGame(el) {
       h("fieldset", {}, h("legend", {}, "Time control"),
         h("div", {class: "field"}, h("label", {for: "new-days"}, "Days per move"), days),
         h("div", {class: "field"}, h("label", {for: "new-reserve"}, "Reserve (days)"), reserve)),
+      botBox,
+      h("div", {class: "field"}, h("label", {for: "new-invite"}, "Invite (names, comma-separated)"), inviteInput, inviteNames,
+        h("small", {id: "invite-help"}, "Only the people you invite (and you) may then take a seat.")),
       optionBox,
       h("details", {}, h("summary", {}, "Advanced options (JSON)"),
         h("label", {for: "new-options-json"}, "Options as JSON, merged over the ones above"), advanced),

@@ -27,7 +27,7 @@ export function seatName(game, seat) {
   return player ? `${player.name} (seat ${seat})` : `seat ${seat}`;
 }
 
-export function tablePage(el, id, {showError, clearError}) {
+export function tablePage(el, id, {showError, clearError, navigate}) {
   let game = null;
   let actionsKey = null;
   let finishedDrawn = false;
@@ -41,7 +41,9 @@ export function tablePage(el, id, {showError, clearError}) {
   const chatPanel = h("section", {class: "chat", "aria-label": "Table talk"});
   const feed = h("ol", {class: "feed-list", id: "feed"});
   const over = h("section", {class: "over", "aria-label": "Replay and audit"});
-  el.append(head, status,
+  const life = h("div", {class: "toolbar table-life", id: "table-life"});
+  let lifeKey = null;
+  el.append(head, status, life,
     h("div", {class: "table-layout"},
       h("div", {class: "table-main"}, decision, board, over),
       h("aside", {class: "table-side"}, chatPanel,
@@ -97,6 +99,7 @@ export function tablePage(el, id, {showError, clearError}) {
           : session.token ? joinButton() : h("a", {href: `/account?next=/games/${id}`}, "Sign up or sign in to take a seat"))
         : `You are ${seatName(game, mySeat)}.`));
     drawStatus(myTurn);
+    drawLife();
     fill(board, table().board(game, {seatName: (s) => seatName(game, s), feed: feedItems}));
     const key = JSON.stringify([game.status, game.seat, game.phase, game.awaiting_kinds?.[game.seat], game.legal_actions,
                                 table().decisionKey?.(game)]);
@@ -134,6 +137,8 @@ export function tablePage(el, id, {showError, clearError}) {
     if (game.status === "open") {
       const seated = game.players.filter(Boolean).length;
       parts.push(h("span", {}, `Waiting for players: ${seated}/${game.seats} seated. Share this page's address to invite them.`));
+    } else if (game.status === "cancelled") {
+      parts.push(h("strong", {}, "Cancelled: its creator called it off before it started."));
     } else if (game.status === "finished") {
       parts.push(h("strong", {class: "result"}, finalResult()));
     } else {
@@ -144,6 +149,52 @@ export function tablePage(el, id, {showError, clearError}) {
     }
     parts.push(h("span", {class: "version"}, ` · version ${game.version}`));
     fill(status, parts);
+  }
+
+  // ------------------------------------------------------------ the table's life
+  /** "Are you sure?" in the page itself: a question, the action's own button and a way back. */
+  function confirming(question, yes, act) {
+    const back = h("button", {type: "button", class: "action", onclick: () => { lifeKey = null; drawLife(); }}, "No, go back");
+    const sure = h("button", {type: "button", onclick: act}, yes);
+    fill(life, h("p", {role: "alert", class: "confirm"}, question), sure, back);
+    sure.focus();
+  }
+
+  async function lifeCall(method, path, then) {
+    clearError();
+    try { then(await api(method, path)); } catch (err) { showError(err); lifeKey = null; drawLife(); }
+  }
+
+  function drawLife() {
+    const seated = game.seat !== null && game.seat !== undefined;
+    const created = feedItems.find((e) => e.type === "GameCreated")?.data?.created_by;
+    const creator = Boolean(created) && created === session.player?.id;
+    const resigned = seated && (game.resigned || []).includes(game.seat);
+    const key = JSON.stringify([game.status, seated, creator, resigned, game.rematch, game.game]);
+    if (key === lifeKey) return;
+    lifeKey = key;
+    const rules = h("a", {href: `/rules/${game.game}`, class: "rules-link"}, `Rules of ${NAMES[game.game] || titleCase(game.game)}`);
+    const buttons = [];
+    if (game.status === "open" && seated) {
+      buttons.push(h("button", {type: "button", class: "action", onclick: () => lifeCall("POST", `/v1/games/${id}/leave`,
+        (view) => { apply(view, true); restart(); })}, "Leave this game"));
+    }
+    if (game.status === "open" && creator) {
+      buttons.push(h("button", {type: "button", class: "action", onclick: () => confirming(
+        "Cancel this game for everyone? It cannot be started again.", "Yes, cancel the game",
+        () => lifeCall("DELETE", `/v1/games/${id}`, () => reload()))}, "Cancel the game"));
+    }
+    if (game.status === "active" && seated && !resigned) {
+      buttons.push(h("button", {type: "button", class: "action", onclick: () => confirming(
+        "Resign? You are out of the running for good, and a bot plays your seat to the end.", "Yes, resign",
+        () => lifeCall("POST", `/v1/games/${id}/resign`, (done) => apply(done.game, true)))}, "Resign…"));
+    }
+    if (game.status === "finished" && seated) {
+      buttons.push(h("button", {type: "button", onclick: () => lifeCall("POST", `/v1/games/${id}/rematch`,
+        (joined) => navigate(`/games/${joined.game.id}`))}, game.rematch ? "Join the rematch" : "Rematch"));
+    }
+    if (game.status === "cancelled") buttons.push(h("p", {}, "This game was cancelled before it started."));
+    fill(life, buttons, rules);
   }
 
   // ------------------------------------------------------------ table talk
@@ -194,6 +245,7 @@ export function tablePage(el, id, {showError, clearError}) {
 
   function addFeed(item) {
     feedItems.push(item);
+    if (item.type === "GameCreated" && game) { lifeKey = null; drawLife(); }  // says who may cancel
     if (replayAt !== null && item.seq > replayAt) return;
     const line = feedLine(item);
     if (line) {

@@ -39,7 +39,8 @@ def test_a_revolution_round_resolves_in_every_context(players: Callable[..., Pla
     expect(bruno.page.locator(".rev-seats tbody tr").first).to_contain_text("sealed")
     # What Ana bid stays hers until the reveal: the others learn only that she bid.
     expect(bruno.page.locator("#feed li").first).to_have_text(re.compile(r"^\d+ Ana \(seat 0\) seals a bid$"))
-    expect(ana.page.locator("#feed li").first).to_contain_text("Ana (seat 0) seals a bid: 1 force, 1 blackmail, 3 gold on the Printer")
+    expect(ana.page.locator("#feed li").first).to_contain_text(
+        "Ana (seat 0) seals a bid: 1 force, 1 blackmail, 3 gold on the Printer")
     seal(bruno, {"Priest force": 1, "Priest blackmail": 1, "Priest gold": 3})
     carla.shot(shots, "revolution-bidding")
     seal(carla, {"General blackmail": 1, "Merchant force": 1, "Merchant gold": 3})
