@@ -5,6 +5,7 @@ import {api, ApiError, session} from "./api.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
 import {tablePage} from "./table.js";
 import {GAME_BLURBS, GAME_NAMES, gameName} from "./words.js";
+import {markdown} from "./markdown.js";
 
 export {gameName};
 
@@ -48,6 +49,9 @@ const routes = [
   [/^\/me\/?$/, myGames],
   [/^\/account\/?$/, account],
   [/^\/games\/([A-Za-z0-9_-]+)\/?$/, (el, id) => tablePage(el, id, {showError, clearError, navigate})],
+  [/^\/players\/([A-Za-z0-9_-]+)\/?$/, playerPage],
+  [/^\/leaderboards(?:\/([a-z]+))?\/?$/, leaderboardPage],
+  [/^\/rules\/([a-z]+)\/?$/, rulesPage],
 ];
 
 function render() {
@@ -433,6 +437,65 @@ function myGames(el) {
     } catch (err) { showError(err); }
     await page();
   })();
+}
+
+function rulesPage(el, game) {
+  document.title = `Rules of ${gameName(game)} · Intrigue`;
+  const body = h("div", {class: "rules"}, h("p", {}, "Loading the rules…"));
+  el.append(h("h1", {}, `Rules of ${gameName(game)}`),
+    h("p", {class: "muted"}, "The summary this server plays by. Where it and the rulebook differ, the rulebook is right."),
+    body);
+  api("GET", `/rules/${game}.md`, {text: true, token: null})
+    .then((text) => fill(body, markdown(text)))
+    .catch((err) => { fill(body, h("p", {}, "No rules summary for this game.")); showError(err); });
+}
+
+function ratingLine(r) {
+  return `rating ${r.rating.toFixed(1)} (skill ${r.mu.toFixed(1)} ± ${(3 * r.sigma).toFixed(1)}) · ${r.games} rated game${r.games === 1 ? "" : "s"}`;
+}
+
+function playerPage(el, id) {
+  document.title = "Player · Intrigue";
+  const card = h("section", {class: "card", "aria-live": "polite"}, h("p", {}, "Loading…"));
+  el.append(card);
+  api("GET", `/v1/players/${id}`).then((player) => {
+    document.title = `${player.name} · Intrigue`;
+    const titles = Object.entries(player.ratings || {});
+    fill(card, h("h1", {}, player.name),
+      titles.length ? h("ul", {class: "ratings"}, titles.map(([g, r]) => h("li", {},
+        h("a", {href: `/leaderboards/${g}`}, gameName(g)), `: ${ratingLine(r)}`)))
+        : h("p", {}, "No rated game finished yet."),
+      h("p", {}, h("a", {href: "/leaderboards"}, "All leaderboards")));
+  }).catch(showError);
+}
+
+function leaderboardPage(el, wanted) {
+  const game = wanted || GAMES[0];
+  document.title = `Leaderboard of ${gameName(game)} · Intrigue`;
+  const chooser = h("nav", {"aria-label": "Leaderboards", class: "toolbar"},
+    GAMES.map((g) => h("a", {href: `/leaderboards/${g}`, "aria-current": g === game ? "page" : null}, gameName(g))));
+  const list = h("ol", {class: "leaderboard", id: "leaderboard"});
+  const note = h("p", {class: "muted"});
+  const more = h("button", {type: "button", hidden: true}, "More players");
+  let cursor = null;
+  const load = async (first) => {
+    if (!first && !cursor) return;
+    try {
+      const query = new URLSearchParams({limit: "50"});
+      if (cursor) query.set("cursor", cursor);
+      const page = await api("GET", `/v1/leaderboards/${game}?${query}`);
+      note.textContent = `Players with at least ${page.min_games} rated games, best first (rating: skill less three deviations).`;
+      for (const entry of page.players) {
+        list.append(h("li", {value: entry.rank}, h("a", {href: `/players/${entry.player}`}, entry.name), ` · ${ratingLine(entry)}`));
+      }
+      if (first && !page.players.length) list.append(h("li", {class: "none"}, "Nobody has played enough rated games yet."));
+      cursor = page.next_cursor;
+      more.hidden = !cursor;
+    } catch (err) { showError(err); }
+  };
+  more.addEventListener("click", () => load(false));
+  el.append(h("h1", {}, `Leaderboard: ${gameName(game)}`), chooser, note, list, more);
+  load(true);
 }
 
 render();

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from service.embedded import EmbeddedRedis
-from tests.integration.conftest import UNREACHABLE_LIMITS, serving
+from tests.integration.conftest import SMALL_BOT_BUDGET, UNREACHABLE_LIMITS, serving
 
 CHROMIUM = os.environ.get("INTRIGUE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -34,7 +34,9 @@ expect.set_options(timeout=15_000)
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``intrigue serve`` (the API, its workers and the web client) on a Redis of its own."""
     redis_server = EmbeddedRedis(tmp_path_factory.mktemp("web-redis"), persist=False).start()
-    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+    # Bots decide in a blink, and one rated game puts a player on a leaderboard.
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS,
+           **SMALL_BOT_BUDGET, "INTRIGUE_LEADERBOARD_MIN_GAMES": "1"}
     try:
         with serving(env, tmp_path_factory.mktemp("web-server") / "serve.log") as base:
             yield base
