@@ -29,8 +29,10 @@ STATIC = Path(__file__).resolve().parent / "static"
 CLIENT_ROUTES = re.compile(r"/(?:lobby|me|new|account|games/[A-Za-z0-9_-]{1,64}|players/[A-Za-z0-9_-]{1,64}"
                            r"|leaderboards(?:/[a-z]{1,32})?|rules/[a-z]{1,32})?/?")
 
-#: A game's rules summary, its package's README, as text: ``/rules/coup.md``.
+#: A game's rules summary, its package's README, as text: ``/rules/coup.md``; and its component
+#: data files, whose numbers the client's tooltips quote: ``/rules/coup/cards.json``.
 RULES = re.compile(r"/rules/([a-z]{1,32})\.md")
+DATA = re.compile(r"/rules/([a-z]{1,32})/([a-z_]{1,32}\.json)")
 GAMES = STATIC.parent.parent / "games"
 
 _TYPES = {".html": "text/html", ".js": "text/javascript",
@@ -60,6 +62,10 @@ class WebClient:
         if rules and rules.group(1) in registry.GAMES:
             readme = GAMES / rules.group(1) / "README.md"
             return readme if readme.is_file() else None
+        data = DATA.fullmatch(path)
+        if data and data.group(1) in registry.GAMES:
+            found = GAMES / data.group(1) / "data" / data.group(2)
+            return found if found.is_file() else None
         if path.startswith("/static/"):
             found = safe_join(str(self.root), path[len("/static/"):])
             if found is not None and Path(found).is_file():

@@ -12,6 +12,7 @@ import {ideology} from "./games/ideology.js";
 import {pax} from "./games/pax.js";
 import {awaitedWords} from "./words.js";
 import {describePlatform} from "./games/platform.js";
+import {loadTips} from "./tips.js";
 
 const TABLES = {coup, revolution, ideology, pax};
 const NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas", pax: "Pax Porfiriana"};
@@ -51,10 +52,15 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
 
   const table = () => TABLES[game?.game] || generic;
 
+  let tipsAsked = false;
   function apply(view, force = false) {
     if (!force && game && view.version < game.version) return;  // an older answer arrived late
     game = view;
     draw();
+    if (!tipsAsked) {  // the rules at hand: drawn again once the game's data files are in
+      tipsAsked = true;
+      loadTips(game.game).then(() => { actionsKey = null; draw(); }).catch(showError);
+    }
   }
 
   async function reload() {

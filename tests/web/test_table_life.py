@@ -95,3 +95,25 @@ def test_the_leaderboard_the_player_page_and_the_rules(players: Callable[..., Pl
     expect(person.page.get_by_role("heading", name="Rules of Coup")).to_be_visible()
     expect(person.page.get_by_role("heading", name="Part 1: the rules in brief")).to_be_visible()
     expect(person.page.locator(".rules table").first).to_contain_text("Foreign aid")
+
+
+def test_a_card_explains_itself_on_hover_focus_and_tap(players: Callable[..., Player], web_server: str) -> None:
+    me, other = ApiPlayer(web_server, "Tipper"), ApiPlayer(web_server, "Other")
+    game_id = coup_game(me, [other], ["duke", "captain", "assassin", "ambassador", "contessa"] * 3)
+    person = players("Tipper", width=390)
+    person.sign_in(me.token)
+    person.open(f"/games/{game_id}")
+    duke = person.page.locator('.board [data-seat="0"] .tip').filter(has_text="Duke").first
+    tip = duke.get_by_role("tooltip")
+    expect(tip).to_be_hidden()
+    duke.hover()  # the words come from games/coup/data/cards.json
+    expect(tip).to_have_text("Duke. Tax: take 3 coins from the treasury. Blocks foreign aid.")
+    person.page.mouse.move(0, 0)
+    expect(tip).to_be_hidden()
+    duke.focus()
+    expect(tip).to_be_visible()
+    expect(duke).to_have_attribute("aria-describedby", tip.get_attribute("id") or "")
+    person.page.locator("h1").click()  # focus and hover elsewhere
+    expect(tip).to_be_hidden()
+    duke.click()  # a tap on a phone arrives as a click
+    expect(tip).to_be_visible()

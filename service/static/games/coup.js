@@ -3,6 +3,7 @@
 
 import {countdown, h} from "../dom.js";
 import {actionForms} from "./generic.js";
+import {tipsOf, withTip} from "../tips.js";
 
 const CLAIMS = {tax: "duke", assassinate: "assassin", steal: "captain", exchange: "ambassador"};
 const VERBS = {income: "takes income", foreign_aid: "asks for foreign aid", tax: "takes tax", exchange: "exchanges",
@@ -15,8 +16,8 @@ const cardName = (view, id) => view?.card_names?.[id] ?? id;
 
 function card(view, id, {hidden = false, lost = false} = {}) {
   if (hidden) return h("span", {class: "coup-card face-down", "aria-label": "a hidden card"}, "?");
-  return h("span", {class: ["coup-card", `c-${id}`, lost && "lost"], "aria-label": lost ? `${cardName(view, id)}, lost` : cardName(view, id)},
-    cardName(view, id));
+  return withTip(h("span", {class: ["coup-card", `c-${id}`, lost && "lost"], "aria-label": lost ? `${cardName(view, id)}, lost` : cardName(view, id)},
+    cardName(view, id)), tipsOf("coup")[id]);
 }
 
 function actionLine(view, seatName, cls = "coup-action") {

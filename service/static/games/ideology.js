@@ -4,6 +4,7 @@
 
 import {h, titleCase} from "../dom.js";
 import {actionForms, describeAction} from "./generic.js";
+import {tipsOf, withTip} from "../tips.js";
 
 const layouts = new Map();
 
@@ -173,7 +174,8 @@ export const ideology = {
         h("tbody", {}, view.players.map((p) => h("tr", {class: [`seat-${p.seat}`, p.seat === view.seat && "mine"]},
           h("th", {scope: "row"}, seatName(p.seat)), h("td", {}, p.name), h("td", {}, p.global_influence), h("td", {}, p.trade_power),
           h("td", {}, p.hand_size), h("td", {}, p.regions.map((r) => lexicon(game, feed).region(r)).join(", ")),
-          h("td", {}, Object.entries(p.advancements).map(([a, n]) => `${titleCase(a)}${n > 1 ? ` ×${n}` : ""}`).join(", ") || "—")))))),
+          h("td", {}, Object.entries(p.advancements).length ? Object.entries(p.advancements).map(([a, n], i) => [i ? ", " : "",
+            withTip(h("span", {}, `${lexicon(game, feed).advancement(a)}${n > 1 ? ` ×${n}` : ""}`), tipsOf("ideology")[a])]) : "—")))))),
       view.hand ? h("p", {class: "hand"}, "Your hand: ", Object.entries(view.hand.counts).map(([k, n]) => `${n} ${k}`).join(", ")) : null,
       me && view.discard_owed ? h("p", {}, `You owe a discard of ${view.discard_owed}.`) : null,
       view.conflict ? h("p", {}, `Conflict: ${seatName(view.conflict.attacker)} attacks ${seatName(view.conflict.defender)} in ${

@@ -3,13 +3,14 @@
 
 import {h, titleCase} from "../dom.js";
 import {actionForms, describeAction} from "./generic.js";
+import {tipsOf, withTip} from "../tips.js";
 
 const nameOf = (view, id) => view.cards?.[id]?.name || view.names?.[id] || titleCase(id);
 
 function cardTile(view, id, extra = null) {
   const card = view.cards?.[id];
-  return h("div", {class: ["pax-card", card?.category && `cat-${card.category}`], title: card ? `${card.category}` : null},
-    h("strong", {}, nameOf(view, id)), card?.category ? h("small", {}, ` ${card.category}`) : null, extra);
+  return h("div", {class: ["pax-card", card?.category && `cat-${card.category}`]},
+    withTip(h("strong", {}, nameOf(view, id)), tipsOf("pax")[id]), card?.category ? h("small", {}, ` ${card.category}`) : null, extra);
 }
 
 const GOLD_WHY = {income: "income", buy: "a purchase", sell: "a sale", bribe: "a bribe", payroll: "payroll"};

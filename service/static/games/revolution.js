@@ -3,6 +3,7 @@
 
 import {h, titleCase} from "../dom.js";
 import {actionForms, describeAction} from "./generic.js";
+import {tipsOf, withTip} from "../tips.js";
 
 const PHASES = {bidding: "bids are being sealed", resolution: "the characters are being resolved",
                 patronage: "patronage is paid", over: "the game is over"};
@@ -31,8 +32,8 @@ function resultLine(item, seatName) {
   const r = item.data;
   if (item.type === "SpyReplacedCube") return `Then ${seatName(r.seat)}'s Spy replaced ${seatName(r.owner)}'s cube in the ${areaName(r.area)} with its own`;
   if (item.type === "ApothecarySwappedCubes") return `Then ${seatName(r.seat)}'s Apothecary swapped ${seatName(r.first.owner)}'s cube in the ${areaName(r.first.area)} with ${seatName(r.second.owner)}'s in the ${areaName(r.second.area)}`;
-  return `${characterName(r.character)}: ${r.winner === null ? "nobody wins" : `won by ${seatName(r.winner)}`}${
-    r.winner !== null && r.support ? ` (+${r.support} support${r.cube ? `, a cube in the ${areaName(r.cube)}` : ""})` : ""}`;
+  return [withTip(h("span", {}, characterName(r.character)), tipsOf("revolution")[r.character]), `: ${r.winner === null ? "nobody wins" : `won by ${seatName(r.winner)}`}${
+    r.winner !== null && r.support ? ` (+${r.support} support${r.cube ? `, a cube in the ${areaName(r.cube)}` : ""})` : ""}`];
 }
 
 export const revolution = {
@@ -85,7 +86,7 @@ export const revolution = {
     const held = limits.tokens;
     const inputs = [];
     const rows = limits.characters.map((character) => h("tr", {},
-      h("th", {scope: "row"}, titleCase(character.id)),
+      h("th", {scope: "row"}, withTip(h("span", {}, titleCase(character.id)), tipsOf("revolution")[character.id])),
       KINDS.map((kind) => {
         if (!character.allowed.includes(kind) || !held[kind]) return h("td", {class: "muted"}, "—");
         const input = h("input", {type: "number", min: 0, max: held[kind], step: 1, inputmode: "numeric",
