@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +132,39 @@ def players(browser: Browser, web_server: str) -> Iterator[Callable[..., Player]
     for player in made:
         player.context.close()
     assert not errors, f"console errors: {errors}"
+
+
+#: Where the accessibility tests keep axe-core, installed from the npm registry by npm itself.
+AXE_DIR = Path(os.environ.get("INTRIGUE_AXE_DIR", Path(__file__).resolve().parents[2] / ".axe"))
+AXE_VERSION = "4"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script: from AXE_DIR, after ``npm install axe-core`` there if it is not yet
+    (the npm registry through npm, nowhere else; .ci/run installs it before the tests)."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("the accessibility tests need axe-core: install npm (Debian's 'npm'), or run "
+                        f"'npm install --prefix {AXE_DIR} axe-core@{AXE_VERSION}' where npm is")
+        subprocess.run([npm, "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund", "--no-save",
+                        f"axe-core@{AXE_VERSION}"], check=True, timeout=300, capture_output=True)
+    return script.read_text(encoding="utf-8")
+
+
+def axe_violations(page: Page, axe: str) -> list[str]:
+    """Serious and critical violations axe-core finds on the page as it stands."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(axe)  # evaluated, not a script tag: the page's CSP allows no inline script
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ["violations"]});
+        return result.violations.filter((v) => ["serious", "critical"].includes(v.impact))
+            .map((v) => `${v.id} (${v.impact}): ${v.help}: ${
+                v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+    }""")
+    return list(found)
 
 
 @pytest.fixture(scope="session")
