@@ -22,7 +22,8 @@ const AWAITED = {
              defend: "to defend", press: "to press the attack or withdraw", offer: "to make a diplomatic offer"},
   pax: {turn: "to take actions", conflict: "to take a side in the conflict", retreat: "to decide a retreat",
         topple: "to vote on toppling the regime", discard_order: "to order the discards", upkeep: "to pay upkeep",
-        battle_retreat: "to choose where to retreat"},
+        battle_retreat: "to choose where to retreat", effect: "to settle a card's effect",
+        regime_change: "to settle a change of regime"},
 };
 
 export function gameName(id) {

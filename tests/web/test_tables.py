@@ -73,6 +73,16 @@ def test_an_ideology_table_renders_and_takes_a_legal_action(players: Callable[..
     expect(page.locator("svg.ideology-map g.region.dormant")).not_to_have_count(0)
     expect(page.get_by_text("Your hand:")).to_be_visible()
     expect(page.get_by_role("table", name="Regions in play")).to_contain_text("controlled")
+    legend = page.get_by_role("list", name="Map legend")
+    expect(legend).to_contain_text("Iris (seat 0) controls")
+    expect(legend).to_contain_text("not in play yet")
+    # No two region names overlap on the map (Europe is crowded).
+    boxes = page.locator("svg.ideology-map text:not(.count)").evaluate_all(
+        "(texts) => texts.map((t) => { const b = t.getBBox(); return [b.x + t.parentNode.transform.baseVal[0].matrix.e,"
+        " b.y + t.parentNode.transform.baseVal[0].matrix.f, b.width, b.height]; })")
+    crossing = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]]
+    assert not crossing, crossing
     first.shot(shots, "ideology")
     awaited, other = (first, second) if first.page.get_by_text("Your move").is_visible() else (second, first)
     expect(awaited.page.get_by_text("Your move")).to_be_visible()
@@ -94,6 +104,10 @@ def test_a_pax_table_renders_and_takes_a_legal_action(players: Callable[..., Pla
     expect(on_turn.page.get_by_text("Your move")).to_be_visible()
     expect(on_turn.page.get_by_text(re.compile(r"\(3 actions left\)"))).to_be_visible()
     on_turn.shot(shots, "pax")
+    # Moves are worded: a public card's face by its name, an upgrade's connection by its kind.
+    moves = " ".join(on_turn.page.locator("#decision").evaluate_all(
+        "(nodes) => nodes.map((n) => [...n.querySelectorAll('button, option')].map((b) => b.textContent).join(' | '))"))
+    assert not re.search(r"\b(face|oval) \d|\b[a-z]+_[a-z_]+\b", moves), moves
     # Buying a market card: a button each, or a list and its button when there are many.
     decision = on_turn.page.locator("#decision")
     many = decision.locator("form", has=on_turn.page.get_by_role("button", name="Buy", exact=True))

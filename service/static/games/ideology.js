@@ -67,6 +67,20 @@ function mapSvg(view, board, seatName) {
   for (const [i, j] of edges) {
     svg.append(h("svg:line", {x1: pos[i].x, y1: pos[i].y, x2: pos[j].x, y2: pos[j].y, class: "edge"}));
   }
+  // Labels are placed one by one, above their region if that spot is free, else below or further
+  // out: crowded parts of the map (Europe) keep every name readable.
+  const placed = [];
+  const labelY = (i, name, radius) => {
+    const width = name.length * 7.2, height = 14;
+    for (const dy of [-(radius + 8), radius + 16, -(radius + 22), radius + 30, -(radius + 36), radius + 44]) {
+      const box = {x0: pos[i].x - width / 2, x1: pos[i].x + width / 2, y0: pos[i].y + dy - height, y1: pos[i].y + dy};
+      if (!placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) {
+        placed.push(box);
+        return dy;
+      }
+    }
+    return -(radius + 8);
+  };
   all.forEach((region, i) => {
     const live = inPlay.get(region.id);
     const owner = live?.controller;
@@ -77,7 +91,7 @@ function mapSvg(view, board, seatName) {
                            transform: `translate(${pos[i].x.toFixed(1)},${pos[i].y.toFixed(1)})`},
       h("svg:title", {}, title),
       h("svg:circle", {r: live ? 16 + 2 * (live.development || 0) : 10}),
-      h("svg:text", {y: live ? -24 - 2 * (live.development || 0) : -14, "text-anchor": "middle"}, region.name),
+      h("svg:text", {y: labelY(i, region.name, live ? 16 + 2 * (live.development || 0) : 10), "text-anchor": "middle"}, region.name),
       live ? h("svg:text", {y: 5, "text-anchor": "middle", class: "count"}, String(cards)) : null));
   });
   return svg;
@@ -161,6 +175,11 @@ export const ideology = {
     return h("div", {class: "ideology"},
       h("p", {class: "phase"}, `Turn ${view.turn} · the ${PHASE_NAMES[view.phase] || titleCase(view.phase)} phase`, view.why ? ` — ${view.why}` : ""),
       mapSvg(view, table?.data?.board, seatName),
+      h("ul", {class: "map-legend", "aria-label": "Map legend"},
+        view.players.map((p) => h("li", {}, h("span", {class: `swatch seat-${p.seat}`, "aria-hidden": "true"}), `${seatName(p.seat)} controls`)),
+        h("li", {}, h("span", {class: "swatch free", "aria-hidden": "true"}), "in play, nobody controls it"),
+        h("li", {}, h("span", {class: "swatch dormant", "aria-hidden": "true"}), "not in play yet"),
+        h("li", {}, "the number: influence cards in the region; a bigger circle: a more developed region")),
       h("div", {class: "scroll"}, h("table", {},
         h("caption", {}, "Regions in play"),
         h("thead", {}, h("tr", {}, ["Region", "Level", "Status", "Controller", "Military", "Economic", "Cultural"].map((c) => h("th", {scope: "col"}, c)))),

@@ -2,8 +2,9 @@
 // cards on the table; every decision from legal_actions.
 
 import {h, titleCase} from "../dom.js";
-import {actionForms, describeAction} from "./generic.js";
+import {actionForms} from "./generic.js";
 import {tipsOf, withTip} from "../tips.js";
+import {awaitedWords} from "../words.js";
 
 const nameOf = (view, id) => view.cards?.[id]?.name || view.names?.[id] || titleCase(id);
 
@@ -51,6 +52,15 @@ function actionWords(action, name, seatName) {
     case "end_turn": return "ends the turn";
     default: return titleCase(action.type).toLowerCase();
   }
+}
+
+/** The decision the game waits on, in words: who decides what, and which card asks it. */
+function decisionWords(view, seatName) {
+  const d = view.decision;
+  const name = cardNamer(view);
+  const from = d.source || d.card ? ` (${name(d.source || d.card)})` : "";
+  if (d.seat === null || d.seat === undefined) return `Being settled: ${titleCase(d.kind).toLowerCase()}${from}`;
+  return `Decision: ${seatName(d.seat)} ${awaitedWords("pax", d.kind)}${from}`;
 }
 
 export function describePax(item, game, {seatName, feed = []}) {
@@ -121,7 +131,7 @@ export const pax = {
           h("td", {}, Object.entries(p.prestige).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") || "—"),
           h("td", {}, p.income)))))),
       me ? h("p", {}, `Your gold: ${me.gold}`) : null,
-      view.decision ? h("p", {}, "Decision: ", describeAction(view.decision)) : null,
+      view.decision ? h("p", {class: "pax-decision"}, decisionWords(view, seatName)) : null,
       view.result ? h("p", {class: "result"}, `Over: ${view.result.reason ?? ""}`) : null);
   },
   actions(game, post) {
