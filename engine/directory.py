@@ -6,8 +6,8 @@ player's name folded to lower case, a NUL, then the player's id. A prefix is the
 differ only in case, or players who share a name, stay apart. The id travels in the
 member, so the answer needs the player hashes only for the names as typed.
 
-Players registered before this index existed are added by :func:`backfill` (run once by
-an operator; ``intrigue`` has no command for it yet, see the report of issue 51).
+Players registered before this index existed are added by :func:`backfill`, which
+``intrigue reindex`` runs.
 """
 
 from __future__ import annotations
