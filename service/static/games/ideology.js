@@ -212,8 +212,21 @@ export const ideology = {
       }
       if (a.type === "offer") return `Offer: ${Object.entries(a.offers).map(([k, v]) => `${v} to ${ideologyName(k)}`).join(", ") || "neutral to all"}`;
       if (a.type === "buy" && a.advancement) return `Buy the advancement ${advancement(a.advancement)}`;
-      if (a.region) return `${titleCase(a.type)} ${a.influence ?? ""} in ${region(a.region)}${a.target !== undefined ? ` against ${seatName(a.target)}` : ""}`.replace("  ", " ");
-      return describeAction(a);
+      const where = a.region ? region(a.region) : "";
+      switch (a.type) {
+        case "develop": return `Develop ${where} with a ${a.influence} card`;
+        case "place": return `Place ${a.influence} influence in ${where}`;
+        case "remove": return `Remove ${a.influence} influence from ${where}`;
+        case "attack": return `Attack ${seatName(a.target)} in ${where} with ${a.influence} influence`;
+        case "wmd": return `Use weapons of mass destruction on ${seatName(a.target)} in ${where}`;
+        case "done": return "Done developing";
+        case "pass": return "Pass";
+        case "cancel": return "Cancel the attack with a matching card";
+        case "concede": return "Let the attack succeed";
+        case "continue": return "Attack again with another card";
+        case "stop": return "Withdraw from the conflict";
+        default: return describeAction(a);
+      }
     };
     return actionForms(game.legal_actions, post, label);
   },

@@ -134,7 +134,7 @@ export const pax = {
       view.decision ? h("p", {class: "pax-decision"}, decisionWords(view, seatName)) : null,
       view.result ? h("p", {class: "result"}, `Over: ${view.result.reason ?? ""}`) : null);
   },
-  actions(game, post) {
+  actions(game, post, {seatName}) {
     const view = game.view;
     const label = (a) => {
       const parts = [titleCase(a.type).replace("Buy public", "Buy the public card")];
@@ -143,10 +143,18 @@ export const pax = {
       if (a.side !== undefined) parts.push(`(its ${titleCase(String(a.side)).toLowerCase()} side)`);
       if (a.face !== undefined) parts.push(`as ${view.cards?.[a.card]?.faces?.[a.face]?.name || `face ${a.face + 1}`}`);
       if (a.oval !== undefined) parts.push(`(connection ${a.oval + 1}${view.cards?.[a.enterprise]?.ovals?.[a.oval]?.connection ? `: ${view.cards[a.enterprise].ovals[a.oval].connection}` : ""})`);
-      if (a.to !== undefined) parts.push(`to ${typeof a.to === "string" ? nameOf(view, a.to) : JSON.stringify(a.to).replace(/[{}"]/g, "")}`);
-      if (a.target !== undefined) parts.push(`target ${typeof a.target === "string" ? nameOf(view, a.target) : `seat ${a.target}`}`);
+      if (a.to !== undefined) parts.push(`to ${typeof a.to === "string" ? (a.to === "hacendado" ? "your private army" : nameOf(view, a.to))
+        : typeof a.to === "number" ? seatName(a.to) : Object.entries(a.to).map(([k, v]) => `${titleCase(k).toLowerCase()} ${
+          typeof v === "string" && (view.cards?.[v] || view.names?.[v]) ? nameOf(view, v) : v}`).join(", ")}`);
+      if (a.target !== undefined) parts.push(`against ${typeof a.target === "string" ? nameOf(view, a.target) : seatName(a.target)}`);
       const rest = Object.keys(a).filter((k) => !["type", "card", "enterprise", "side", "to", "target", "face", "oval"].includes(k));
-      if (rest.length) parts.push(rest.map((k) => `${k} ${JSON.stringify(a[k]).replace(/[{}"]/g, "")}`).join(", "));
+      // Any other field in words: a card by its name, a choice by its words, a flag by its name.
+      const said = (v) => (Array.isArray(v) ? v.map(said).join(" and ") || "nothing"
+        : typeof v === "string" ? (view.cards?.[v] || view.names?.[v] ? nameOf(view, v) : titleCase(v).toLowerCase())
+          : typeof v === "number" ? (Number.isInteger(v) && v >= 0 && v < (view.seats || 0) ? seatName(v) : String(v))
+            : v && typeof v === "object" ? Object.entries(v).map(([k2, v2]) => `${titleCase(k2).toLowerCase()} ${said(v2)}`).join(", ") : "");
+      if (rest.length) parts.push(rest.map((k) => (a[k] === true ? titleCase(k).toLowerCase() : a[k] === false ? ""
+        : `${titleCase(k).toLowerCase()}: ${said(a[k])}`)).filter(Boolean).join(", "));
       return parts.join(" ");
     };
     return actionForms(game.legal_actions, post, label);

@@ -78,6 +78,7 @@ export const revolution = {
     const view = game.view;
     if (view.phase !== "bidding" || !view.bid_limits) {
       const label = (a) => (a.type === "spy" ? `Spy: replace ${seatName(a.owner)}'s cube in the ${titleCase(a.area)}`
+        : a.type === "skip" ? "Leave the cubes as they are"
         : a.type === "apothecary" ? `Swap ${seatName(a.first.owner)}'s cube in the ${titleCase(a.first.area)} with ${seatName(a.second.owner)}'s in the ${titleCase(a.second.area)}`
           : describeAction(a));
       return actionForms(game.legal_actions, post, label);
