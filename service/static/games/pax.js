@@ -104,15 +104,17 @@ export function describePax(item, game, {seatName, feed = []}) {
 
 export const pax = {
   describe: describePax,
-  board(game, {seatName}) {
+  board(game, {seatName, replay = false}) {
     const view = game.view;
+    const live = !replay && game.status === "active";
     if (!view) return h("p", {}, "The market is dealt when every seat is taken.");
     const me = view.players.find((p) => p.seat === view.seat);
     return h("div", {class: "pax"},
       h("p", {class: "regime"}, h("strong", {}, `Regime: ${view.regime.name}`),
         ` · mines ${view.regime.mines} · economy ${view.regime.economy} · topple prestige ${view.regime.topple_prestige}`,
         view.depression ? " · depression" : "", ` · turn ${view.turn} · ${titleCase(view.phase)}`,
-        view.active !== undefined ? ` · ${seatName(view.active)} acts (${view.actions_left} actions left)` : ""),
+        view.active !== undefined && view.active !== null ? (live ? ` · ${seatName(view.active)} acts (${view.actions_left} actions left)`
+          : ` · ${seatName(view.active)} had the turn`) : ""),
       h("section", {"aria-label": "Headline cards"}, h("h3", {}, "On the table"),
         h("div", {class: "pax-row"}, view.public.length ? view.public.map((id) => cardTile(view, id)) : h("p", {}, "none"))),
       h("section", {"aria-label": "Market"}, h("h3", {}, `Market (deck: ${view.deck_count})`),

@@ -37,8 +37,9 @@ function resultLine(item, seatName) {
 }
 
 export const revolution = {
-  board(game, {seatName, feed = []}) {
+  board(game, {seatName, feed = [], replay = false}) {
     const view = game.view;
+    const live = !replay && game.status === "active";
     if (!view) return h("p", {}, "The board is set when every seat is taken.");
     const seats = Array.from({length: view.seats}, (_, s) => s);
     const results = lastRound(feed);
@@ -51,7 +52,7 @@ export const revolution = {
         h("tbody", {}, seats.map((s) => h("tr", {class: s === view.seat ? "mine" : null},
           h("th", {scope: "row"}, seatName(s)), h("td", {}, view.support[s]), h("td", {}, tokens(view.hands[s])),
           h("td", {}, view.supply[s]),
-          h("td", {}, view.bids_placed ? (view.bids_placed[s] ? "sealed" : "thinking") : "—")))))),
+          h("td", {}, view.bids_placed ? (view.bids_placed[s] ? "sealed" : live ? "thinking" : "not sealed") : "—")))))),
       h("div", {class: "scroll"}, h("table", {class: "rev-areas"},
         h("caption", {}, "The city"),
         h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Area"), h("th", {scope: "col"}, "Value"),
