@@ -7,6 +7,7 @@ page under test.
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable
 
 from playwright.sync_api import expect
@@ -160,3 +161,30 @@ def test_a_finished_coup_table_shows_no_live_prompt_at_any_version(players: Call
     expect(person.page.locator("#decision")).to_be_empty()
     # The log follows the slider: its newest line is the version shown.
     expect(person.page.locator("#feed li").first).to_have_attribute("data-seq", str(window_at))
+
+
+def test_revolution_results_agree_with_the_city_after_a_spy(players: Callable[..., Player], web_server: str) -> None:
+    tag = uuid.uuid4().hex[:4]
+    spy, captain, merchant = (ApiPlayer(web_server, f"{name}{tag}") for name in ("Vera", "Boris", "Lena"))
+    game_id = spy.call("POST", "/v1/games", {"game": "revolution", "seats": 3})["id"]
+    for person in (spy, captain, merchant):
+        person.call("POST", f"/v1/games/{game_id}/join")
+    browser = players(f"Vera{tag}")
+    browser.sign_in(spy.token)
+    browser.open(f"/games/{game_id}")
+    expect(browser.page.get_by_role("button", name="Seal my bid")).to_be_visible()
+    captain.act(game_id, {"type": "bid", "bids": {"captain": {"blackmail": 1, "gold": 3}, "priest": {"force": 1}}})
+    merchant.act(game_id, {"type": "bid", "bids": {"merchant": {"force": 1, "gold": 3}, "general": {"blackmail": 1}}})
+    spy.act(game_id, {"type": "bid", "bids": {"spy": {"force": 1, "gold": 3}, "printer": {"blackmail": 1}}})
+    boris = f"Boris{tag} (seat 1)"
+    page = browser.page
+    page.get_by_role("button", name=f"Spy: replace {boris}'s cube in the Harbor").click()
+    results = page.get_by_label("Round 1 results")
+    expect(results).to_contain_text(f"Captain: won by {boris} (+1 support, a cube in the Harbor)", use_inner_text=True)
+    expect(results).to_contain_text(f"Then Vera{tag} (seat 0)'s Spy replaced {boris}'s cube in the Harbor with its own",
+                                    use_inner_text=True)
+    harbor = page.get_by_role("table", name="The city").get_by_role("row", name=re.compile("^Harbor"))
+    expect(harbor.get_by_role("cell").nth(2)).to_have_text("1")  # Vera's column: the cube is hers now
+    expect(harbor.get_by_role("cell").nth(3)).to_have_text("")  # Boris's column: his is gone
+    bids = page.get_by_role("table", name="Round 1 bids, as revealed")
+    expect(bids).to_contain_text("Captain: 1 blackmail, 3 gold")
