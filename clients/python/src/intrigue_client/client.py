@@ -34,6 +34,7 @@ from intrigue_client.types import (
     GamePage,
     GameSummary,
     GameView,
+    InclusionProof,
     JoinResult,
     Leaderboard,
     Message,
@@ -46,6 +47,7 @@ from intrigue_client.types import (
     PlayerProfile,
     Replay,
     ResignResult,
+    SigningKey,
     TimeControl,
     Webhook,
     WebhookCreated,
@@ -352,6 +354,26 @@ class Client:
         """``GET /v1/me/webhooks/<id>/deliveries``: the recent deliveries, their status and next retry."""
         return cast(list[Delivery], self._json("GET", f"/v1/me/webhooks/{webhook_id}/deliveries",
                                                retry=True)["deliveries"])
+
+    # ------------------------------------------------------------------ transparency log
+
+    def keys(self) -> list[SigningKey]:
+        """``GET /v1/keys``: the server's signing keys (one Ed25519 key)."""
+        return cast(list[SigningKey], self._json("GET", "/v1/keys", retry=True)["keys"])
+
+    def checkpoint(self) -> str:
+        """``GET /v1/transparency/checkpoint``: the log's signed head, a C2SP signed note."""
+        return self.request("GET", "/v1/transparency/checkpoint", headers={"Accept": "text/plain"}, retry=True).text
+
+    def inclusion_proof(self, game_id: str, size: int) -> InclusionProof:
+        """``GET /v1/transparency/inclusion``: the proof that a finished game is in the tree of ``size`` leaves."""
+        return cast(InclusionProof, self._json("GET", "/v1/transparency/inclusion",
+                                               params={"game": game_id, "size": size}, retry=True))
+
+    def consistency_proof(self, first: int, second: int) -> list[str]:
+        """``GET /v1/transparency/consistency``: the proof that the tree of ``second`` extends that of ``first``."""
+        return cast(list[str], self._json("GET", "/v1/transparency/consistency",
+                                          params={"from": first, "to": second}, retry=True)["hashes"])
 
     def openapi(self) -> dict[str, Any]:
         """``GET /v1/openapi.json``: the API's own description."""

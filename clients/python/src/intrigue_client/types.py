@@ -146,6 +146,26 @@ class Leaderboard(TypedDict):
     next_cursor: str | None
 
 
+class SigningKey(TypedDict):
+    id: str
+    alg: str
+    public_key: str
+
+
+class LogLeaf(TypedDict):
+    game: str
+    final_hash: str
+    seed_hash: str
+    ended_at: str
+
+
+class InclusionProof(TypedDict):
+    index: int
+    size: int
+    leaf: LogLeaf
+    hashes: list[str]
+
+
 class FeedEvent(TypedDict):
     """One item of a feed: an event as the caller may see it, or a ``ChatMessage`` (``seq`` null)."""
 
