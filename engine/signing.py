@@ -135,3 +135,42 @@ def verify_note(note: str, name: str, public_key: bytes) -> str:
             raise ValueError(f"{name}'s signature does not match the note") from None
         return text
     raise ValueError(f"the note carries no signature by {name}")
+
+
+# ------------------------------------------------------------ witnesses' cosignatures
+COSIGNATURE_TYPE = b"\x04"  # C2SP tlog-cosignature: a timestamped Ed25519 cosignature
+
+
+def cosignature_key_hash(name: str, public_key: bytes) -> bytes:
+    return hashlib.sha256(name.encode() + b"\n" + COSIGNATURE_TYPE + public_key).digest()[:4]
+
+
+def cosigned_message(checkpoint_text: str, timestamp: int) -> bytes:
+    """What a witness signs (c2sp.org/tlog-cosignature): a header, the time, then the checkpoint's text."""
+    return f"cosignature/v1\ntime {timestamp}\n".encode() + checkpoint_text.encode()
+
+
+def cosignature_line(key: Ed25519PrivateKey, name: str, checkpoint_text: str, timestamp: int) -> str:
+    """A witness's signature line for ``checkpoint_text`` at ``timestamp`` (seconds since the epoch)."""
+    blob = (cosignature_key_hash(name, public_bytes(key.public_key())) + timestamp.to_bytes(8, "big")
+            + key.sign(cosigned_message(checkpoint_text, timestamp)))
+    return f"\u2014 {name} {base64.b64encode(blob).decode()}\n"
+
+
+def verify_cosignature(line: str, checkpoint_text: str, public_key: bytes) -> str:
+    """The witness's name if ``line`` cosigns ``checkpoint_text`` with ``public_key``; else ValueError."""
+    parts = line.rstrip("\n").split(" ")
+    if len(parts) != 3 or parts[0] != "\u2014" or not parts[1] or "+" in parts[1]:
+        raise ValueError("a cosignature line is '\u2014 <name> <base64>'")
+    try:
+        blob = base64.b64decode(parts[2], validate=True)
+    except ValueError:
+        raise ValueError("the cosignature is not base64") from None
+    if len(blob) != 4 + 8 + 64 or blob[:4] != cosignature_key_hash(parts[1], public_key):
+        raise ValueError("the cosignature is not by this witness key")
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(
+            blob[12:], cosigned_message(checkpoint_text, int.from_bytes(blob[4:12], "big")))
+    except InvalidSignature:
+        raise ValueError("the cosignature does not match the checkpoint") from None
+    return parts[1]

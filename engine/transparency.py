@@ -35,11 +35,32 @@ def leaf_bytes(leaf: Mapping[str, str]) -> bytes:
     return json.dumps(leaf, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+#: Witnesses whose latest cosignature the log keeps (each replaces its own earlier one).
+MAX_WITNESSES = 32
+
+
 class GamesLog:
     """The log of finished games: one leaf each, added when a game is archived."""
 
     def __init__(self, client: redis.Redis, prefix: str) -> None:
         self.tree = TransparencyLog(client, prefix)
+        self.redis = client
+        self.cosignatures_key = f"{self.tree.base}:cosignatures"
+
+    def cosign(self, witness: str, size: int, line: str) -> bool:
+        """Keep ``witness``'s latest cosignature (of the checkpoint of ``size``); False when the log
+        already keeps :data:`MAX_WITNESSES` others."""
+        known = self.redis.hexists(self.cosignatures_key, witness)
+        if not known and self.redis.hlen(self.cosignatures_key) >= MAX_WITNESSES:
+            return False
+        self.redis.hset(self.cosignatures_key, witness, json.dumps({"size": size, "line": line}))
+        return True
+
+    def cosignatures(self, size: int) -> list[str]:
+        """The signature lines of witnesses who cosigned the checkpoint of ``size``, by witness."""
+        kept = self.redis.hgetall(self.cosignatures_key)
+        found = sorted((bytes(witness), json.loads(raw)) for witness, raw in kept.items())
+        return [entry["line"] for _, entry in found if entry["size"] == size]
 
     def add(self, record: Mapping[str, Any]) -> int:
         """Add a finished game's leaf (once: a second call gives back the first index)."""

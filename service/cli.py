@@ -64,6 +64,14 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--url", help="the server: its published key and the game's inclusion proof")
     verify.add_argument("--key", help="the server's Ed25519 public key in base64 (else fetched from --url)")
 
+    witness = commands.add_parser("witness", help="check the transparency log grows honestly, and cosign it",
+                                  description="Exit 0: the checkpoint extends the last one seen and is cosigned; "
+                                              "1: a fork (both checkpoints printed) or a bad signature; "
+                                              "2: the server or the state file cannot be used.")
+    witness.add_argument("--url", required=True, help="the server whose log to witness")
+    witness.add_argument("--state", required=True, metavar="FILE",
+                         help="this witness's key, the log's key and the last checkpoint seen (made if absent)")
+
     reindex = commands.add_parser("reindex", formatter_class=defaults, description=attach,
                                   help="rebuild the lobby, inbox and deadline indexes and the ratings from the "
                                        "streams, and the players' name index")
@@ -83,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     bot.add_argument("--seed", type=int, help="seed of the bot's own choices (default: a fresh one)")
 
     args = parser.parse_args(argv)
-    command = {"serve": _serve, "worker": _worker, "verify": _verify, "reindex": _reindex,
+    command = {"serve": _serve, "worker": _worker, "verify": _verify, "witness": _witness, "reindex": _reindex,
                "bot": _bot}[args.command]
     try:
         # Read once, here: an unusable value is one line now, not a traceback at the first request.
@@ -312,6 +320,21 @@ def _verify(args: argparse.Namespace) -> int:
         return 2
     except NotProved as err:
         print(f"INVALID: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _witness(args: argparse.Namespace) -> int:
+    from service.log_proof import NotProved, Unusable
+    from service.witness import Fork, witness
+
+    try:
+        print("OK: " + witness(args.url, Path(args.state)))
+    except Unusable as err:
+        print(f"unusable: {err}", file=sys.stderr)
+        return 2
+    except (Fork, NotProved) as err:
+        print(f"FORK: {err}" if isinstance(err, Fork) else f"INVALID: {err}", file=sys.stderr)
         return 1
     return 0
 

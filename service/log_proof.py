@@ -31,7 +31,7 @@ class NotProved(Exception):
     """The checkpoint or the proof does not hold (exit status 1)."""
 
 
-def _get(url: str) -> Any:
+def get_json(url: str) -> Any:
     try:
         with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - the operator's own URL
             return json.loads(response.read())
@@ -42,7 +42,7 @@ def _get(url: str) -> Any:
 
 
 def server_key(url: str) -> bytes:
-    keys = _get(url.rstrip("/") + "/v1/keys").get("keys") or []
+    keys = get_json(url.rstrip("/") + "/v1/keys").get("keys") or []
     for key in keys:
         if key.get("alg") == "Ed25519":
             return base64.b64decode(key["public_key"])
@@ -79,7 +79,7 @@ def check(events: Sequence[Envelope], note: str, url: str | None, key_b64: str |
         raise Unusable("--checkpoint needs --url to fetch the game's inclusion proof")
     leaf = leaf_of_log(events)
     query = urllib.parse.urlencode({"game": leaf["game"], "size": size})
-    proof = _get(f"{url.rstrip('/')}/v1/transparency/inclusion?{query}")
+    proof = get_json(f"{url.rstrip('/')}/v1/transparency/inclusion?{query}")
     if proof.get("leaf") != leaf:
         raise NotProved(f"the log's leaf {leaf} is not the one the server proves: {proof.get('leaf')}")
     try:

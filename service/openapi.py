@@ -28,7 +28,7 @@ from engine.seat_bots import STRATEGIES
 from games import registry
 from projections.listing import CURSOR_PATTERN
 from service import openapi_correspondence as correspondence
-from service import schemas
+from service import schemas, transparency
 from service.openapi_shapes import action_schema, options_schema
 from service.problem_status import rule_status
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
@@ -363,6 +363,11 @@ def _transparency_operations() -> list[Operation]:
                   params=({**_query("from", "The earlier tree size (at least 1)", size), **needed},
                           {**_query("to", "The later tree size (at most the log's)", size), **needed}),
                   description="RFC 9162's consistency proof (section 2.1.4); check it with section 2.1.4.2."),
+        Operation("post", "/v1/transparency/cosignatures", "A witness's cosignature of a checkpoint", "optional", 200,
+                  "Cosigned", _join(BODY, OPTIONAL_TOKEN, {422: ("bad_cosignature",)}), body="Cosignature",
+                  description="The checkpoint must be one this server signed, matching the log; the cosignature "
+                              "a C2SP tlog-cosignature by the given key. Checkpoints of that size then carry it "
+                              "(one per witness, its latest; at most 32 witnesses). `intrigue witness` sends it."),
     ]
 
 
@@ -376,7 +381,8 @@ SCHEMAS = {
     "TokenIssued": schemas.TokenIssuedSchema, "ResignResult": schemas.ResignResultSchema,
     "PlayerProfile": schemas.PlayerProfileSchema, "Leaderboard": schemas.LeaderboardSchema,
     "KeyList": schemas.KeyListSchema, "InclusionProof": schemas.InclusionProofSchema,
-    "ConsistencyProof": schemas.ConsistencyProofSchema,
+    "ConsistencyProof": schemas.ConsistencyProofSchema, "Cosignature": transparency.CosignatureSchema,
+    "Cosigned": transparency.CosignedSchema,
     **correspondence.SCHEMAS,
 }
 

@@ -12,11 +12,19 @@ import base64
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from marshmallow import RAISE, Schema, fields, validate
 
-from engine.signing import NoteSigner, key_in_redis, parse_private_key
+from engine.signing import (
+    NoteSigner,
+    cosignature_key_hash,
+    key_in_redis,
+    parse_private_key,
+    verify_cosignature,
+    verify_note,
+)
 from service.answers import Problem
 from service.context import current_player, engine
-from service.inputs import whole_number
+from service.inputs import object_body, whole_number
 
 keys_bp = Blueprint("keys", __name__, url_prefix="/v1/keys")
 transparency_bp = Blueprint("transparency", __name__, url_prefix="/v1/transparency")
@@ -67,7 +75,8 @@ def checkpoint() -> Response:
     current_player(required=False)
     tree = engine().transparency.tree
     size = tree.size()
-    note = signer().sign(f"{ORIGIN}\n{size}\n{b64(tree.root(size))}\n")
+    witnessed = tuple(engine().transparency.cosignatures(size))
+    note = signer().sign(f"{ORIGIN}\n{size}\n{b64(tree.root(size))}\n", witnessed)
     return Response(note, mimetype="text/plain", headers={"Cache-Control": "no-store"})
 
 
@@ -99,3 +108,51 @@ def consistency() -> dict[str, Any]:
         raise Problem(422, "bad_range", f"from must be at least 1 and at most to (from={first}, to={second})")
     within_log(second, "to")
     return {"hashes": [b64(h) for h in engine().transparency.tree.consistency(first, second)]}
+
+
+class CosignatureSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    checkpoint = fields.String(required=True, validate=validate.Length(min=1, max=8000), metadata={
+        "description": "The checkpoint the witness checked, as GET /v1/transparency/checkpoint gave it"})
+    cosignature = fields.String(required=True, validate=validate.Length(min=1, max=400), metadata={
+        "description": "The witness's C2SP cosignature line: `\u2014 <name> base64(key hash || time || signature)`"})
+    public_key = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={
+        "description": "The witness's Ed25519 public key in base64"})
+
+
+class CosignedSchema(Schema):
+    witness = fields.String(metadata={"description": "`<name>+<key hash in hex>`"})
+    size = fields.Integer(metadata={"description": "The tree size of the checkpoint it cosigned"})
+
+
+COSIGNATURE_SCHEMA = CosignatureSchema()
+
+
+@transparency_bp.post("/cosignatures")
+def cosign() -> dict[str, Any]:
+    """A witness's cosignature of a checkpoint this server signed, shown on checkpoints of that size."""
+    current_player(required=False)
+    body = COSIGNATURE_SCHEMA.load(object_body())
+    try:
+        public_key = base64.b64decode(body["public_key"], validate=True)
+        if len(public_key) != 32:
+            raise ValueError("not 32 bytes")
+        note = body["checkpoint"].replace("\r\n", "\n")
+        text = verify_note(note, ORIGIN, signer().public_key)
+        _, size_line, root_line = text.rstrip("\n").split("\n")
+        size = int(size_line)
+    except ValueError as err:
+        raise Problem(422, "bad_cosignature", f"not a checkpoint this server signed, or a bad key: {err}") from None
+    log = engine().transparency
+    if size > log.tree.size() or b64(log.tree.root(size)) != root_line:
+        raise Problem(422, "bad_cosignature", "the checkpoint does not match the log")
+    try:
+        name = verify_cosignature(body["cosignature"], text, public_key)
+    except ValueError as err:
+        raise Problem(422, "bad_cosignature", str(err)) from None
+    witness = f"{name}+{cosignature_key_hash(name, public_key).hex()}"
+    if not log.cosign(witness, size, body["cosignature"].rstrip("\n") + "\n"):
+        raise Problem(422, "bad_cosignature", "the log already keeps as many witnesses as it takes")
+    return {"witness": witness, "size": size}

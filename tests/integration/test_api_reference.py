@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -22,7 +23,9 @@ from typing import Any
 import jsonschema_rs
 import pytest
 import requests
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.signing import cosignature_line, public_bytes
 from games import registry
 from games.base import InvalidOptions
 from games.table import Table
@@ -221,6 +224,12 @@ def transparency(call: Any, anon: Client, game_id: str) -> None:
          params={"game": game_id, "size": size})
     call(anon, "GET", "/v1/transparency/consistency", "/v1/transparency/consistency",
          params={"from": 1, "to": size})
+    note = anon.http.get(anon.base_url + "/v1/transparency/checkpoint", timeout=40).text
+    witness_key = Ed25519PrivateKey.generate()
+    text = note.split("\n\n")[0] + "\n"
+    call(anon, "POST", "/v1/transparency/cosignatures", "/v1/transparency/cosignatures",
+         {"checkpoint": note, "cosignature": cosignature_line(witness_key, "witness.example", text, 1795939200),
+          "public_key": base64.b64encode(public_bytes(witness_key.public_key())).decode()})
 
 
 def etiquette(call: Any, natasha: Client, sacha: Client) -> None:

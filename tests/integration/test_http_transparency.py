@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,12 @@ import pytest
 import requests
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.signing import public_bytes, verify_note
+from engine.signing import NoteSigner, parse_private_key, public_bytes, verify_cosignature, verify_note
 from engine.transparency import leaf_bytes
 from events import merkle
+from events.store import connect
 from service.cli import main
+from service.embedded import EmbeddedRedis
 from tests.integration.test_api_reference import finish
 from tests.support.client import Client
 from tests.support.polling import wait_until
@@ -167,3 +170,36 @@ def test_intrigue_verify_proves_a_game_against_a_checkpoint_file(server: str, tm
     assert verify() == 2
     assert verify("--key", key) == 2
     capsys.readouterr()
+
+
+def test_a_witness_cosigns_honest_growth_and_reports_a_fork(server: str, redis_server: EmbeddedRedis, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "witness.json"
+    finished_game(server, "tlogE")
+    assert main(["witness", "--url", server, "--state", str(state)]) == 0
+    assert stat.S_IMODE(state.stat().st_mode) == 0o600
+    finished_game(server, "tlogF")
+    assert main(["witness", "--url", server, "--state", str(state)]) == 0  # grown, consistent: cosigned again
+    seen = json.loads(state.read_text())
+    note = requests.get(f"{server}/v1/transparency/checkpoint", timeout=10).text
+    cosigned = [line for line in note.splitlines() if line.startswith(f"\u2014 {seen['name']} ")]
+    if note.split("\n")[1] == seen["checkpoint"].split("\n")[1]:  # no game ended meanwhile on the shared server
+        assert len(cosigned) == 1
+        text = note.split("\n\n")[0] + "\n"
+        witness_key = parse_private_key(seen["private_key"]).public_key()
+        assert verify_cosignature(cosigned[0], text, public_bytes(witness_key)) == seen["name"]
+    # A cosignature that does not match, or of a checkpoint the server did not sign, is refused.
+    bad = requests.post(f"{server}/v1/transparency/cosignatures", timeout=10, json={
+        "checkpoint": note.replace("\n\n", "\n\n\n"), "cosignature": "\u2014 w AAAA",
+        "public_key": base64.b64encode(bytes(32)).decode()})
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_cosignature"
+    # The operator signs another root for the size the witness saw: a fork, both checkpoints printed.
+    log_key = parse_private_key(connect(redis_server.url).get("intrigue:signing-key") or b"")
+    _, size, _ = seen["checkpoint"].split("\n")[:3]
+    forged = NoteSigner(log_key, ORIGIN).sign(f"{ORIGIN}\n{size}\n{base64.b64encode(bytes(32)).decode()}\n")
+    state.write_text(json.dumps({**seen, "checkpoint": forged}))
+    capsys.readouterr()
+    assert main(["witness", "--url", server, "--state", str(state)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("FORK: ") and forged in err
+    assert json.loads(state.read_text())["checkpoint"] == forged  # the fork is not forgotten

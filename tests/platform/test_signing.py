@@ -15,11 +15,13 @@ from engine.signing import (
     KEY_FILE,
     NoteSigner,
     SigningKeyError,
+    cosignature_line,
     key_in_folder,
     key_in_redis,
     parse_private_key,
     pem,
     public_bytes,
+    verify_cosignature,
     verify_note,
 )
 from events.store import connect
@@ -75,3 +77,16 @@ def test_a_signed_note_follows_c2sp_and_verifies_only_unchanged() -> None:
         verify_note(note.replace("\n3\n", "\n4\n"), "example.org/log", raw(key))
     with pytest.raises(ValueError):
         verify_note(note, "example.org/log", raw(Ed25519PrivateKey.generate()))
+
+
+def test_a_cosignature_follows_c2sp_and_holds_only_for_its_checkpoint_and_key() -> None:
+    witness = Ed25519PrivateKey.generate()
+    text = "example.org/log\n3\nAAAA\n"
+    line = cosignature_line(witness, "w.example", text, 1_795_939_200)
+    blob = base64.b64decode(line.split(" ")[2])
+    assert blob[:4] == hashlib.sha256(b"w.example\n\x04" + raw(witness)).digest()[:4]
+    assert int.from_bytes(blob[4:12], "big") == 1_795_939_200 and len(blob) == 4 + 8 + 64
+    assert verify_cosignature(line, text, raw(witness)) == "w.example"
+    for other_text, key in ((text.replace("3", "4"), raw(witness)), (text, raw(Ed25519PrivateKey.generate()))):
+        with pytest.raises(ValueError):
+            verify_cosignature(line, other_text, key)

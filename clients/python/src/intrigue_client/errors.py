@@ -177,6 +177,7 @@ class StoreUnavailable(ServerError): ...
 class NotInLog(NotFound): ...
 class BeyondLog(RuleViolation): ...
 class BadRange(RuleViolation): ...
+class BadCosignature(RuleViolation): ...
 
 
 #: ``code`` -> exception class, for every code the API documents.
@@ -207,7 +208,7 @@ ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
     "rate_limited": RateLimited, "chat_rate_limited": ChatRateLimited, "address_rate_limited": AddressRateLimited,
     "too_many_streams": TooManyStreams, "too_many_connections": TooManyConnections, "body_timeout": BodyTimeout,
     "internal_error": InternalError, "not_implemented": NotImplementedByServer, "store_unavailable": StoreUnavailable,
-    "not_in_log": NotInLog, "beyond_log": BeyondLog, "bad_range": BadRange,
+    "not_in_log": NotInLog, "beyond_log": BeyondLog, "bad_range": BadRange, "bad_cosignature": BadCosignature,
 }
 
 _BY_STATUS: dict[int, type[IntrigueError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
@@ -240,5 +241,5 @@ __all__ = [
     "TooManyConnections", "BodyTimeout",
     "GameStarted", "GameCancelled", "AlreadyResigned", "SeatResigned", "GameNotOver",
     "NotCreator", "NotInvited", "PlayerNotFound", "LeaderboardNotFound", "UnknownPlayer", "TooManyInvitations",
-    "NotInLog", "BeyondLog", "BadRange",
+    "NotInLog", "BeyondLog", "BadRange", "BadCosignature",
 ]
