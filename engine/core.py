@@ -29,6 +29,7 @@ from engine.chat import Chat, merge, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.ratings import Ratings, result_of
+from engine.revisions import check_rejoin, check_revision
 from engine.scheduling import DRAIN_IDLE_SECONDS, QUEUED_MARK_MS, JobScheduler, make_queue
 from engine.seat_bots import bot_seats, check_bots, make_bot, observation_for
 from engine.settings import Bucket, Settings
@@ -473,6 +474,7 @@ class Engine:
                 raise Conflict("game_not_open", "this game is not open for joining")
             if record.get("invite") and player.id not in record["invite"] and player.id != record["created_by"]:
                 raise Forbidden("not_invited", "only the players invited to this game may join it")
+            check_rejoin(record, player.id, self.settings.revisions_per_decision)
             seat = record["players"].index(None)
             drafts = [GameEvent("PlayerJoined", {"seat": seat, "player": {"id": player.id, "name": player.name}},
                                 actor=seat)]
@@ -677,6 +679,7 @@ class Engine:
         rules = rules_of(record)
         if not rules.may_act(record["state"], seat):
             raise NotYourTurn("not_your_turn", "you have no decision to make now", version=record["version"])
+        check_revision(record, seat, self.settings.revisions_per_decision)
         try:
             return rules.decide(record["state"], seat, dict(action), self._rng(record["id"], record["version"] + 1))
         except RuleViolation as err:
