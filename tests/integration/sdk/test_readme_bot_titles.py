@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from intrigue_client import Client
 
+from events.envelope import Envelope
 from projections.audit import read_log
 from projections.record import fold
 from tests.integration.sdk.test_readme_bot import readme_bot_code
@@ -48,14 +49,18 @@ def test_the_readme_bot_finishes_each_title_against_server_bots(server: str, tmp
     final = person.game(game_id)
     assert final["status"] == "finished", final["status"]
     assert f"winners: {final['winners']}" in done.stdout
-    seat = final["seat"]
+    assert_each_decision_answered_once(read_log(person.log_ndjson(game_id).decode().splitlines()), final["seat"])
+
+
+def assert_each_decision_answered_once(events: list[Envelope], seat: int) -> None:
+    """Every batch ``seat``'s player posted began while the game awaited that seat (no revision)."""
     record = None
     answered = 0
-    for event in read_log(person.log_ndjson(game_id).decode().splitlines()):
+    for event in events:
         if event.cause.get("kind") == "player" and event.cause.get("batch") == event.seq:
             assert event.cause["seat"] == seat
             assert record is not None and record["awaiting"][seat] is not None, \
-                f"event {event.seq}: the README bot posted for a decision it had already answered"
+                f"event {event.seq}: the seat posted for a decision it had already answered"
             answered += 1
         record = fold(record, event)
-    assert answered > 0, "the README bot played its seat"
+    assert answered > 0, "the seat played"
