@@ -243,8 +243,8 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
     record["deadlines"] = deadlines
     record["move_deadlines"] = new_moves
     record["reserve"] = reserve
-    counts = revisions(record)
-    if any(counts[seat] for seat in after):  # awaited again: a fresh decision, a fresh count
+    counts = record.get("revisions")
+    if counts and any(counts[seat] for seat in after):  # awaited again: a fresh decision, a fresh count
         record["revisions"] = [0 if seat in after else count for seat, count in enumerate(counts)]
 
 
