@@ -1,135 +1,105 @@
-"""Bot seats' decisions: one request per (game, seat), served oldest first by the bot workers.
-
-A commit that leaves a bot seat awaited asks for its decision. Asking used to queue one RQ
-job per version, so a game that kept changing without moving on (a seat replacing its bid
-in a loop) queued a job per change: thousands piled up, and a bot of any other game waited
-behind all of them. Now a request is a member ``<game>:<seat>`` of one sorted set (the
-bots' due set), scored by when it was first asked: asking again while it waits changes
-nothing, so at most one request per (game, seat) is ever queued, and a seat whose game
-changed while it waited keeps its place in the line.
-
-A bot worker's ``drain`` job pops the oldest request and plays the seat's decision at the
-game's current version, if the seat is still awaited: a request the game has outrun is
-dropped before any search. One drain job waits in the queue at a time (a mark, as for the
-games' steps); it is queued at the front of the bots queue, so it never waits behind jobs
-queued by earlier versions (one per version each), which do nothing once their game moved.
-
-The search budget shares the worker's time: a decision popped with others waiting behind
-it gets a share of ``INTRIGUE_BOT_MILLISECONDS`` (and of the iterations) so that the line
-ahead of the last one is searched within about one budget, not one budget each (see
-:func:`shared_budget`).
+"""Bot turns: a bot seat's decision (the bot worker's job) and the takeover bot's move for a
+seat whose player resigned or stopped playing. A bot sees what its seat's own client could
+read, and its action is decided and appended as any player's.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from typing import Any, Protocol
-
-import redis
-from rq import Queue
+from typing import Any
 
 from bots.ismcts import Budget
-from events.store import Keys
+from engine.commit import MAX_RETRIES, CommitPath
+from engine.errors import DomainError
+from engine.moves import Moves
+from engine.seat_bots import bot_seats, make_bot, observation_for
+from engine.seeds import Seeds
+from engine.settings import Settings
+from events.store import EventStore
+from projections.projector import Projector
+from projections.record import Record, rules_of
 
 log = logging.getLogger(__name__)
 
-DRAIN_BOTS = "workers.bots.drain"
-#: How long a "bot drain job queued" mark lives: a job lost with its mark set delays the
-#: next request's job by at most this (the sweep asks again for a seat awaited too long).
-BOTS_QUEUED_MARK_MS = 5_000
-#: A shared budget never falls below this part of the whole one: a decision still searches.
-MIN_SHARE = 0.1
-#: A bot drain job ends after this long even if requests keep coming, so RQ's job timeout
-#: never kills it mid-search (the next request queues another).
-DRAIN_BOTS_SECONDS = 60.0
-
 
 class BotTurns:
-    """The bots' due set in the Redis of RQ's queues, and the one drain job that serves it."""
+    def __init__(self, store: EventStore, projector: Projector, seeds: Seeds, commits: CommitPath, moves: Moves,
+                 settings: Settings) -> None:
+        self.store = store
+        self.projector = projector
+        self.seeds = seeds
+        self.commits = commits
+        self.moves = moves
+        self.settings = settings
 
-    def __init__(self, connection: redis.Redis, queue: Queue, keys: Keys) -> None:
-        self.redis = connection
-        self.queue = queue
-        self.due = f"{keys.prefix}:bots:due"
-        self.mark = f"{keys.prefix}:bots:due:queued"
+    def bot_budget(self) -> Budget:
+        """What one ISMCTS decision may spend (the settings' ``INTRIGUE_BOT_*``)."""
+        return Budget(iterations=self.settings.bot_iterations, milliseconds=self.settings.bot_milliseconds)
 
-    def ask(self, game_id: str, seat: int) -> None:
-        """Ask for bot seat ``seat``'s decision in ``game_id`` (one round trip, and a job if none waits)."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(self.due, {f"{game_id}:{seat}": time.time()}, nx=True)
-        pipe.set(self.mark, 1, nx=True, px=BOTS_QUEUED_MARK_MS)
-        if pipe.execute()[-1]:
-            self.enqueue_drain()
+    def takeover(self, record: Record, seat: int, rng: Any) -> tuple[dict[str, Any], str]:
+        """The strong bot's move for an absent player's seat, from that seat's own information,
+        and the strategy that chose it.
 
-    def enqueue_drain(self) -> None:
-        """Queue a drain job at the front of the bots queue, ahead of any backlog of older jobs."""
-        self.queue.enqueue(DRAIN_BOTS, result_ttl=0, failure_ttl=3600, job_timeout=DRAIN_BOTS_SECONDS + 60,
-                           at_front=True)
+        It runs within the step, so its budget bounds how long the step takes. A game with
+        no sampler (a test's toy game), or a search that fails, gets a random legal move
+        rather than a stalled seat.
+        """
+        rules = rules_of(record)
+        if hasattr(rules, "prepare_sampler"):
+            try:
+                observation = observation_for(record, self.store.read(record["id"], upto=record["version"]), seat)
+                return dict(make_bot("ismcts", self.bot_budget()).choose(observation, rng)), "ismcts"
+            except Exception:
+                log.exception("the takeover search failed in game %s for seat %s; playing a random legal move",
+                              record["id"], seat)
+        return dict(rng.choice(rules.legal_actions(record["state"], seat))), "random"
 
-    def release(self) -> None:
-        """A drain job has started: from now on a request queues another job."""
-        self.redis.delete(self.mark)
+    def play_bot_seat(self, game_id: str, version: int | None, seat: int, budget: Budget | None = None) -> str:
+        """A bot seat's decision at ``version`` (None: the game's version now), within ``budget``
+        (None: the settings'): the bot worker's job. Does nothing once the game moved on, or
+        when the seat is not awaited (a sealed bid is not revised by a bot).
 
-    def pop(self) -> tuple[str, int, float, int] | None:
-        """The oldest request: (game, seat, when first asked, how many wait behind it), or None."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zpopmin(self.due, 1)
-        pipe.zcard(self.due)
-        popped, behind = pipe.execute()
-        if not popped:
-            return None
-        member, asked_at = popped[0]
-        game_id, _, seat = member.decode().rpartition(":")
-        return game_id, int(seat), float(asked_at), int(behind)
-
-    def waiting(self) -> list[tuple[str, int]]:
-        """The requests waiting, oldest first (for tests and operators)."""
-        members = self.redis.zrange(self.due, 0, -1)
-        return [(game_id, int(seat)) for game_id, _, seat in (m.decode().rpartition(":") for m in members)]
-
-
-def shared_budget(whole: Budget, asked_at: float, behind: int, now: float) -> Budget:
-    """The part of ``whole`` a decision gets when ``behind`` more wait after it.
-
-    Each decision is meant to be played within about one whole budget of being asked
-    for: what is left of that window is split evenly between this decision and those
-    behind it (never below ``MIN_SHARE`` of the whole). Alone and on time, it gets the
-    whole budget.
-    """
-    if whole.milliseconds is None:
-        return whole
-    left_ms = whole.milliseconds - max(0.0, now - asked_at) * 1000
-    share = max(MIN_SHARE, min(1.0, left_ms / whole.milliseconds / (1 + behind)))
-    iterations = None if whole.iterations is None else max(1, round(whole.iterations * share))
-    return Budget(iterations=iterations, milliseconds=whole.milliseconds * share)
-
-
-class PlaysBotSeats(Protocol):
-    """What the drain needs of the engine (``Engine``)."""
-
-    def bot_budget(self) -> Budget: ...
-
-    def play_bot_seat(self, game_id: str, version: int | None, seat: int, budget: Budget | None = None) -> str: ...
-
-
-def drain_bot_turns(turns: BotTurns, engine: PlaysBotSeats, seconds: float = DRAIN_BOTS_SECONDS) -> dict[str, Any]:
-    """The bot drain job: play the waiting requests oldest first; what became of them, counted."""
-    turns.release()
-    outcomes: dict[str, int] = {}
-    ends = time.monotonic() + seconds
-    while time.monotonic() < ends:
-        request = turns.pop()
-        if request is None:
-            return outcomes
-        game_id, seat, asked_at, behind = request
-        budget = shared_budget(engine.bot_budget(), asked_at, behind, time.time())
+        The bot is shown what the seat's own client could read (its view, legal actions
+        and redacted feed, see ``engine.seat_bots``), and its action is decided and appended
+        as any player's, expecting ``version``. If the game moved during the search, the
+        action still lands when the seat's view and legal actions are unchanged; otherwise
+        nothing happens, and the commit that moved the game has asked for the next decision.
+        """
+        record = self.projector.load(game_id)
+        if record is None or record["status"] != "active" or version not in (None, record["version"]):
+            return "stale"
+        version = record["version"]
+        strategy = bot_seats(record).get(seat)
+        if strategy is None:
+            return "not_a_bot"
+        rules = rules_of(record)
+        if record["awaiting"][seat] is None or not self.seeds.at_hand(game_id):
+            return "nothing_to_do"
+        observation = observation_for(record, self.store.read(game_id, upto=version), seat)
+        rng = self.seeds.rng(game_id, version + 1, f"bot:{seat}")
+        action = dict(make_bot(strategy, budget or self.bot_budget()).choose(observation, rng))
         try:
-            outcome = engine.play_bot_seat(game_id, None, seat, budget=budget)
-        except Exception:  # one game's failure must not hold up the others; the sweep asks again
-            log.exception("bot seat %s of game %s failed to decide", seat, game_id)
-            outcome = "failed"
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    if turns.waiting():
-        turns.enqueue_drain()  # out of time with requests left: another job takes them
-    return outcomes
+            drafts = self.moves.decide(record, seat, action, version)
+        except DomainError:  # the bot's mistake must not stall its seat: a random legal move instead
+            log.exception("bot seat %s of game %s chose an action the rules refuse: %s", seat, game_id, action)
+            action = dict(rng.choice(list(observation.legal_actions)))
+            drafts = self.moves.decide(record, seat, action, version)
+        cause = {"kind": "bot", "seat": seat, "action": action, "strategy": strategy}
+        for _ in range(MAX_RETRIES):
+            if self.commits.commit(game_id, record, drafts, cause) is not None:
+                return "played"
+            # The game moved during the search. If the seat still sees the same game (a rival
+            # replaced a sealed bid, say), its decision stands, as a player's posted without
+            # If-Match would; otherwise the commit that moved it asked for a fresh decision.
+            # Without this, a rival that keeps replacing its bid could starve the bot.
+            record = self.commits.load(game_id)
+            if (record["status"] != "active" or not rules.may_act(record["state"], seat)
+                    or rules.view(record["state"], seat) != observation.view
+                    or rules.legal_actions(record["state"], seat) != list(observation.legal_actions)):
+                return "stale"
+            try:
+                drafts = self.moves.decide(record, seat, action, record["version"])
+            except DomainError:
+                return "stale"
+        return "stale"
+

@@ -14,7 +14,7 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from engine.bot_turns import BotTurns
+from engine.bot_queue import BotQueue
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from events.store import MAX_CONNECTIONS, IndexCommands, Keys
 
@@ -76,15 +76,15 @@ class JobScheduler:
         self.queue = queue
         self.keys = keys or Keys()
         self.bots = make_queue(queue.connection, BOTS_QUEUE)
-        self.bot_turns = BotTurns(queue.connection, self.bots, self.keys)
+        self.bot_queue = BotQueue(queue.connection, self.bots, self.keys)
 
     def enqueue_bot(self, game_id: str, version: int, seat: int) -> None:
         """Ask a bot worker for the decision of bot seat ``seat``, awaited at ``version`` of the game.
 
-        At most one request per (game, seat) waits (``engine.bot_turns``): asking again while
+        At most one request per (game, seat) waits (``engine.bot_queue``): asking again while
         it waits changes nothing, and the request is played at the game's version then.
         """
-        self.bot_turns.ask(game_id, seat)
+        self.bot_queue.ask(game_id, seat)
 
     def advance(self, game_id: str) -> None:
         """Ask for ``advance(game_id)`` now (where the due set could not ride in the commit)."""

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bot_turns import drain_bot_turns
+from engine.bot_queue import drain_bot_queue
 from workers.jobs import current_engine
 
 
 def drain() -> dict[str, Any]:
-    """Play the bot seats' waiting requests, oldest first (see ``engine.bot_turns``)."""
+    """Play the bot seats' waiting requests, oldest first (see ``engine.bot_queue``)."""
     engine = current_engine()
-    return drain_bot_turns(engine.scheduler.bot_turns, engine)  # type: ignore[union-attr]
+    return drain_bot_queue(engine.scheduler.bot_queue, engine)  # type: ignore[union-attr]
 
 
 def play_seat(game_id: str, version: int, seat: int) -> str:

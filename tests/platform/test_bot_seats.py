@@ -57,7 +57,7 @@ def _bot_game(engine: Engine, game: str = "coup") -> tuple[str, Player]:
 def test_every_commit_that_leaves_a_bot_seat_awaited_asks_the_bots_queue_and_stale_jobs_do_nothing(
         engine: Engine) -> None:
     game_id, person = _bot_game(engine)
-    turns = engine.scheduler.bot_turns
+    turns = engine.scheduler.bot_queue
     rng = random.Random(5)
     played = stale = 0
     for _ in range(400):
@@ -109,7 +109,7 @@ def test_a_game_step_never_plays_a_bot_seat_its_decision_waits_for_the_bots_queu
     assert engine.advance(game_id) == "nothing_due"
     engine.drain_due()
     assert engine.version(game_id) == record["version"]
-    asked = engine.scheduler.bot_turns.waiting()
+    asked = engine.scheduler.bot_queue.waiting()
     assert all((game_id, seat) in asked for seat in awaited)
 
 
@@ -174,7 +174,7 @@ def test_a_decision_overtaken_by_a_move_it_cannot_see_still_lands(engine: Engine
     game_id, person, other_bid = _revolution_bid_round(engine)
     version = engine.version(game_id)
     strategy = _RivalMovesDuringTheSearch(lambda: engine.act(person, game_id, other_bid))
-    monkeypatch.setattr("engine.core.make_bot", lambda name, budget: strategy)
+    monkeypatch.setattr("engine.bot_turns.make_bot", lambda name, budget: strategy)
     assert engine.play_bot_seat(game_id, version, 1) == "played"
     events = engine.store.read(game_id, after=version)
     assert [(e.actor, e.cause["kind"]) for e in events[:2]] == [(0, "player"), (1, "bot")]
@@ -187,7 +187,7 @@ def test_a_decision_overtaken_by_a_move_it_can_see_is_dropped(engine: Engine,
     version = engine.version(game_id)
     inner = _RivalMovesDuringTheSearch(lambda: None)  # seat 2's bot (ismcts here) just bids
     strategy = _RivalMovesDuringTheSearch(lambda: engine.play_bot_seat(game_id, version, 2))
-    monkeypatch.setattr("engine.core.make_bot", lambda name, budget: strategy if name == "random" else inner)
+    monkeypatch.setattr("engine.bot_turns.make_bot", lambda name, budget: strategy if name == "random" else inner)
     assert engine.play_bot_seat(game_id, version, 1) == "stale"
     assert [(e.actor, e.cause["kind"]) for e in engine.store.read(game_id, after=version)] == [(2, "bot")]
 
@@ -203,7 +203,7 @@ def test_the_sweep_asks_again_for_a_bot_seat_whose_job_was_lost(engine: Engine) 
             engine.act(person, game_id, game_view(record, 0)["legal_actions"][0])
         else:
             engine.advance(game_id)
-    turns = engine.scheduler.bot_turns
+    turns = engine.scheduler.bot_queue
     turns.redis.delete(turns.due, turns.mark)  # the requests were lost
     make_queue(engine.redis, BOTS_QUEUE).empty()
     wanted = {(game_id, seat) for seat in awaited_bots}

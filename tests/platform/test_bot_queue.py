@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bots.ismcts import Budget
-from engine.bot_turns import MIN_SHARE, drain_bot_turns, shared_budget
+from engine.bot_queue import MIN_SHARE, drain_bot_queue, shared_budget
 from engine.core import Engine, Player
 from engine.scheduling import BOTS_QUEUE, make_queue
 from engine.seat_bots import observation_for
@@ -43,8 +43,8 @@ def searched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, Budget]]:
         asked["game"] = record["id"]
         return observation_for(record, events, seat)
 
-    monkeypatch.setattr("engine.core.observation_for", observed)
-    monkeypatch.setattr("engine.core.make_bot", lambda name, budget: _Counted(found, asked, budget))
+    monkeypatch.setattr("engine.bot_turns.observation_for", observed)
+    monkeypatch.setattr("engine.bot_turns.make_bot", lambda name, budget: _Counted(found, asked, budget))
     return found
 
 
@@ -59,7 +59,7 @@ def _bid_round(engine: Engine, name: str) -> tuple[str, Player]:
 
 def test_asking_again_keeps_one_request_per_seat_and_one_drain_job(engine: Engine) -> None:
     game_id, _ = _bid_round(engine, "asker")
-    turns = engine.scheduler.bot_turns
+    turns = engine.scheduler.bot_queue
     assert turns.waiting() == [(game_id, 1), (game_id, 2)]
     for version in range(1000):  # what a loop of a thousand commits used to queue, a job each
         engine.scheduler.enqueue_bot(game_id, version, 1)
@@ -73,9 +73,9 @@ def test_a_stale_request_is_dropped_before_any_search(engine: Engine, searched: 
     # Seat 1's bid is made by other means while its request waits (a request that raced it, say).
     assert engine.play_bot_seat(game_id, None, 1) == "played"
     searched.clear()
-    turns = engine.scheduler.bot_turns
+    turns = engine.scheduler.bot_queue
     assert turns.waiting()[:2] == [(game_id, 1), (game_id, 2)]
-    outcomes = drain_bot_turns(turns, engine)
+    outcomes = drain_bot_queue(turns, engine)
     assert outcomes["nothing_to_do"] >= 1, outcomes
     assert searched and searched[0][:2] == (game_id, 2), "seat 1's stale request cost no search"
 
@@ -88,9 +88,9 @@ def test_a_game_that_loops_delays_another_games_bot_by_one_search_at_most(engine
     for _ in range(19):  # the looping seat replaces its sealed bid: each a commit that asks again
         bids = game_view(engine.load(looping), 0)["legal_actions"]
         engine.act(person, looping, bids[-1])
-    turns = engine.scheduler.bot_turns
+    turns = engine.scheduler.bot_queue
     assert turns.waiting() == [(looping, 1), (looping, 2), (other, 1), (other, 2)]
-    drain_bot_turns(turns, engine)
+    drain_bot_queue(turns, engine)
     order = [entry[:2] for entry in searched]
     assert order[:4] == [(looping, 1), (looping, 2), (other, 1), (other, 2)], "each seat once, in the order asked"
     assert engine.load(other)["awaiting"][1:] == [None, None]
@@ -110,7 +110,7 @@ def test_decisions_waiting_together_share_one_budget() -> None:
 
 def test_the_drain_shares_the_budget_between_the_decisions_waiting(engine: Engine, searched: list[Any]) -> None:
     games = [_bid_round(engine, f"table-{index}")[0] for index in range(3)]
-    drain_bot_turns(engine.scheduler.bot_turns, engine)
+    drain_bot_queue(engine.scheduler.bot_queue, engine)
     budgets = [budget.milliseconds for _, _, budget in searched[:6]]
     assert {entry[:2] for entry in searched[:6]} == {(game, seat) for game in games for seat in (1, 2)}
     assert budgets[0] <= 200.0 / 6 + 1, "the first of six waiting together gets about a sixth"
