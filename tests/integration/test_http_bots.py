@@ -117,9 +117,9 @@ def test_intrigue_bot_answers_each_sealed_bid_once_and_finishes_revolution(serve
     command = [sys.executable, "-m", "service.cli", "bot", "--url", server, "--token", guest.token or "",
                "--game", game_id, "--strategy", "random", "--seed", "11"]
     done = subprocess.run(command, cwd=ROOT, env={**os.environ, **SMALL_BOT_BUDGET}, capture_output=True, text=True,
-                          timeout=120)  # it joins the last seat, which starts the game
-    assert done.returncode == 0, done.stderr
-    assert f"game {game_id} over: seat 0 (random)" in done.stdout
+                          timeout=240)  # it joins the last seat, which starts the game
+    assert done.returncode == 0, done.stdout[-1000:] + done.stderr[-2000:]
+    assert f"game {game_id} over: seat 0 (random)" in done.stdout, done.stdout[-1000:] + done.stderr[-2000:]
     assert_each_decision_answered_once(stored_log(host, game_id), 0)
 
 
