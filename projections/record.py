@@ -243,9 +243,9 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
     record["deadlines"] = deadlines
     record["move_deadlines"] = new_moves
     record["reserve"] = reserve
-    counts = record.get("revisions")
-    if counts and any(counts[seat] for seat in after):  # awaited again: a fresh decision, a fresh count
-        record["revisions"] = [0 if seat in after else count for seat, count in enumerate(counts)]
+    held = record.get("revisions")
+    if held and any(held[seat] for seat in after):  # awaited again: a fresh decision, a fresh count
+        record["revisions"] = [0 if seat in after else count for seat, count in enumerate(held)]
 
 
 def _iso(moment: datetime) -> str:
