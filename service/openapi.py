@@ -153,6 +153,15 @@ def _operations() -> list[Operation]:
     return [
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
                   _join(BODY), body="PlayerCreate", description="The token is shown once; only its hash is kept."),
+        Operation("get", "/v1/players", "Find players by the start of their name", "optional", 200, "PlayerMatches",
+                  _join(OPTIONAL_TOKEN, {400: ("bad_query",)}),
+                  params=({**_query("name", "The start of a name (any case), 1 to 40 characters",
+                                    {"type": "string", "minLength": 1, "maxLength": 40}), "required": True},
+                          _query("limit", "At most this many (20 at most)", {"type": "integer", "minimum": 1,
+                                                                             "maximum": 20})),
+                  description="Players whose name starts with `name`, compared case-folded, in name order; "
+                              "at most 20. A client invites people by name with it: the ids go in a new "
+                              "game's `invite`. Names are not unique: two players may share one."),
         Operation("get", "/v1/players/{player_id}", "A player's ratings and rated games played per title", "optional",
                   200, "PlayerProfile", _join(OPTIONAL_TOKEN, {404: ("player_not_found",)}),
                   params=(_path("player_id", "The player's id"),),
@@ -328,6 +337,7 @@ def _operations() -> list[Operation]:
 
 SCHEMAS = {
     "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,
+    "PlayerMatches": schemas.PlayerMatchesSchema,
     "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
