@@ -199,7 +199,7 @@ def _operations() -> list[Operation]:
                           CURSOR)),
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
                   "required", 200, "JoinResult",
-                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "busy")}),
+                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy")}),
                   params=(GAME_ID,), description="The last seat to join starts the game."),
         Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
                   "required", 200, "GameView",
@@ -237,7 +237,8 @@ def _operations() -> list[Operation]:
                   "required", 200, "ActionResult",
                   _join(BODY, {400: ("bad_if_match", "bad_idempotency_key")}, TOKEN, {403: ("not_seated",)}, GAME,
                         {409: ("game_not_started", "game_over", "version_conflict", "not_your_turn",
-                               "idempotency_key_reused", "seat_resigned", "game_cancelled", "busy")}),
+                               "idempotency_key_reused", "seat_resigned", "too_many_revisions",
+                               "game_cancelled", "busy")}),
                   params=(GAME_ID,
                           _header("Idempotency-Key", "Your id for this decision: the same key again returns the "
                                                      "first result and appends nothing (1 to 200 characters)",

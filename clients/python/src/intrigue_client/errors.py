@@ -143,6 +143,7 @@ class GameStarted(Conflict): ...
 class GameCancelled(Conflict): ...
 class AlreadyResigned(Conflict): ...
 class SeatResigned(Conflict): ...
+class TooManyRevisions(Conflict): ...
 class GameNotOver(Conflict): ...
 class NotCreator(Forbidden): ...
 class NotInvited(Forbidden): ...
@@ -196,7 +197,8 @@ ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
     "too_many_open_games": TooManyOpenGames, "busy": Busy, "too_many_tokens": TooManyTokens,
     "table_talk_full": TableTalkFull,
     "game_started": GameStarted, "game_cancelled": GameCancelled, "already_resigned": AlreadyResigned,
-    "seat_resigned": SeatResigned, "game_not_over": GameNotOver, "not_creator": NotCreator,
+    "seat_resigned": SeatResigned, "too_many_revisions": TooManyRevisions, "game_not_over": GameNotOver,
+    "not_creator": NotCreator,
     "not_invited": NotInvited, "player_not_found": PlayerNotFound, "leaderboard_not_found": LeaderboardNotFound,
     "unknown_player": UnknownPlayer, "too_many_invitations": TooManyInvitations,
     "body_too_large": BodyTooLarge, "unsupported_media_type": UnsupportedMediaType,
@@ -239,7 +241,7 @@ __all__ = [
     "StoreUnavailable",
     "TokenNotFound", "TooManyTokens", "TableTalkFull", "AddressRateLimited", "TooManyStreams",
     "TooManyConnections", "BodyTimeout",
-    "GameStarted", "GameCancelled", "AlreadyResigned", "SeatResigned", "GameNotOver",
+    "GameStarted", "GameCancelled", "AlreadyResigned", "SeatResigned", "TooManyRevisions", "GameNotOver",
     "NotCreator", "NotInvited", "PlayerNotFound", "LeaderboardNotFound", "UnknownPlayer", "TooManyInvitations",
     "NotInLog", "BeyondLog", "BadRange", "BadCosignature",
 ]
