@@ -27,6 +27,7 @@ from redis.cluster import RedisCluster
 from bots.ismcts import Budget
 from engine.chat import Chat, merge, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
+from engine.orders import MAX_ANSWERS_IN_COMMIT, StandingOrders
 from engine.ratelimit import RateLimiter, limited
 from engine.ratings import Ratings, result_of
 from engine.scheduling import DRAIN_IDLE_SECONDS, QUEUED_MARK_MS, JobScheduler, make_queue
@@ -179,6 +180,7 @@ class Engine:
         self._reserve = LeanScript(client, _RESERVE)
         self._add_token = LeanScript(client, _ADD_TOKEN)
         self.streams = StreamLeases(client, self.keys.prefix)
+        self.orders = StandingOrders(client, self.keys, self.load)
 
     # ----------------------------------------------------------------- players
     def create_player(self, name: str) -> tuple[Player, str]:
@@ -1227,6 +1229,7 @@ class Engine:
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
         at = utc_now()
+        asked, guard, spent, answered = cause, self.orders.guard(game_id), set[tuple[int, int]](), 0
         cause = {**cause, "batch": version + 1}
         envelopes: list[Envelope] = []
         new = record
@@ -1252,6 +1255,11 @@ class Engine:
                         steps += 1
                         settled = new
                         cause = {"kind": "system", "batch": seq, "follows": version + 1}
+                elif answered < MAX_ANSWERS_IN_COMMIT and (order := self.orders.answer(
+                        game_id, new, partial(self._rng, game_id, version + len(envelopes) + 1), spent)):
+                    # A seat's standing order answers the decision this commit opened (engine.orders).
+                    answered += 1
+                    pending, cause = order.drafts, order.cause(version + len(envelopes) + 1, version + 1)
         assert new is not None
         record_for_key = None
         if idem is not None:
@@ -1264,28 +1272,34 @@ class Engine:
         if isinstance(self.redis, RedisCluster):
             if gates:
                 raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
-            result = self.store.append(game_id, version, envelopes, record_for_key)
+            result = self.store.append(game_id, version, envelopes, record_for_key, guard=guard)
             if result.status == "ok":
                 plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record,
                                              notify_from=settled)
                 self.projector.queue_snapshot(pipe, game_id, version, new)
+                holds = self.orders.queue_spent(pipe, game_id, spent)
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record, notify_from=settled)
             self.projector.queue_snapshot(index, game_id, version, new)
+            holds = self.orders.queue_spent(index, game_id, spent)
             flight = envelopes[-1].to_json().encode()
             self._in_flight[flight] = (game_id, version, new, envelopes)
             try:
-                result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap)
+                result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap, guard)
             finally:  # two commits of one keyed request can spell the very same events: no KeyError
                 self._in_flight.pop(flight, None)
             replies = [None, *result.replies]
+        if result.status == "stale":  # the orders changed since this process read them: again, with them
+            self.orders.refresh(game_id)
+            return self._commit(game_id, record, drafts, asked, idem, gates, later, cap)
         if result.status == "limited":
             assert result.empty is not None and result.wait is not None
             raise limited(result.empty.name, result.wait)
         if result.status != "ok":
             self.projector.forget(game_id)
             return result.record if result.status == "duplicate" else None
+        self.orders.landed(game_id, holds)
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)
         # This process's streams of the game take the commit from here, first of what is owed

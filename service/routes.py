@@ -283,10 +283,13 @@ def log(game_id: str) -> Response:
         while True:
             batch = eng.read_events(game_id, after=after, count=MAX_PAGE)
             if not batch:
-                return
+                break
             for event in batch:
                 yield event.to_json() + "\n"
             after = batch[-1].seq
+        # The seats' standing orders, a chain of their own that never was in the game's stream.
+        for event in eng.orders.log(game_id):
+            yield event.to_json() + "\n"
 
     return Response(lines(), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})

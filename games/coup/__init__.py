@@ -9,6 +9,7 @@ rules and documents the client API.
 from games.coup.codes import RULE_CODES
 from games.coup.describe import describe
 from games.coup.fold import evolve
+from games.coup.orders import ORDER_CONDITIONS, ORDER_DECISIONS
 from games.coup.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -32,6 +33,8 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",
     "SECRET_OPTIONS",
