@@ -24,11 +24,13 @@ class OrderAnswer:
     seat: int
     index: int
     order: dict[str, Any]
+    #: The action played: the order's answer, or what a game's answer template stood for.
+    action: dict[str, Any]
     drafts: list[GameEvent]
 
     def cause(self, seq: int, follows: int) -> dict[str, Any]:
         """The batch's cause: the seat's action as if posted, plus the order that chose it."""
-        return {"kind": "player", "seat": self.seat, "action": dict(self.order["answer"]),
+        return {"kind": "player", "seat": self.seat, "action": dict(self.action),
                 "order": {"index": self.index, **self.order}, "batch": seq, "follows": follows}
 
 
@@ -61,9 +63,14 @@ def first_answer(record: Record, orders: Mapping[int, Sequence[Mapping[str, Any]
         for index, order in enumerate(orders.get(seat, ())):
             if (seat, index) in spent or not matches(rules, state, seat, kind, order):
                 continue
+            # A game may offer answers that read the moment (Revolution!'s bid as last round).
+            expand = getattr(rules, "order_answer", None)
+            action = expand(state, seat, order["answer"]) if expand is not None else dict(order["answer"])
+            if action is None:
+                continue
             try:
-                drafts = rules.decide(state, seat, dict(order["answer"]), rng())
+                drafts = rules.decide(state, seat, action, rng())
             except RuleViolation:
                 continue  # not legal now: the next order, or the seat is asked as usual
-            return OrderAnswer(seat, index, dict(order), list(drafts))
+            return OrderAnswer(seat, index, dict(order), action, list(drafts))
     return None

@@ -26,8 +26,8 @@ class StandingOrderSchema(Schema):
         "description": "A decision kind the game's `awaiting` names (Coup: turn, react, reveal, keep)",
         "example": "react"})
     when = fields.Dict(keys=fields.String(), load_default=dict, metadata={
-        "description": "Conditions that must all hold (the game's own, listed under `OrderConditions`); "
-                       "empty: always", "example": {"targeted": False}})
+        "description": "Conditions that must all hold: the game's own, listed in `<Game>OrderConditions` "
+                       "(`CoupOrderConditions`, ...); empty: always", "example": {"targeted": False}})
     answer = fields.Dict(required=True, metadata={"description": "The action to play, as POST /actions takes it",
                                                   "example": {"type": "pass"}})
     once = fields.Boolean(load_default=False, metadata={"description": "Spent (removed) once it answers"})
@@ -39,7 +39,7 @@ class StandingOrdersSchema(Schema):
 
     orders = fields.List(fields.Raw(), required=True, metadata={
         "description": f"At most {MAX_ORDERS} orders, tried in this order: the first that matches and is legal "
-                       "answers", "items": {"$ref": "#/components/schemas/StandingOrder"}})
+                       "answers"})
 
 
 class StandingOrderListSchema(Schema):

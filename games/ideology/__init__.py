@@ -10,6 +10,7 @@ the rules and documents the client API.
 from games.ideology.codes import RULE_CODES
 from games.ideology.describe import describe
 from games.ideology.fold import evolve
+from games.ideology.orders import ORDER_CONDITIONS, ORDER_DECISIONS
 from games.ideology.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -34,6 +35,8 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "PLAYOUT_OPTIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",

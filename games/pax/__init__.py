@@ -11,6 +11,7 @@ components (the card file format and its sets, ``data/starter.json`` first) read
 from games.pax.codes import RULE_CODES
 from games.pax.describe import describe
 from games.pax.fold import evolve
+from games.pax.orders import ORDER_CONDITIONS, ORDER_DECISIONS
 from games.pax.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -36,6 +37,8 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "REQUIRED_FIELDS",
     "PLAYOUT_OPTIONS",
     "RULE_CODES",

@@ -9,6 +9,7 @@ rules and documents the client API.
 from games.revolution.codes import RULE_CODES
 from games.revolution.describe import describe
 from games.revolution.fold import evolve
+from games.revolution.orders import ORDER_CONDITIONS, ORDER_DECISIONS, order_answer
 from games.revolution.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -31,6 +32,8 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",
     "awaiting",
@@ -41,6 +44,7 @@ __all__ = [
     "legal_actions",
     "may_act",
     "on_timeout",
+    "order_answer",
     "outcome",
     "prepare_sampler",
     "redact",

@@ -246,3 +246,11 @@ def test_a_window_whose_server_exited_says_so_instead_of_running_again(monkeypat
         alive.kill()
         alive.wait()
     assert not side_by_side.running(alive.pid)
+
+
+def test_correspondence_bench_prints_days_with_and_without_orders() -> None:
+    out = run_bench("-m", "bench", "correspondence", "--games", "3", "--titles", "coup")
+    rows = re.findall(r"^coup +([35]) +\d+ +(\d+\.\d) +(\d+\.\d) +-?\d+% +\d+\.\d +\d+\.\d +(\d+\.\d)$", out, re.M)
+    assert [row[0] for row in rows] == ["3", "5"], out
+    for _, without, with_orders, by_order in rows:
+        assert float(by_order) > 0 and float(with_orders) < float(without), out
