@@ -1277,12 +1277,12 @@ class Engine:
                 plan = self._queue_follow_up(pipe := self.redis.pipeline(transaction=False), new, record,
                                              notify_from=settled)
                 self.projector.queue_snapshot(pipe, game_id, version, new)
-                holds = self.orders.queue_spent(pipe, game_id, spent)
+                holds = self.orders.queue_spent(pipe, game_id, spent, guard[1])
                 replies = [None, *pipe.execute()]
         else:
             plan = self._queue_follow_up(index := IndexCommands(), new, record, notify_from=settled)
             self.projector.queue_snapshot(index, game_id, version, new)
-            holds = self.orders.queue_spent(index, game_id, spent)
+            holds = self.orders.queue_spent(index, game_id, spent, guard[1])
             flight = envelopes[-1].to_json().encode()
             self._in_flight[flight] = (game_id, version, new, envelopes)
             try:

@@ -232,13 +232,17 @@ class StandingOrders:
         return found
 
     def queue_spent(self, pipe: redis.client.Pipeline | IndexCommands, game_id: str,
-                    spent: set[tuple[int, int]]) -> _Known | None:
+                    spent: set[tuple[int, int]], revision: str) -> _Known | None:
         """Drop the ``once`` orders a commit spent, in its index updates (run only if it lands):
         the orders left are written and the revision moved on. Returns what this process
-        holds once the commit lands (see :meth:`landed`)."""
-        if not spent:
+        holds once the commit lands (see :meth:`landed`).
+
+        ``revision`` is the one the commit decided with (its guard). Should this process hold
+        other orders by now, the store's revision moved too and the append will be refused
+        (``stale``): nothing is written."""
+        known = self._known.get(game_id)
+        if not spent or known is None or known.revision != revision:
             return None
-        known = self._known[game_id]
         by_seat = dict(known.by_seat)
         for seat in {seat for seat, _ in spent}:
             left = [order for index, order in enumerate(by_seat[seat]) if (seat, index) not in spent]
@@ -255,6 +259,3 @@ class StandingOrders:
         """The commit that spent orders landed: this process now holds what it wrote."""
         if known is not None:
             self._known[game_id] = known
-
-    def forget(self, game_id: str) -> None:
-        self._known.pop(game_id, None)
