@@ -10,6 +10,7 @@ import {coup} from "./games/coup.js";
 import {revolution} from "./games/revolution.js";
 import {ideology} from "./games/ideology.js";
 import {pax} from "./games/pax.js";
+import {ordersPanel} from "./orders.js";
 
 const TABLES = {coup, revolution, ideology, pax};
 const NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas", pax: "Pax Porfiriana"};
@@ -39,6 +40,7 @@ export function tablePage(el, id, {showError, clearError}) {
   const chatPanel = h("section", {class: "chat", "aria-label": "Table talk"});
   const feed = h("ol", {class: "feed-list", id: "feed"});
   const over = h("section", {class: "over", "aria-label": "Replay and audit"});
+  let orders = null;  // the standing-orders panel, once the game (and so its choices) is known
   el.append(head, status,
     h("div", {class: "table-layout"},
       h("div", {class: "table-main"}, decision, board, over),
@@ -107,6 +109,10 @@ export function tablePage(el, id, {showError, clearError}) {
       }
     }
     drawChatForm();
+    if (!orders) {
+      orders = ordersPanel(id, table().orders || [], {showError, clearError, place: (panel) => decision.after(panel)});
+    }
+    orders.refresh(game);
     if (game.status === "finished" && !finishedDrawn) {
       finishedDrawn = true;
       drawFinished();

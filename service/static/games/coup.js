@@ -25,7 +25,22 @@ function actionLine(view, seatName) {
     action.paid ? ` (paid ${action.paid})` : "");
 }
 
+/** The common standing orders, as plain choices (games/coup/README.md lists the conditions). */
+const ORDERS = [
+  {label: "Allow every claim and block unless I am targeted",
+   order: {decision: "react", when: {targeted: false}, answer: {type: "pass"}}},
+  {label: "Never challenge a block",
+   order: {decision: "react", when: {blocking: true}, answer: {type: "pass"}}},
+  {label: "Always block a steal from me with the Captain if I hold it",
+   order: {decision: "react", when: {action: "steal", targeted: true, holding: "captain"}, answer: {type: "block", card: "captain"}}},
+  {label: "Always block a steal from me with the Ambassador if I hold it",
+   order: {decision: "react", when: {action: "steal", targeted: true, holding: "ambassador"}, answer: {type: "block", card: "ambassador"}}},
+  {label: "Always block an assassination of me with the Contessa if I hold it",
+   order: {decision: "react", when: {action: "assassinate", targeted: true, holding: "contessa"}, answer: {type: "block", card: "contessa"}}},
+];
+
 export const coup = {
+  orders: ORDERS,
   board(game, {seatName}) {
     const view = game.view;
     if (!view) return h("p", {}, "The cards are dealt when every seat is taken.");

@@ -90,6 +90,8 @@ function tally(seats, seatName) {
 }
 
 export const ideology = {
+  orders: [{label: "Cancel every attack on me while I can pay for it", order: {decision: "defend", answer: {type: "cancel"}}},
+           {label: "Concede every attack on me", order: {decision: "defend", answer: {type: "concede"}}}],
   board(game, {seatName, feed = []}) {
     const view = game.view;
     if (!view) return h("p", {}, "The map is laid out when every seat is taken.");

@@ -13,6 +13,7 @@ function cardTile(view, id, extra = null) {
 }
 
 export const pax = {
+  orders: [{label: "Stay out of topples I did not buy", order: {decision: "topple", when: {mine: false}, answer: {type: "done"}}}],
   board(game, {seatName}) {
     const view = game.view;
     if (!view) return h("p", {}, "The market is dealt when every seat is taken.");

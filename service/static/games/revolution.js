@@ -15,6 +15,8 @@ function lastRound(feed) {
 }
 
 export const revolution = {
+  orders: [{label: "Bid as last round whenever my hand allows it",
+            order: {decision: "bid", answer: {type: "bid_as_last_round"}}}],
   board(game, {seatName, feed = []}) {
     const view = game.view;
     if (!view) return h("p", {}, "The board is set when every seat is taken.");
