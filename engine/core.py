@@ -1229,7 +1229,8 @@ class Engine:
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
         at = utc_now()
-        asked, guard, spent, answered = cause, self.orders.guard(game_id), set[tuple[int, int]](), 0
+        asked, guard, answered = cause, self.orders.guard(game_id), 0  # standing orders (engine.orders)
+        spent: set[tuple[int, int]] = set()
         cause = {**cause, "batch": version + 1}
         envelopes: list[Envelope] = []
         new = record
