@@ -145,7 +145,7 @@ class StandingOrders:
         return orjson.loads(raw) if raw else []
 
     def replace(self, player_id: str, game_id: str, orders: Any) -> list[dict[str, Any]]:
-        """Replace the caller's orders; they answer from the game's next move on."""
+        """Replace the caller's orders; the game's next move consults them (setting them moves nothing)."""
         record = self._load(game_id)
         seat = self._seat(record, player_id)
         self._still_on(record)

@@ -345,8 +345,9 @@ ORDERS_DESCRIPTION = (
     "`<Game>OrderConditions`), the first such order whose `answer` the rules accept is played as your own action "
     "in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules "
     "refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when "
-    "it answers. Orders answer decisions opened from the game's next move on. Setting them moves no version and "
-    "shows in no feed: nobody else can tell you have orders, or an answer of theirs from one you typed.")
+    "it answers. Orders are consulted each time the game moves (one set while a decision already waits for "
+    "you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else "
+    "can tell you have orders, or an answer of theirs from one you typed.")
 
 SCHEMAS = {
     "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,

@@ -156,6 +156,8 @@ def test_an_order_starts_no_deadline_and_spends_no_reserve(server: str) -> None:
 def _twin_story(players: list[Client], game_id: str, by_order: bool, looks: list[Any]) -> None:
     """A story where seat 1 lets through every action not aimed at it: by order, or by hand."""
 
+    spectator = Client(players[0].base_url)
+
     def look(label: str) -> None:
         for seat in (0, 2):
             me = players[seat]
@@ -165,6 +167,8 @@ def _twin_story(players: list[Client], game_id: str, by_order: bool, looks: list
                                     "replay": me.get(f"/v1/games/{game_id}/replay",
                                                      params={"version": game["version"]})},
                                    game_id, INCIDENTAL | {"players", "instance", "name"}))
+        looks.append(normalise({"label": label, "spectator": spectator.game(game_id),
+                                "feed": spectator.events(game_id)}, game_id, INCIDENTAL | {"players", "instance"}))
 
     if by_order:
         _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
@@ -194,7 +198,7 @@ def test_other_seats_cannot_tell_an_order_from_a_hand(server: str) -> None:
     _twin_story(ordered_players, ordered, True, by_order)
     hand_players, by_hand_game = _table(server)
     _twin_story(hand_players, by_hand_game, False, by_hand)
-    assert len(by_order) == len(by_hand) == 10
+    assert len(by_order) == len(by_hand) == 15
     for mine, theirs in zip(by_order, by_hand, strict=True):
         assert mine == theirs
 
@@ -226,3 +230,12 @@ def test_the_audit_replays_the_orders_of_a_finished_game(server: str, tmp_path: 
         prev = forged[-1].hash
     with pytest.raises(AuditError, match="standing orders"):
         audit(game_events + forged)
+
+
+def test_an_order_set_while_its_decision_waits_answers_at_the_next_move(server: str) -> None:
+    players, game_id = _table(server)
+    players[0].act(game_id, {"type": "tax"})
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    assert players[0].game(game_id)["awaiting"] == [1, 2]  # setting it played nothing
+    answer = players[2].act(game_id, {"type": "pass"})
+    assert answer["game"]["awaiting_kinds"] == {"1": "turn"}
