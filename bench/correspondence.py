@@ -62,8 +62,9 @@ def careful_orders(game: str, seats: int) -> dict[int, list[dict[str, Any]]]:
                    for card in REVEAL_FIRST)],
         # Revolution!: bid as last round whenever the hand allows it.
         "revolution": [{"decision": "bid", "when": {}, "answer": {"type": "bid_as_last_round"}}],
-        # Ideology: cancel an attack while I can pay for it.
-        "ideology": [{"decision": "defend", "when": {}, "answer": {"type": "cancel"}}],
+        # Ideology: cancel an attack while I can pay for it; stay neutral with everyone in diplomacy.
+        "ideology": [{"decision": "defend", "when": {}, "answer": {"type": "cancel"}},
+                     {"decision": "offer", "when": {}, "answer": {"type": "offer", "offers": {}}}],
         # Pax Porfiriana: stay out of topples I did not buy.
         "pax": [{"decision": "topple", "when": {"mine": False}, "answer": {"type": "done"}}],
     }

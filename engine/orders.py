@@ -91,7 +91,7 @@ def _check_order(index: int, order: Any, decisions: tuple[str, ...], conditions:
         raise _bad(index, "order", "an order is an object with decision, when, answer and once")
     unknown = sorted(set(order) - set(ORDER_FIELDS))
     if unknown:
-        raise _bad(index, unknown[0], f"an order has no field {unknown[0][:64]!r}; its fields are "
+        raise _bad(index, unknown[0][:64], f"an order has no field {unknown[0][:64]!r}; its fields are "
                                       f"{', '.join(ORDER_FIELDS)}")
     decision = order.get("decision")
     if not decisions:
@@ -113,7 +113,11 @@ def _check_order(index: int, order: Any, decisions: tuple[str, ...], conditions:
     answer = order.get("answer")
     if not isinstance(answer, dict) or not isinstance(answer.get("type"), str) or not 1 <= len(answer["type"]) <= 64:
         raise _bad(index, "answer", "answer must be an action object with a string type")
-    if len(orjson.dumps(answer)) > MAX_ANSWER_BYTES:
+    try:
+        size = len(orjson.dumps(answer))
+    except TypeError:  # a number past 64 bits: no action of any game takes one
+        raise _bad(index, "answer", "answer holds a number too large for an action") from None
+    if size > MAX_ANSWER_BYTES:
         raise _bad(index, "answer", f"an answer is at most {MAX_ANSWER_BYTES} bytes of JSON")
     once = order.get("once", False)
     if not isinstance(once, bool):

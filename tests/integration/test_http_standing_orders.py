@@ -62,6 +62,7 @@ def test_orders_are_replaced_read_and_cleared(server: str) -> None:
     ([{"decision": "react", "answer": "pass"}], 0, "answer"),
     ([{"decision": "react", "answer": {"type": "pass"}, "once": "yes"}], 0, "once"),
     ([{"decision": "react", "answer": {"type": "pass"}, "then": 1}], 0, "then"),
+    ([{"decision": "react", "answer": {"type": "block", "card": 2**70}}], 0, "answer"),
     ([ALLOW_UNLESS_TARGETED] * 21, 20, "orders"),
 ])
 def test_a_bad_order_is_refused_naming_the_order_and_field(server: str, orders: Any, index: int, field: str) -> None:
