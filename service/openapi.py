@@ -347,7 +347,8 @@ ORDERS_DESCRIPTION = (
     "refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when "
     "it answers. Orders are consulted each time the game moves (one set while a decision already waits for "
     "you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else "
-    "can tell you have orders, or an answer of theirs from one you typed.")
+    "can tell you have orders, or an answer of theirs from one you typed, but by its speed (it carries the `at` "
+    "of the move that opened the decision).")
 
 SCHEMAS = {
     "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,
