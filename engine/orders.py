@@ -133,35 +133,32 @@ def _bad(index: int | None, name: str, detail: str) -> Invalid:
 class StandingOrders:
     """The standing orders of every game, as the API sets them and the commit reads them."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, load: Callable[[str], Record]) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys) -> None:
         self.redis = client
         self.keys = keys
-        self._load = load
         self._known: OrderedDict[str, _Known] = OrderedDict()
         self._set = LeanScript(client, _SET)
 
     # ------------------------------------------------------------------ the API
-    def of_player(self, player_id: str, game_id: str) -> list[dict[str, Any]]:
-        """The caller's orders in the game (none: an empty list)."""
-        record = self._load(game_id)
+    def of_player(self, player_id: str, record: Record) -> list[dict[str, Any]]:
+        """The caller's orders in the game of ``record`` (none: an empty list)."""
+        game_id = record["id"]
         seat = self._seat(record, player_id)
         raw = self.redis.hget(self.keys.orders(game_id), str(seat))
         return orjson.loads(raw) if raw else []
 
-    def replace(self, player_id: str, game_id: str, orders: Any) -> list[dict[str, Any]]:
+    def replace(self, player_id: str, record: Record, orders: Any) -> list[dict[str, Any]]:
         """Replace the caller's orders; the game's next move consults them (setting them moves nothing)."""
-        record = self._load(game_id)
         seat = self._seat(record, player_id)
         self._still_on(record)
         checked = check_orders(rules_of(record), record["seats"], orders)
-        self._write(game_id, seat, checked)
+        self._write(record["id"], seat, checked)
         return checked
 
-    def clear(self, player_id: str, game_id: str) -> None:
-        record = self._load(game_id)
+    def clear(self, player_id: str, record: Record) -> None:
         seat = self._seat(record, player_id)
         self._still_on(record)
-        self._write(game_id, seat, [])
+        self._write(record["id"], seat, [])
 
     @staticmethod
     def _seat(record: Record, player_id: str) -> int:

@@ -54,19 +54,22 @@ def replace_orders(game_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
     body = ORDERS_SCHEMA.load(object_body())
-    return {"orders": engine().orders.replace(player.id, game_id, body["orders"])}
+    eng = engine()
+    return {"orders": eng.orders.replace(player.id, eng.load(game_id), body["orders"])}
 
 
 @orders_bp.get("/<game_id>/orders")
 def read_orders(game_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
-    return {"orders": engine().orders.of_player(player.id, game_id)}
+    eng = engine()
+    return {"orders": eng.orders.of_player(player.id, eng.load(game_id))}
 
 
 @orders_bp.delete("/<game_id>/orders")
 def clear_orders(game_id: str) -> tuple[str, int]:
     player = current_player()
     assert player is not None
-    engine().orders.clear(player.id, game_id)
+    eng = engine()
+    eng.orders.clear(player.id, eng.load(game_id))
     return "", 204

@@ -26,8 +26,8 @@ def test_orders_set_on_another_process_answer_this_ones_next_commit(engine: Engi
     other = Engine(redis.Redis(connection_pool=engine.redis.connection_pool),
                    JobScheduler(make_queue(engine.redis)))
     try:
-        other.orders.replace(players[2].id, game_id, [PASS_UNLESS_TARGETED])
-        other.orders.replace(players[0].id, game_id, [PASS_UNLESS_TARGETED])
+        other.orders.replace(players[2].id, other.load(game_id), [PASS_UNLESS_TARGETED])
+        other.orders.replace(players[0].id, other.load(game_id), [PASS_UNLESS_TARGETED])
     finally:
         other.watcher.stop()
     done = engine.act(players[1], game_id, {"type": "tax"})
@@ -39,8 +39,8 @@ def test_orders_set_on_another_process_answer_this_ones_next_commit(engine: Engi
 def test_setting_orders_leaves_the_game_stream_and_its_version_alone(engine: Engine) -> None:
     players, game_id = _coup(engine)
     version, events = engine.version(game_id), engine.read_events(game_id)
-    engine.orders.replace(players[1].id, game_id, [PASS_UNLESS_TARGETED])
-    engine.orders.clear(players[1].id, game_id)
+    engine.orders.replace(players[1].id, engine.load(game_id), [PASS_UNLESS_TARGETED])
+    engine.orders.clear(players[1].id, engine.load(game_id))
     assert engine.version(game_id) == version
     assert engine.read_events(game_id) == events
     assert [e.type for e in engine.orders.log(game_id)] == ["StandingOrdersSet", "StandingOrdersSet"]
@@ -51,8 +51,8 @@ def test_a_workers_step_that_opens_a_decision_is_answered_there(worker_engine: E
     engine = worker_engine
     players, game_id = _coup(engine)
     income_once = {"decision": "turn", "answer": {"type": "income"}, "once": True}
-    engine.orders.replace(players[1].id, game_id, [PASS_UNLESS_TARGETED, income_once])
-    engine.orders.replace(players[2].id, game_id, [PASS_UNLESS_TARGETED])
+    engine.orders.replace(players[1].id, engine.load(game_id), [PASS_UNLESS_TARGETED, income_once])
+    engine.orders.replace(players[2].id, engine.load(game_id), [PASS_UNLESS_TARGETED])
     done = engine.act(players[0], game_id, {"type": "tax"})
     assert done.record["awaiting"] == [None, None, None]  # both passed by order; closing the window is a worker's
     assert engine.advance(game_id) == "resolved"
@@ -60,4 +60,4 @@ def test_a_workers_step_that_opens_a_decision_is_answered_there(worker_engine: E
     assert record["awaiting"] == [None, None, "turn"]  # seat 1's turn opened in the worker's step, and its order played
     income = [e for e in engine.read_events(game_id) if e.type == "ActionDeclared" and e.actor == 1]
     assert income[0].cause["order"]["answer"] == {"type": "income"}
-    assert engine.orders.of_player(players[1].id, game_id) == [{**PASS_UNLESS_TARGETED, "once": False}]
+    assert engine.orders.of_player(players[1].id, engine.load(game_id)) == [{**PASS_UNLESS_TARGETED, "once": False}]
