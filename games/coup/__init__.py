@@ -26,9 +26,11 @@ from games.coup.rules import (
     validate_options,
 )
 from games.coup.sample import determinize, prepare_sampler
+from games.coup.schema import ACTION_SCHEMA
 from games.coup.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",

@@ -28,9 +28,11 @@ from games.ideology.rules import (
     validate_options,
 )
 from games.ideology.sample import determinize, prepare_sampler
+from games.ideology.schema import ACTION_SCHEMA
 from games.ideology.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",

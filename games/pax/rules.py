@@ -29,7 +29,6 @@ from games.base import (
     Seat,
     State,
     require_fields,
-    require_present,
 )
 
 from . import board as b
@@ -38,7 +37,7 @@ from . import effects as fx
 from .actions import TURN_ACTIONS, Plan
 from .effects import Draft
 from .fold import evolve  # noqa: F401  (re-exported: the protocol's fold)
-from .schema import REQUIRED_FIELDS
+from .schema import CHECK
 
 NAME = "pax"
 MIN_SEATS = 2
@@ -566,7 +565,7 @@ def _check(state: State, seat: Seat, action: Any) -> tuple[str, Plan, dict[str, 
 
 
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
-    require_present(action, REQUIRED_FIELDS)
+    CHECK(action)
     kind, plan, item = _check(state, seat, action)
     d = Draft(state)
     if item is not None:
