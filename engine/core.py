@@ -25,7 +25,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from bots.ismcts import Budget
-from engine.chat import Chat, merge, visible
+from engine.chat import Chat, between_players, merge, public, visible
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.ratings import Ratings, result_of
@@ -853,7 +853,7 @@ class Engine:
             if to == seat:
                 raise Invalid("bad_recipient", "a private message goes to another seat, not your own")
         self.chat.check_rate(player.id)
-        return self.chat.post(game_id, seat, to, text)
+        return public(self.chat.post(game_id, seat, to, text, between_players(record, seat, to)))
 
     def messages(self, game_id: str, cursor: str | None, upto_version: int | None = None,
                  count: int | None = None) -> list[dict[str, Any]]:

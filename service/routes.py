@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 
-from engine.chat import visible
+from engine.chat import readable
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
@@ -265,7 +265,7 @@ def replay(game_id: str) -> dict[str, Any]:
     everything = current["status"] == "finished" or is_operator()
     body = game_view(record, seat, clock=parse_time(record["updated_at"]))
     body["legal_actions"] = []
-    said = [m for m in eng.messages(game_id, None, upto_version=version) if visible(current, m, seat)]
+    said = readable(current, eng.messages(game_id, None, upto_version=version), seat)
     return {"version": version, "game": body, "state": record["state"] if everything else None,
             "messages": said}
 
