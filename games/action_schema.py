@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from games.base import RuleViolation
+from games.base import InvalidOptions, RuleViolation
 
 Schema = dict[str, Any]
 #: A compiled check: the problem with a value at a path, as a code and a message ("'side' must be
@@ -88,8 +88,19 @@ def mapping(values: Schema, keys: Sequence[str] | None = None, description: str 
     return _described(schema, description)
 
 
-def any_of(*schemas: Schema, description: str = "") -> Schema:
-    return _described({"anyOf": list(schemas)}, description)
+def free_object(description: str = "", code: str = "") -> Schema:
+    """An object whose contents the game checks itself (a card set, a map: data, not a shape)."""
+    return _described({"type": "object", "additionalProperties": True, **({CODE: code} if code else {})},
+                      description)
+
+
+def nullable(schema: Schema) -> Schema:
+    """``schema``, or null (an option's "the default")."""
+    return {**schema, "nullable": True}
+
+
+def any_of(*schemas: Schema, description: str = "", code: str = "") -> Schema:
+    return _described({"anyOf": list(schemas), **({CODE: code} if code else {})}, description)
 
 
 def action(kind: str, fields: Mapping[str, Schema] | None = None, required: Sequence[str] = (),
@@ -159,7 +170,11 @@ def compile_schema(schema: Schema) -> _Check:
         kinds_of = [_kind(option) for option in options]
         code = schema.get(CODE)
 
+        nullable_choice = bool(schema.get("nullable"))
+
         def one_of(value: Any, path: str) -> Problem | None:
+            if nullable_choice and value is None:
+                return None
             problems = [check(value, path) for check in checks]
             if None in problems:
                 return None
@@ -196,13 +211,17 @@ def compile_schema(schema: Schema) -> _Check:
     raise ValueError(f"a schema the strict check cannot read: {schema!r}")
 
 
+def _anything(value: Any, path: str) -> Problem | None:
+    return None
+
+
 def _compile_object(schema: Schema, nullable: bool, code: str) -> _Check:
     fields = {name: compile_schema(sub) for name, sub in schema.get("properties", {}).items()}
     required = tuple(schema.get("required", ()))
-    extra = schema.get("additionalProperties", True)
-    if extra is True:
+    if "additionalProperties" not in schema:
         raise ValueError("an object the strict check reads must say what other keys it takes")
-    others = compile_schema(extra) if isinstance(extra, dict) else None
+    extra = schema["additionalProperties"]  # True: any keys, whose values the game reads itself
+    others = compile_schema(extra) if isinstance(extra, dict) else _anything if extra is True else None
 
     def obj(value: Any, path: str) -> Problem | None:
         if type(value) is not dict:
@@ -266,3 +285,27 @@ class ActionCheck:
     @property
     def kinds(self) -> list[str]:
         return list(self._fields)
+
+
+class OptionsCheck:
+    """The strict check of a game's options, compiled from its ``OPTIONS_SCHEMA`` (a
+    :func:`record` of every option): the first step of ``validate_options``.
+
+    An option of the wrong JSON type (a list of lists where a list of card ids goes) is
+    refused as :class:`InvalidOptions` with its ``x-code`` or ``bad_option``; an option the
+    game does not have is left to the game (its ``unknown_option`` names the known ones).
+    """
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self._fields = {name: compile_schema(sub) for name, sub in schema["properties"].items()}
+
+    def __call__(self, options: Any) -> None:
+        if not isinstance(options, Mapping):
+            raise InvalidOptions("bad_option", "options are an object")
+        for name, value in options.items():
+            check = self._fields.get(name)
+            problem = check(value, repr(name)) if check is not None else None
+            if problem:
+                code = problem[0] if problem[0] not in CHECK_RULE_CODES else "bad_option"
+                raise InvalidOptions(code, f"option {problem[1]}")

@@ -64,7 +64,7 @@ from games.coup.components import (
     TREASURY,
 )
 from games.coup.fold import evolve
-from games.coup.schema import CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
+from games.coup.schema import CHECK, OPTIONS_CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
 
 NAME = "coup"
 MIN_SEATS = 2
@@ -81,6 +81,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     unknown = sorted(set(options) - {"deck"})
     if unknown:
         raise InvalidOptions("unknown_option", f"Coup has no option(s) {', '.join(unknown)}; the only one is 'deck'")
+    OPTIONS_CHECK(options)
     deck = options.get("deck")
     if deck is None:
         return {"deck": None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.action_schema import ActionCheck, action, actions, array, integer, string
+from games.action_schema import ActionCheck, OptionsCheck, action, actions, array, integer, nullable, record, string
 
 from .components import CHARACTERS
 
@@ -30,3 +30,9 @@ ACTION_SCHEMA: dict[str, Any] = actions(
 #: The strict check ``decide`` runs first; a missing ``target`` keeps its own code.
 CHECK = ActionCheck(ACTION_SCHEMA, {"target": "missing_target"})
 REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {kind: fields for kind, fields in CHECK.required.items() if fields}
+
+#: Coup's one option (README, "Options"), checked strictly first by ``validate_options``.
+OPTIONS_SCHEMA: dict[str, Any] = record({
+    "deck": nullable(array(CARD, "a scenario's court deck, top first: every card once", code="bad_deck")),
+})
+OPTIONS_CHECK = OptionsCheck(OPTIONS_SCHEMA)

@@ -28,7 +28,7 @@ from games.ideology.rules import (
     validate_options,
 )
 from games.ideology.sample import determinize, prepare_sampler
-from games.ideology.schema import ACTION_SCHEMA
+from games.ideology.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.ideology.views import redact, view
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
     "PLAYOUT_OPTIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",

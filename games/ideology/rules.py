@@ -77,7 +77,7 @@ from games.ideology.phases.exchange import decide_exchange
 from games.ideology.phases.foreign_affairs import decide_place, decide_remove, foreign_actions
 from games.ideology.phases.resources import decide_discard
 from games.ideology.phases.turn_order import end_of_turn, new_turn_order
-from games.ideology.schema import CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
+from games.ideology.schema import CHECK, OPTIONS_CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
 
 NAME = "ideology"
 MIN_SEATS = 2
@@ -142,6 +142,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
+    OPTIONS_CHECK(options)
     result = {**OPTION_DEFAULTS, **options}
     components = resolve_map(result["map"])
     if result["map"] is None:

@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.action_schema import ActionCheck, action, actions, integer, mapping, string
+from games.action_schema import (
+    ActionCheck,
+    OptionsCheck,
+    action,
+    actions,
+    any_of,
+    array,
+    boolean,
+    free_object,
+    integer,
+    mapping,
+    nullable,
+    record,
+    string,
+)
 
 from .board import STATUSES
 from .components import INFLUENCE_TYPES
@@ -46,3 +60,18 @@ ACTION_SCHEMA: dict[str, Any] = actions(
 #: The strict check ``decide`` runs first; its ``x-code`` keep the codes the rules gave a bad value.
 CHECK = ActionCheck(ACTION_SCHEMA)
 REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {kind: fields for kind, fields in CHECK.required.items() if fields}
+
+#: Ideology's options (README, "Options"), checked strictly first by ``validate_options``; the
+#: contents of a replacement ``map`` are the components' to check.
+OPTIONS_SCHEMA: dict[str, Any] = record({
+    "map": nullable(any_of(string(), free_object(), description="'reconstructed', or replacement sections",
+                           code="bad_map")),
+    "ideologies": nullable(array(string(), "one ideology id per seat, in seat order", code="bad_ideologies")),
+    "decks": nullable(mapping(array(string()), description="ideology id to its deck, top first",
+                              code="bad_decks")),
+    "regions": nullable(array(string(), "the region pile, top first", code="bad_regions")),
+    "level2_defends": boolean(),
+    "max_turns": nullable(integer()),
+    "stall_turns": nullable(integer()),
+})
+OPTIONS_CHECK = OptionsCheck(OPTIONS_SCHEMA)

@@ -11,7 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.action_schema import CODE, ActionCheck, action, actions, any_of, integer, record
+from games.action_schema import (
+    CODE,
+    ActionCheck,
+    OptionsCheck,
+    action,
+    actions,
+    any_of,
+    array,
+    boolean,
+    free_object,
+    integer,
+    nullable,
+    record,
+    string,
+)
 
 from .cards import PRESTIGE
 
@@ -74,3 +88,18 @@ ACTION_SCHEMA: dict[str, Any] = actions(
 CHECK = ActionCheck(ACTION_SCHEMA)
 #: The fields each action type must carry, as the schema above marks them.
 REQUIRED_FIELDS: dict[str, tuple[str, ...]] = CHECK.required
+
+#: Pax Porfiriana's options (README, "Options"), checked strictly first by ``validate_options``:
+#: null is the default for each; an inline card set's contents are the card set's to check.
+OPTIONS_SCHEMA: dict[str, Any] = record({
+    "card_set": nullable(string(description="a shipped card set's name", code="bad_card_set")),
+    "cards": nullable(any_of(free_object(), array(free_object()), description="an inline card set",
+                             code="bad_card_set")),
+    "deck": nullable(array(string(), "a scenario's deck, top first", code="bad_deck")),
+    "first_seat": nullable(integer()),
+    "hacendados": nullable(array(string(), "one hacendado id per seat")),
+    "max_turns": nullable(integer()),
+    "battle_retreat": nullable(boolean()),
+    "quick_setup": nullable(boolean()),
+})
+OPTIONS_CHECK = OptionsCheck(OPTIONS_SCHEMA)

@@ -25,7 +25,7 @@ from games.revolution.rules import (
     validate_options,
 )
 from games.revolution.sample import determinize, prepare_sampler
-from games.revolution.schema import ACTION_SCHEMA
+from games.revolution.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.revolution.views import redact, view
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
     "REQUIRED_FIELDS",
     "RULE_CODES",
     "awaiting",

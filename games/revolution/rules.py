@@ -58,7 +58,7 @@ from games.revolution.components import (
     token_counts,
 )
 from games.revolution.fold import evolve
-from games.revolution.schema import CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
+from games.revolution.schema import CHECK, OPTIONS_CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
 
 NAME = "revolution"
 MIN_SEATS = 3
@@ -146,6 +146,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
+    OPTIONS_CHECK(options)
     result = dict(OPTION_DEFAULTS)
     for key, value in options.items():
         if key == "max_rounds":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.action_schema import ActionCheck, action, actions, integer, mapping, record, string
+from games.action_schema import ActionCheck, OptionsCheck, action, actions, boolean, integer, mapping, record, string
 
 from .components import AREA_IDS, CHARACTER_IDS, KINDS
 
@@ -29,3 +29,10 @@ ACTION_SCHEMA: dict[str, Any] = actions(
 #: The strict check ``decide`` runs first; its ``x-code`` keep the codes the rules gave a bad value.
 CHECK = ActionCheck(ACTION_SCHEMA)
 REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {kind: fields for kind, fields in CHECK.required.items() if fields}
+
+#: Revolution!'s options (README, "Options"), checked strictly first by ``validate_options``.
+OPTIONS_SCHEMA: dict[str, Any] = record({
+    "refund_losing_bids": boolean(), "area_control_bonus": boolean(), "german_edition": boolean(),
+    "max_rounds": integer(description="a cap on rounds"),
+})
+OPTIONS_CHECK = OptionsCheck(OPTIONS_SCHEMA)

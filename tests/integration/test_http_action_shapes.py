@@ -71,3 +71,16 @@ def test_actions_of_the_wrong_shape_are_4xx_and_append_nothing(server: str, name
         else:
             seated[seat].act(game_id, rng.choice(legal))
     assert refused > 0
+
+
+def test_a_creation_with_options_of_the_wrong_shape_is_refused_not_a_500(server: str) -> None:
+    """Issue 47, item 3: the reported creation, and each game's options given a list of lists."""
+    host = Client.register(server, "shape-host")
+    bodies = [("pax", {"hacendados": [[1], [2], [3]]})]
+    for name in GAMES:
+        rules = registry.load(name)
+        bodies += [(name, {option: [[1], [2], [3]]}) for option in rules.OPTIONS_SCHEMA["properties"]]
+    for name, options in bodies:
+        response = host.request("POST", "/v1/games", {"game": name, "seats": 3, "options": options})
+        assert response.status_code == 422, (name, options, response.status_code, response.text)
+        assert response.headers["Content-Type"].startswith("application/problem+json")
