@@ -26,6 +26,7 @@ from redis.cluster import RedisCluster
 
 from bots.ismcts import Budget
 from engine.chat import Chat, between_players, merge, public, visible
+from engine.commit_check import refuse_unrenderable
 from engine.errors import Conflict, DomainError, Forbidden, Invalid, Limited, NotFound, NotYourTurn, rule_refusal
 from engine.ratelimit import RateLimiter, limited
 from engine.ratings import Ratings, result_of
@@ -1253,6 +1254,8 @@ class Engine:
                         settled = new
                         cause = {"kind": "system", "batch": seq, "follows": version + 1}
         assert new is not None
+        if self.settings.render_check:  # a state some reader cannot read never reaches the log
+            refuse_unrenderable(game_id, new, envelopes)
         record_for_key = None
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,

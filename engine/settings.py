@@ -149,6 +149,10 @@ class Settings:
     bot_milliseconds: float = 450.0
     #: Rated games a player must have finished in a title to appear on its leaderboard.
     leaderboard_min_games: int = 5
+    #: Whether a commit is refused unless every seat's and a spectator's view of the state it
+    #: leads to renders (engine.commit_check). Off by default: it costs up to 1.6 ms of CPU a
+    #: move (bench/render_check.py); the test suites run with it on.
+    render_check: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -316,4 +320,5 @@ VARIABLES = (
     Variable("INTRIGUE_PAX_CARD_SETS", "pax_card_sets", _text),
     Variable("INTRIGUE_BOT_ITERATIONS", "bot_iterations", _positive_count),
     Variable("INTRIGUE_BOT_MILLISECONDS", "bot_milliseconds", _positive_number),
+    Variable("INTRIGUE_RENDER_CHECK", "render_check", _flag),
 )
