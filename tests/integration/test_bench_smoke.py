@@ -38,7 +38,7 @@ def test_profile_bench_prints_commands_per_action() -> None:
 
 def test_hot_paths_bench_prints_cpu_per_commit_and_per_call() -> None:
     out = run_bench("bench/hot_paths.py", "--actions", "30")
-    assert re.search(r"Engine._commit: [1-9]\d* µs of CPU each over [1-9]\d* commits", out), out
+    assert re.search(r"CommitPath.commit: [1-9]\d* µs of CPU each over [1-9]\d* commits", out), out
     assert re.search(r"fold an event into the record +\d+\.\d µs", out), out
 
 
