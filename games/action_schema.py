@@ -10,6 +10,9 @@ Values inside the right type (a card id, a seat number's range) stay the rules' 
 their own codes. So an action whose shape the fold and the views were not written for never
 reaches them: a float where a list index is read was once appended and broke a game for good.
 
+A game declares its options the same way (``OPTIONS_SCHEMA``, a :func:`record` of them) and
+runs its :class:`OptionsCheck` first thing in ``validate_options``.
+
 The builders write OpenAPI 3.0's dialect of JSON Schema; the check reads ``type``,
 ``properties``, ``required``, ``additionalProperties``, ``items``, ``nullable``, ``anyOf`` and
 ``oneOf`` (as "any of": the branches of a declared field are told apart by shape), and takes
@@ -175,9 +178,12 @@ def compile_schema(schema: Schema) -> _Check:
         def one_of(value: Any, path: str) -> Problem | None:
             if nullable_choice and value is None:
                 return None
-            problems = [check(value, path) for check in checks]
-            if None in problems:
-                return None
+            problems = []
+            for check in checks:  # the first branch the value fits ends the search
+                problem = check(value, path)
+                if problem is None:
+                    return None
+                problems.append(problem)
             shaped = [p for p, kind in zip(problems, kinds_of, strict=True) if kind == json_type(value)]
             problem = shaped[0] if len(shaped) == 1 else (
                 "bad_field", f"{path} must be {expected}, not {_article(json_type(value))}")
