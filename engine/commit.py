@@ -194,11 +194,11 @@ class CommitPath:
         flight = self.in_flight.get(lines[-1]) if lines else None
         if flight is not None and flight[0] == game_id and flight[1] + len(lines) == version:
             # Kept now, as a fold of the announcement was, for a request that reads it next.
-            _, before, record, events = flight
-            self.projector.remember(game_id, record)
-            self.projector.remember_events(game_id, events)
+            _, before, folded, sealed = flight
+            self.projector.remember(game_id, folded)
+            self.projector.remember_events(game_id, sealed)
             if self.watcher.pushes_to(game_id):
-                self.watcher.push(game_id, before, record, events)
+                self.watcher.push(game_id, before, folded, sealed)
             return
         self.projector.announced(game_id, version, lines)
         if not lines or not self.watcher.pushes_to(game_id):

@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 import redis
 
@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 STALE_DUE_SECONDS = 2.0
 
 #: Where a commit's index updates are written: a pipeline, or the commands its append runs.
-Pipe = redis.client.Pipeline | IndexCommands
+Pipe: TypeAlias = redis.client.Pipeline | IndexCommands
 
 
 @dataclass

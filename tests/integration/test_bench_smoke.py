@@ -162,6 +162,9 @@ def test_the_bench_runs_intrigue_on_an_interpreter_built_as_the_images(
     assert interpreter.installed_for(project) == before
     project.write_text('[project]\ndependencies = ["flask", "gunicorn_h1c"]\n')
     assert interpreter.installed_for(project) != before
+    before = interpreter.installed_for(project)
+    (tmp_path / "constraints.txt").write_text("flask==3.1.3\n")  # and when the pins change
+    assert interpreter.installed_for(project) != before
     monkeypatch.setenv("INTRIGUE_BENCH_PYTHON", sys.executable)
     chosen = interpreter.image_like(say=lambda text: None)
     assert chosen.path == sys.executable and "$INTRIGUE_BENCH_PYTHON" in chosen.label
