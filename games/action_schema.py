@@ -272,9 +272,9 @@ class ActionCheck:
         if type(action) is not dict:
             return
         kind = action.get("type")
-        fields = self._fields.get(kind) if type(kind) is str else None
-        if fields is None:
+        if not isinstance(kind, str) or kind not in self._fields:
             return
+        fields = self._fields[kind]
         for name in self.required[kind]:
             if name not in action:
                 raise RuleViolation(self.missing_codes.get(name, "missing_field"), f"{kind!r} needs the field {name!r}")
