@@ -153,6 +153,8 @@ class Settings:
     #: leads to renders (engine.commit_check). Off by default: it costs up to 1.6 ms of CPU a
     #: move (bench/render_check.py); the test suites run with it on.
     render_check: bool = False
+    #: Times a seat may replace one sealed decision (or a player leave one open game); 0: no bound.
+    revisions_per_decision: int = 20
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -310,6 +312,7 @@ VARIABLES = (
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
     Variable("INTRIGUE_LEADERBOARD_MIN_GAMES", "leaderboard_min_games", _count),
     Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),
+    Variable("INTRIGUE_REVISIONS_PER_DECISION", "revisions_per_decision", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_PLAIN_REQUESTS", "plain_requests", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),

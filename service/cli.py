@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
 
     reindex = commands.add_parser("reindex", formatter_class=defaults, description=attach,
-                                  help="rebuild the lobby, inbox and deadline indexes and the ratings from the streams")
+                                  help="rebuild the lobby, inbox and deadline indexes and the ratings from the "
+                                       "streams, and the players' name index")
     reindex.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
 
     bot = commands.add_parser("bot", formatter_class=defaults,
@@ -303,6 +304,7 @@ def _bot(args: argparse.Namespace) -> int:
 
 def _reindex(args: argparse.Namespace) -> int:
     from engine.core import Engine
+    from engine.directory import backfill
     from engine.scheduling import JobScheduler, make_queue, queue_client
     from events.store import connect
     from service.progress import Progress
@@ -315,7 +317,8 @@ def _reindex(args: argparse.Namespace) -> int:
     engine = Engine(client, JobScheduler(make_queue(queue_client(client, settings.queue_url, settings.redis_cluster))),
                     settings=settings)
     count = engine.rebuild_indexes(progress=progress.update)
-    print(f"rebuilt the indexes of {count} game(s)")
+    players = backfill(client, engine.keys)
+    print(f"rebuilt the indexes of {count} game(s) and the name index of {players} player(s)")
     return 0
 
 
