@@ -16,6 +16,7 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from engine.commit_check import refuse_unrenderable
 from engine.errors import NotFound
 from engine.follow_up import FollowUps, owe
 from engine.orders import MAX_ANSWERS_IN_COMMIT, StandingOrders
@@ -48,8 +49,10 @@ class KeyWonRace(Exception):
 
 class CommitPath:
     def __init__(self, client: redis.Redis, keys: Keys, store: EventStore, projector: Projector, seeds: Seeds,
-                 follow_ups: FollowUps, orders: StandingOrders, steps_in_commit: bool = True) -> None:
+                 follow_ups: FollowUps, orders: StandingOrders, steps_in_commit: bool = True,
+                 render_check: bool = False) -> None:
         """``steps_in_commit`` False leaves every system step to the workers (see :meth:`system_step`);
+        ``render_check`` refuses a commit whose state some reader cannot read (engine.commit_check);
         ``orders`` are the seats' standing orders, which answer inside the commit (``engine.orders``)."""
         self.redis = client
         self.keys = keys
@@ -59,6 +62,7 @@ class CommitPath:
         self.follow_ups = follow_ups
         self.orders = orders
         self.steps_in_commit = steps_in_commit
+        self.render_check = render_check
         #: On a cluster a script may touch one hash slot alone: the index updates follow the append.
         self.cluster = isinstance(client, RedisCluster)
         #: This process's appends awaiting their reply, by their last event's stored JSON: the
@@ -89,6 +93,8 @@ class CommitPath:
         version = record["version"] if record else 0
         guard = self.orders.guard(game_id)  # the standing orders' revision this commit decides with
         envelopes, new, settled, spent = self._seal(game_id, record, drafts, cause)
+        if self.render_check:  # a state some reader cannot read never reaches the log
+            refuse_unrenderable(game_id, new, envelopes)
         record_for_key = None
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,

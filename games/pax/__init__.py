@@ -29,7 +29,7 @@ from games.pax.rules import (
     validate_options,
 )
 from games.pax.sample import determinize, prepare_sampler
-from games.pax.schema import ACTION_SCHEMA, REQUIRED_FIELDS
+from games.pax.schema import ACTION_SCHEMA, OPTIONS_SCHEMA, REQUIRED_FIELDS
 from games.pax.views import redact, view
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
     "ORDER_CONDITIONS",
     "ORDER_DECISIONS",
     "REQUIRED_FIELDS",

@@ -257,3 +257,10 @@ def test_correspondence_bench_prints_days_with_and_without_orders() -> None:
     assert [row[0] for row in rows] == ["3", "5"], out
     for _, without, with_orders, by_order in rows:
         assert float(by_order) > 0 and float(with_orders) < float(without), out
+
+
+def test_bot_latency_bench_prints_p50_and_p95_of_the_bots_decisions() -> None:
+    out = run_bench("bench/bot_latency.py", "--tables", "2", "--decisions", "3")
+    match = re.search(r"(\d+) decisions\s+p50 (\d+) ms\s+p95 (\d+) ms", out)
+    assert match, out
+    assert int(match.group(1)) >= 6 and int(match.group(2)) <= int(match.group(3))
