@@ -39,6 +39,7 @@ from bots.heuristics import heuristic_for
 from bots.knowledge import Knowledge, knowledge_for
 from games import registry
 from games.base import Action, GameEvent, GameRules, RuleViolation, Seat, State
+from games.fold import evolve_all
 
 
 def action_key(action: Action) -> bytes:
@@ -49,13 +50,15 @@ def action_key(action: Action) -> bytes:
 class Node:
     """One information set of one seat's tree; ``visits`` and ``total`` are of the edge into it."""
 
-    __slots__ = ("children", "visits", "total", "available")
+    __slots__ = ("children", "visits", "total", "available", "hint")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.visits = 0
         self.total = 0.0
         self.available = 0
+        #: The key of the rule-of-thumb move at this information set (None until first asked).
+        self.hint: Any = None
 
 
 @dataclass(frozen=True)
@@ -134,17 +137,14 @@ class _Search:
                   for index, a in enumerate(root_actions)]
         return root_actions[-max(scored)[1]]
 
-    def _apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[GameEvent]]:
-        events = self.rules.decide(state, seat, action, self.rng)
-        for event in events:
-            state = self.rules.evolve(state, event)
-        return state, events
+    def _fold(self, state: State, events: Sequence[GameEvent]) -> State:
+        """The step's events folded on one copy of the state (not one copy an event)."""
+        return evolve_all(self.rules.evolve, state, events) if events else state
 
     def _settle(self, state: State) -> State:
         rules = self.rules
         while rules.outcome(state) is None and not rules.awaiting(state):
-            for event in rules.resolve(state, self.rng):
-                state = rules.evolve(state, event)
+            state = self._fold(state, rules.resolve(state, self.rng))
         return state
 
     def iterate(self, state: State, root_actions: Sequence[Action]) -> None:
@@ -171,14 +171,16 @@ class _Search:
                 break
             if in_tree:
                 node = nodes[actor]
+                if node.hint is None:  # one information set, one view: the hint of its first sample serves all
+                    node.hint = ("a", action_key(self.knowledge.policy(state, actor, actions, rng)))
                 action, child, expanded = self._select(node, actions)
                 try:
-                    state, events = self._apply(state, actor, action)
+                    events = rules.decide(state, actor, action, rng)
                 except RuleViolation:  # an action legal in the seat's view but not in this sample
                     break
                 nodes[actor] = child
                 paths[actor].append(child)
-                for other in range(seats):
+                for other in range(seats):  # what each rival saw, read before the fold may reuse the events' data
                     if other != actor:
                         key = ("o", actor, self._observed(events, other))
                         nxt = nodes[other].children.get(key)
@@ -186,12 +188,13 @@ class _Search:
                             nxt = nodes[other].children[key] = Node()
                         nodes[other] = nxt
                         paths[other].append(nxt)
+                state = self._fold(state, events)
                 if expanded:
                     in_tree = False
             else:
                 action = self.knowledge.rollout(state, actor, actions, rng)
                 try:
-                    state, _ = self._apply(state, actor, action)
+                    state = self._fold(state, rules.decide(state, actor, action, rng))
                 except RuleViolation:
                     break
             steps += 1
@@ -206,28 +209,36 @@ class _Search:
         return orjson.dumps([(e.type, self.rules.redact(e, seat)) for e in events], option=orjson.OPT_SORT_KEYS)
 
     def _select(self, node: Node, actions: Sequence[Action]) -> tuple[Action, Node, bool]:
-        """UCB1 over the available children; an untried available action first."""
+        """UCB1 over the available children, plus a progressive bias toward the node's hint
+        (the rule-of-thumb move); an untried available action first, the hint before others."""
         untried = []
         choices = []
+        hint = node.hint
+        hinted = None
         for action in actions:
             key = ("a", action_key(action))
             child = node.children.get(key)
             if child is None or child.visits == 0:
+                if key == hint:
+                    hinted = (action, key)
                 untried.append((action, key))
             else:
                 child.available += 1
                 choices.append((action, child))
         if untried:
-            action, key = untried[self.rng.randrange(len(untried))]
+            action, key = hinted or untried[self.rng.randrange(len(untried))]
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = Node()
             child.available += 1
             return action, child, True
         c = self.exploration
+        weight = self.knowledge.hint_weight
         best_score, best = -1.0, choices[0]
         for action, child in choices:
             score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if child is node.children.get(hint):
+                score += weight / (child.visits + 1)
             if score > best_score:
                 best_score, best = score, (action, child)
         return best[0], best[1], False
