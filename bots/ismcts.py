@@ -100,6 +100,7 @@ class IsmctsBot:
         except ValueError:  # a history the sampler cannot read (a scenario's odd deck): play by rule of thumb
             self.last = SearchStats()
             return heuristic_for(observation.game).choose(observation, rng)
+        rng = random.Random(rng.getrandbits(64))  # a plain generator: the search draws a hundred thousand times
         search = _Search(rules, knowledge, observation.seat, self.exploration, rng)
         root_actions = knowledge.root_actions(observation, legal, sampler.sample(random.Random(0)), rules)
         if len(root_actions) == 1:
