@@ -47,7 +47,7 @@ PAIRINGS = (("ismcts", "random"), ("ismcts", "heuristic"), ("heuristic", "random
 #: A game still on after this many decisions (bots blocking each other for ever) counts as lost.
 MAX_DECISIONS = 2_000
 #: The search's iterations a decision: about what the server's time cap allows on one idle core.
-ITERATIONS = 200
+ITERATIONS = 100
 
 
 def make_bot(kind: str, game: str, iterations: int = ITERATIONS) -> Bot:

@@ -174,7 +174,8 @@ class _Search:
                 node = nodes[actor]
                 if node.hint is None:  # one information set, one view: the hint of its first sample serves all
                     node.hint = ("a", action_key(self.knowledge.policy(state, actor, actions, rng)))
-                action, child, expanded = self._select(node, actions)
+                follow = actor != self.seat and rng.random() < self.knowledge.rival_model
+                action, child, expanded = self._select(node, actions, follow)
                 try:
                     events = rules.decide(state, actor, action, rng)
                 except RuleViolation:  # an action legal in the seat's view but not in this sample
@@ -209,12 +210,22 @@ class _Search:
     def _observed(self, events: Sequence[GameEvent], seat: Seat) -> bytes:
         return orjson.dumps([(e.type, self.rules.redact(e, seat)) for e in events], option=orjson.OPT_SORT_KEYS)
 
-    def _select(self, node: Node, actions: Sequence[Action]) -> tuple[Action, Node, bool]:
+    def _select(self, node: Node, actions: Sequence[Action], follow: bool = False) -> tuple[Action, Node, bool]:
         """UCB1 over the available children, plus a progressive bias toward the node's hint
-        (the rule-of-thumb move); an untried available action first, the hint before others."""
+        (the rule-of-thumb move); an untried available action first, the hint before others.
+        With ``follow`` (a rival modelled as the rule-of-thumb player) the hint, when legal."""
+        hint = node.hint
+        if follow:
+            for action in actions:
+                key = ("a", action_key(action))
+                if key == hint:
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = Node()
+                    child.available += 1
+                    return action, child, child.visits == 0
         untried = []
         choices = []
-        hint = node.hint
         hinted = None
         for action in actions:
             key = ("a", action_key(action))

@@ -30,6 +30,9 @@ class Knowledge:
     guided = 0.8
     #: The progressive bias toward the rule-of-thumb move: this much reward, shrinking as 1/(visits+1).
     hint_weight = 1.0
+    #: How often a rival in the tree simply plays the rule-of-thumb move (the model of the
+    #: other players); otherwise it searches like the seat itself.
+    rival_model = 0.75
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
