@@ -29,7 +29,7 @@ class _Turn:
     """What one seat's checks read, read once."""
 
     __slots__ = ("state", "seat", "player", "cards", "gold", "left", "bonus", "supply", "owners", "fp_bonus",
-                 "districts")
+                 "districts", "troops", "stationed")
 
     def __init__(self, state: State, seat: Seat) -> None:
         self.state = state
@@ -42,9 +42,19 @@ class _Turn:
         self.supply = player["supply"]
         #: enterprise card -> (owner, record), in the order ``board.enterprises`` walks them
         self.owners: dict[str, tuple[Seat, dict[str, Any]]] = {}
+        #: each seat's troops as ``board.troops_of`` lists them: at enterprises, then its army
+        self.troops: list[list[str]] = [[] for _ in state["players"]]
+        #: troop card -> the enterprise record it stands on (``board.troop_location``'s second half)
+        self.stationed: dict[str, dict[str, Any]] = {}
         for owner, other in enumerate(state["players"]):
             for ent in other["enterprises"]:
                 self.owners[ent["card"]] = (owner, ent)
+                troop = ent["troop"]
+                if troop is not None:
+                    self.troops[troop["owner"]].append(troop["card"])
+                    self.stationed[troop["card"]] = ent
+        for owner, other in enumerate(state["players"]):
+            self.troops[owner] += other["army"]
         self.fp_bonus: dict[Seat, int] = {}
         self.districts = {card: self.cards[card]["district"] for card in self.owners}
 
@@ -150,7 +160,7 @@ def turn_actions(state: State, seat: Seat) -> list[Action]:
                 for victim in range(state["seats"]):
                     if definition["opponent_only"] and victim == seat:
                         continue
-                    out += [{"type": "play", "card": card, "target": troop} for troop in b.troops_of(state, victim)]
+                    out += [{"type": "play", "card": card, "target": troop} for troop in t.troops[victim]]
     if state["buys"] < 2:
         needed = 2 if state["buys"] == 1 else 1
         may_buy = t.may("buy", needed)
@@ -165,7 +175,7 @@ def turn_actions(state: State, seat: Seat) -> list[Action]:
     if t.may("buy_public"):
         out += [{"type": "buy_public", "card": card, "face": face} for card in state["public"]
                 if gold >= cards[card]["cost"] for face in (0, 1)]
-    own_troops = b.troops_of(state, seat)
+    own_troops = t.troops[seat]
     if t.may("sell"):
         out += [{"type": "sell", "card": card} for card in player["hand"]]
         out += [{"type": "sell", "card": ent["card"]} for ent in player["enterprises"] if not ent["unrest"]]
@@ -173,8 +183,7 @@ def turn_actions(state: State, seat: Seat) -> list[Action]:
         out += [{"type": "sell", "card": troop} for troop in own_troops]
     if t.may("redeploy"):
         for troop in own_troops:
-            found = b.troop_location(state, troop)
-            current = None if found is None else found[1]
+            current = t.stationed.get(troop)
             for to in [*ents, "hacendado"]:
                 cost = t.destination_cost(troop, to, current, current is None)
                 if cost is not None and gold >= cost:
@@ -194,13 +203,20 @@ def turn_actions(state: State, seat: Seat) -> list[Action]:
                 and b.profit(ent) < b.allowed_income(state, ent):
             out.append({"type": "speculate", "to": {"income": card}})
     if supply >= 1 and t.may("upgrade"):
-        cheap = trunk_holder(state, seat)
+        cheap = None  # whether upgrades cost this seat 1 gold: asked only when an oval costs more than its gold
         for card in ents:
             ent = t.owners[card][1]
             ovals = cards[card]["ovals"]
             for oval, holder in enumerate(ent["conn"]):
-                if holder is None and gold >= (min(ovals[oval]["cost"], 1) if cheap else ovals[oval]["cost"]):
-                    out.append({"type": "upgrade", "enterprise": card, "oval": oval})
+                if holder is not None:
+                    continue
+                cost = ovals[oval]["cost"]
+                if gold < cost:
+                    if cheap is None:
+                        cheap = trunk_holder(state, seat)
+                    if not cheap or gold < min(cost, 1):
+                        continue
+                out.append({"type": "upgrade", "enterprise": card, "oval": oval})
     if player["jail"] and may_police and (free_police or gold >= b.POLICE_COST):
         out.append({"type": "police", "jail": True})
     spec = state["spec"]
