@@ -1,6 +1,6 @@
 FROM python:3.11-slim
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY games games
 COPY bots bots
 COPY events events
@@ -8,7 +8,8 @@ COPY projections projections
 COPY engine engine
 COPY workers workers
 COPY service service
-RUN pip install --no-cache-dir '.[prod]'
+# The versions CI ran (constraints.txt; .ci/lock refreshes it).
+RUN pip install --no-cache-dir -c constraints.txt '.[prod]'
 # The processes run as an unprivileged user, not root.
 RUN useradd --system --no-create-home --uid 10001 intrigue
 USER intrigue

@@ -46,7 +46,7 @@ def main() -> None:
         app = create_app(redis_url=url, limits=Limits.off())
         client = app.test_client()
         engine = app.extensions["intrigue"]
-        commit = engine._commit
+        commit = engine.commits.commit
         spent = {"post": 0.0, "commit": 0.0, "commits": 0}
 
         def timed_commit(*a: Any, **k: Any) -> Any:
@@ -64,12 +64,12 @@ def main() -> None:
             finally:
                 spent["post"] += time.process_time() - started
 
-        engine._commit = timed_commit
+        engine.commits.commit = timed_commit
         games = play_coup_in_process(client, engine, args.actions, post, seed=5)
         done = args.actions
         print(f"POST /actions: {spent['post'] / done * 1e6:.0f} µs of CPU each over {done} "
               f"(the Flask test client's own work included)")
-        print(f"Engine._commit: {spent['commit'] / spent['commits'] * 1e6:.0f} µs of CPU each over "
+        print(f"CommitPath.commit: {spent['commit'] / spent['commits'] * 1e6:.0f} µs of CPU each over "
               f"{spent['commits']} commits (players', workers' and set-up commits)")
 
         steps = []  # (record before, event, record after) of every event of every game

@@ -51,9 +51,12 @@ def image_minor(dockerfile: Path = ROOT / "Dockerfile") -> str:
 
 
 def installed_for(pyproject: Path = ROOT / "pyproject.toml") -> str:
-    """What a virtual environment's ``ready`` mark records: the hash of the pyproject.toml it
-    was installed from (a new dependency, such as the image's, then reinstalls it)."""
-    return f"installed from pyproject.toml {hashlib.sha256(pyproject.read_bytes()).hexdigest()}\n"
+    """What a virtual environment's ``ready`` mark records: the hashes of the pyproject.toml it
+    was installed from and of the constraints.txt beside it (a new dependency, such as the
+    image's, or a refreshed pin then reinstalls it)."""
+    pins = pyproject.with_name("constraints.txt")
+    pinned = hashlib.sha256(pins.read_bytes()).hexdigest() if pins.exists() else "none"
+    return f"installed from pyproject.toml {hashlib.sha256(pyproject.read_bytes()).hexdigest()}, pins {pinned}\n"
 
 
 def describe(python: str) -> dict[str, str]:
@@ -92,7 +95,8 @@ def image_like(say=print) -> Interpreter:
                 if not ready.exists() else f"making {venv} again: pyproject.toml changed since it was made")
             # Made afresh (--clear): a dependency the project dropped must not linger in it.
             subprocess.run([str(system), "-m", "venv", "--clear", str(venv)], check=True)
-            subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[prod,bench]"], check=True)
+            subprocess.run([str(python), "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"),
+                            "-e", f"{ROOT}[prod,bench]"], check=True)  # the versions CI and the image run
             ready.write_text(wanted)
         facts = describe(str(python))
         return Interpreter(str(python), f"CPython {facts['version']}, {system}'s optimised build", True)

@@ -100,11 +100,11 @@ def result_of(record: Mapping[str, Any], ranks: Sequence[int]) -> Result | None:
         return None
     if any(player is not None and "bot" in player for player in record["players"]):
         return None  # a bot is no player: its strategy's seats would share one rating
-    players = [player["id"] if player else None for player in record["players"]]
-    if any(player is None for player in players) or len(set(players)) < 2:
+    players = tuple(player["id"] for player in record["players"] if player)
+    if len(players) < len(record["players"]) or len(set(players)) < 2:  # a seat left empty
         return None
     return Result(record["id"], record["game"], parse_time(record["updated_at"]).timestamp(),
-                  tuple(players), tuple(ranks))  # type: ignore[arg-type]
+                  players, tuple(ranks))
 
 
 class Ratings:

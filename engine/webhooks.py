@@ -108,7 +108,7 @@ def resolve_destination(url: str, private_ok: bool = False) -> Destination:
         infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
         raise DestinationRefused("webhook_host_unresolvable", f"the host {parts.hostname!r} does not resolve") from None
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not addresses:
         raise DestinationRefused("webhook_host_unresolvable", f"the host {parts.hostname!r} does not resolve")
     refused = [a for a in addresses if not address_allowed(a, private_ok)]
@@ -246,8 +246,9 @@ class Webhooks:
         if self.queue is None:
             return None
         if before is None:  # the game's creation: only its invitations are news
-            notes = [("invited", None, player) for player in record.get("invite") or ()
-                     if player != record["created_by"]]  # a rematch's asker needs no news of it
+            notes: list[tuple[str, int | None, str]] = [
+                ("invited", None, player) for player in record.get("invite") or ()
+                if player != record["created_by"]]  # a rematch's asker needs no news of it
             if not notes:
                 return None
             pipe.smismember(self.keys.hooked_players(), sorted({player for _, _, player in notes}))
@@ -284,7 +285,8 @@ class Webhooks:
             if player not in hooked:
                 continue
             deadline = record["deadlines"][seat] if seat is not None else None
-            if kind == "deadline_soon":
+            if kind == "deadline_soon":  # a note made only for a seat with a deadline
+                assert seat is not None and deadline is not None
                 self._book_deadline_soon(record, seat, deadline)
                 continue
             self._enqueue(DISPATCH, f"hook-{game_id}-{version}-{seat}-{kind}", player, kind, game_id, version,

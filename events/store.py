@@ -41,7 +41,7 @@ def connect(url: str, cluster: bool = False) -> redis.Redis:
     carries the hash tag ``{g:<id>}``, so a game's scripts and pipelines stay on one shard.
     """
     if cluster:
-        return RedisCluster.from_url(url, max_connections=MAX_CONNECTIONS)  # type: ignore[return-value]
+        return RedisCluster.from_url(url, max_connections=MAX_CONNECTIONS)
     return redis.Redis.from_url(url, max_connections=MAX_CONNECTIONS)
 
 

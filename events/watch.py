@@ -196,7 +196,7 @@ class FeedWatcher:
         """Whether a local watcher of the game takes pushes."""
         with self._lock:
             waiting = self._waiters.get(game_id)
-            return bool(waiting) and any(w.pusher is not None for w in waiting)
+            return waiting is not None and any(w.pusher is not None for w in waiting)
 
     def watching(self) -> int:
         """How many callers are registered now (for tests and figures)."""

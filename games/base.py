@@ -66,11 +66,17 @@ class GameEvent:
 
 
 class EventLike(Protocol):
-    """What ``evolve`` and ``redact`` read: a stored event or a :class:`GameEvent`."""
+    """What ``evolve`` and ``redact`` read: a stored event or a :class:`GameEvent`.
 
-    type: str
-    data: Mapping[str, Any]
-    actor: Seat | None
+    Read-only, so the frozen dataclasses that carry events (this module's, the store's
+    envelopes, the bots' observations) all answer it."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+    @property
+    def actor(self) -> Seat | None: ...
 
 
 @dataclass(frozen=True)

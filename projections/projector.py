@@ -59,8 +59,8 @@ class Projector:
             if known is None or handed["version"] > known["version"]:
                 records[game_id] = handed
         missing = [game_id for game_id, record in records.items() if record is None]
-        for game_id, (_, payload) in (self.store.latest_snapshots(missing) if missing else {}).items():
-            records[game_id] = orjson.loads(payload)
+        for game_id, (_, snapshot) in (self.store.latest_snapshots(missing) if missing else {}).items():
+            records[game_id] = orjson.loads(snapshot)
         batches = self.store.read_many({game_id: record["version"] if record else 0
                                         for game_id, record in records.items()})
         return {game_id: self._brought_up_to_date(game_id, record, batches[game_id])

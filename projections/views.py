@@ -136,6 +136,7 @@ def feed_item(record: Record, event: Envelope, seat: int | None | str) -> dict[s
     elif event.type in PLATFORM_EVENTS:
         data = _platform_data(record, event)
     else:
+        # Not the operator here (handled above), so the viewer is a seat or a spectator (None).
         data = rules_of(record).redact(event, viewer(record, seat))  # type: ignore[arg-type]
         if data is None:
             return None

@@ -1,5 +1,5 @@
 """The README and the docs: every declared problem code listed, only files of this repository cited,
-and "the two commands" kept to two."""
+"the two commands" kept to two, and the README a front door (short, one benchmark table)."""
 
 from __future__ import annotations
 
@@ -55,3 +55,14 @@ def test_the_two_commands_are_two() -> None:
     section = README.split("## The two commands", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```\w*\n(.*?)```", section, flags=re.S)
     assert len(blocks) == 2 and all(len(block.strip().splitlines()) == 1 for block in blocks), blocks
+
+
+def test_the_readme_is_a_front_door() -> None:
+    """At most 350 lines; its benchmarks are one current table and the command that made it,
+    the dated runs and the history being docs/performance.md's."""
+    assert len(README.splitlines()) <= 350, f"the README has {len(README.splitlines())} lines (at most 350)"
+    section = README.split("## Benchmarks", 1)[1].split("\n## ", 1)[0]
+    tables = re.findall(r"^\|---", section, flags=re.M)
+    commands = re.findall(r"```\w*\n(.*?)```", section, flags=re.S)
+    assert len(tables) == 1 and len(commands) == 1 and "bench/side_by_side.py" in commands[0], (tables, commands)
+    assert "docs/performance.md" in section

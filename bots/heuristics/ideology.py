@@ -36,5 +36,6 @@ class IdeologyHeuristic:
         for kind in PREFERENCE:
             options = [a for a in legal if a["type"] == kind]
             if options:
-                return dict(max(options, key=lambda a: _level(view, a.get("region"))))
+                best = max(options, key=lambda a: _level(view, a.get("region")))
+                return dict(best)
         return dict(legal[0])

@@ -69,7 +69,8 @@ class CoupKnowledge(Knowledge):
                     spare = [i for i, held in enumerate(hidden) if held not in cards]
                     if not spare:
                         continue
-                    places = [("deck", None, i) for i, c in enumerate(deck) if c == card]
+                    places: list[tuple[str, int | None, int]] = [("deck", None, i) for i, c in enumerate(deck)
+                                                                 if c == card]
                     places += [("seat", other, i) for other, player in enumerate(seats)
                                if other not in (me, rival, exchanging) for i, c in enumerate(player["hidden"])
                                if c == card]
@@ -79,7 +80,7 @@ class CoupKnowledge(Knowledge):
                     mine = spare[rng.randrange(len(spare))]
                     given = hidden[mine]
                     hidden[mine] = card
-                    if where == "deck":
+                    if other is None:  # the deck's place
                         deck[index] = given
                     else:
                         seats[other]["hidden"][index] = given

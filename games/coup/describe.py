@@ -7,6 +7,9 @@ events (a window closing, a block offered, the turn passing on) get no line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from games.base import EventLike, State
 from games.coup.components import CARD_NAMES, CLAIM
 
@@ -75,7 +78,7 @@ def describe(before: State | None, event: EventLike, after: State) -> str | None
     return None
 
 
-def _success(turn: str, before: State, data: dict) -> str | None:
+def _success(turn: str, before: State, data: Mapping[str, Any]) -> str | None:
     seat, action = data["seat"], data["type"]
     coins = before["seats"][seat]["coins"]
     if action in ("income", "foreign_aid", "tax"):

@@ -352,7 +352,7 @@ def _reveal(state: State, seat: Seat, action: Action, rng: random.Random) -> lis
         raise RuleViolation("must_reveal" if action["type"] in (*ACTIONS, "pass", "challenge", "block")
                             else "unknown_action", "you are losing an influence: reveal one of your cards")
     require_fields(action, ["card"])
-    card = action.get("card")
+    card = action["card"]
     if card not in state["seats"][seat]["hidden"]:
         raise RuleViolation("card_not_in_hand", f"you hold no hidden {card!r}")
     return [_influence_lost(state, seat, card, forced=False)]

@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 
 from games.base import InvalidOptions, clone_json
 
@@ -90,11 +90,11 @@ def _fail(where: str, field: str, problem: str) -> InvalidOptions:
     return InvalidOptions("bad_map", f"{where}, field '{field}': {problem}")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _ident(value: Any) -> bool:
+def _ident(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and 0 < len(value) <= 40 and value.replace("_", "").isalnum()
 
 
@@ -222,7 +222,7 @@ def _check_ideologies(ideologies: Any, regions: Mapping[str, Any], advancements:
         if not isinstance(ideology.get("name"), str) or not ideology["name"]:
             raise _fail(where, "name", "must be a non-empty string")
         start = ideology.get("start_region")
-        if start not in regions:
+        if not isinstance(start, str) or start not in regions:
             raise _fail(where, "start_region", f"names unknown region {start!r}")
         if start in starts:
             raise _fail(where, "start_region", f"'{start}' is already the start of '{starts[start]}'")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games.base import Seat, State, clone_json
@@ -62,7 +62,7 @@ def _draw(state: State, seat: Seat, cards: list[str], deck: list[str] | None) ->
     state["hands"][seat] = state["hands"][seat] + list(cards)
 
 
-def _apply_draws(state: State, draws: list[dict[str, Any]]) -> None:
+def _apply_draws(state: State, draws: Sequence[Mapping[str, Any] | None]) -> None:
     """Each draw is ``{"cards": [...], "reshuffled": [new deck] | None, "after": [...]}``.
 
     A draw that ran the deck out takes the cards before the shuffle, then the rest from

@@ -370,7 +370,7 @@ def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list
         raise RuleViolation("bad_action", "an action is an object with a 'type'")
     kind = action.get("type")
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
+    if handler is None or not isinstance(kind, str):
         raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(_ACTIONS)}")
     require_present(action, REQUIRED_FIELDS)
     if state["phase"] == OVER:

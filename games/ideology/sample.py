@@ -172,7 +172,8 @@ def _filled(state: State | None, event: EventLike, seat: Seat) -> tuple[State | 
         if data.get("card"):
             data["card"] = cards[-1]
         state = _editable(state)
-        _pin(state, holder, cards)
+        if holder is not None:
+            _pin(state, holder, cards)
     elif kind == "InfluenceRemoved":
         data["card"] = _on_map(state["regions"][data["region"]], [data["card"]])[0]
     elif kind == "ConflictWon":

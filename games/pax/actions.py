@@ -120,7 +120,7 @@ def _arrive(d: Draft, seat: Seat, troop: str, plan: Plan, frm: dict[str, Any]) -
         fx.place_bribes(d, seat, troop)
         return
     ent_card = plan["to"]
-    owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
+    owner, ent = b.placed_enterprise(d.state, ent_card)
     defender = ent["troop"]
     if defender is not None:  # the battle: the loser is discarded; its extortion cube stays for now
         fx.clear_bribes(d, defender["owner"], defender["card"])
@@ -131,7 +131,7 @@ def _arrive(d: Draft, seat: Seat, troop: str, plan: Plan, frm: dict[str, Any]) -
                      front=True)
         else:
             fx.move(d, defender["card"], beaten, fx.zone("discard"))
-    owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
+    owner, ent = b.placed_enterprise(d.state, ent_card)
     removed = min(ent["unrest"], plan["fp"])
     if removed:
         d.emit("UnrestChanged", {"enterprise": ent_card, "delta": -removed})
@@ -140,7 +140,7 @@ def _arrive(d: Draft, seat: Seat, troop: str, plan: Plan, frm: dict[str, Any]) -
         fx.move(d, troop, frm, fx.hand(seat))
         return
     fx.move(d, troop, frm, fx.troop_at(ent_card, seat))
-    owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
+    owner, ent = b.placed_enterprise(d.state, ent_card)
     if owner != seat:
         if ent["extortion"] is None:
             d.emit("IncomeCubesChanged", {"enterprise": ent_card, "delta": -1})
@@ -195,7 +195,7 @@ def check_play(state: State, seat: Seat, action: Action) -> Plan:
     if category == "black":
         require_fields(action, ("card", "target"))
         target = action.get("target")
-        plan: Plan = {}
+        plan = {}
         if definition["target"] == "seat":
             if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < state["seats"]:
                 raise RuleViolation("bad_target", f"target is a seat number from 0 to {state['seats'] - 1}")
@@ -232,7 +232,9 @@ def do_play(d: Draft, seat: Seat, action: Action, plan: Plan) -> None:
     if category in ("enterprise", "partner"):
         fx.move(d, card, fx.hand(seat), fx.tableau(seat), seat)
         if category == "enterprise":
-            fx.add_income_cubes(d, seat, card, b.allowed_income(d.state, b.enterprise(d.state, card)[1]))
+            placed = b.enterprise(d.state, card)
+            assert placed is not None, "the enterprise was just moved to the tableau"
+            fx.add_income_cubes(d, seat, card, b.allowed_income(d.state, placed[1]))
         fx.place_bribes(d, seat, card)
         if category == "partner":
             fx.queue(d, fx.effect_items(definition["effects"], seat, card), front=True)
@@ -285,7 +287,7 @@ def check_buy(state: State, seat: Seat, action: Action) -> Plan:
     require_fields(action, ("card", "side"))
     card = action.get("card")
     position = b.market_position(state, card) if isinstance(card, str) else None
-    if position is None:
+    if position is None or not isinstance(card, str):
         raise RuleViolation("not_in_market", "that card is not in the market")
     if state["buys"] >= 2:
         raise RuleViolation("two_buys", "you may buy from the market at most twice a turn")
@@ -373,7 +375,7 @@ def check_sell(state: State, seat: Seat, action: Action) -> Plan:
         if card in player["hand"]:
             where = "hand"
         elif any(e["card"] == card for e in player["enterprises"]):
-            if b.enterprise(state, card)[1]["unrest"]:  # type: ignore[index]
+            if b.placed_enterprise(state, card)[1]["unrest"]:
                 raise RuleViolation("unrest", "an enterprise with unrest cannot be sold")
             where = "enterprise"
         elif any(p["card"] == card for p in player["partners"]):
@@ -407,7 +409,7 @@ def check_redeploy(state: State, seat: Seat, action: Action) -> Plan:
     require_fields(action, ("card", "to"))
     troop = action.get("card")
     found = b.troop_location(state, troop) if isinstance(troop, str) else None
-    if found is None or found[0] != seat:
+    if found is None or not isinstance(troop, str) or found[0] != seat:
         raise RuleViolation("not_your_troop", "name one of your troops in play")
     if "to" not in action:
         raise RuleViolation("missing_field", "redeploy 'to' an enterprise id or 'hacendado'")
@@ -423,7 +425,7 @@ def do_redeploy(d: Draft, seat: Seat, action: Action, plan: Plan) -> None:
     fx.pay(d, seat, None, plan["cost"], "redeploy")
     if plan["in_place"]:
         if plan["to"] != "hacendado":
-            ent = b.enterprise(d.state, plan["to"])[1]  # type: ignore[index]
+            ent = b.placed_enterprise(d.state, plan["to"])[1]
             removed = min(ent["unrest"], plan["fp"])
             if removed:
                 d.emit("UnrestChanged", {"enterprise": plan["to"], "delta": -removed})
@@ -432,10 +434,10 @@ def do_redeploy(d: Draft, seat: Seat, action: Action, plan: Plan) -> None:
         frm = {"zone": "army", "seat": seat}
         fx.clear_bribes(d, seat, troop)
     else:
-        ent = b.enterprise(d.state, plan["from"])[1]  # type: ignore[index]
+        ent = b.placed_enterprise(d.state, plan["from"])[1]
         if ent["extortion"] is not None:
             d.emit("ExtortionCubeSet", {"enterprise": plan["from"], "seat": None})
-            fx.add_income_cubes(d, b.enterprise(d.state, plan["from"])[0], plan["from"], 1)  # type: ignore[index]
+            fx.add_income_cubes(d, b.placed_enterprise(d.state, plan["from"])[0], plan["from"], 1)
         fx.clear_bribes(d, seat, troop)
         frm = fx.troop_at(plan["from"], seat)
     _arrive(d, seat, troop, plan, frm)

@@ -302,3 +302,11 @@ def troop_location(state: State, troop: str) -> tuple[Seat, dict[str, Any] | Non
 
 def enterprise(state: State, ent_card: str) -> tuple[Seat, dict[str, Any]] | None:
     return find_enterprise(state, ent_card)
+
+
+def placed_enterprise(state: State, ent_card: str) -> tuple[Seat, dict[str, Any]]:
+    """(owner, record) of an enterprise the caller knows is in play (a checked plan names it)."""
+    found = find_enterprise(state, ent_card)
+    if found is None:
+        raise KeyError(f"enterprise {ent_card!r} is not in play")
+    return found

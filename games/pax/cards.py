@@ -302,7 +302,8 @@ def load_card(raw: Any, index: int) -> dict[str, Any]:
         raise CardSetError(f"{label}: a card is an object")
     if isinstance(raw.get("id"), str):
         label = f"card {raw['id']!r} ({label})"
-    schema = SCHEMAS.get(raw.get("category"))  # type: ignore[arg-type]
+    category = raw.get("category")
+    schema = SCHEMAS.get(category) if isinstance(category, str) else None
     if schema is None:
         raise CardSetError(f"{label}: field 'category': must be one of {', '.join(CATEGORIES)}")
     try:

@@ -117,7 +117,7 @@ def retreat_home(d: Draft, owner: Seat, troop: str, frm: Mapping[str, Any]) -> N
 
 def withdraw_troop(d: Draft, ent_card: str, to: Mapping[str, Any]) -> None:
     """A troop leaves an enterprise: an extortion cube it held becomes the owner's cube again."""
-    owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
+    owner, ent = b.placed_enterprise(d.state, ent_card)
     troop = ent["troop"]
     if troop is None:
         return
@@ -150,14 +150,14 @@ def discard_partner(d: Draft, seat: Seat, card: str) -> None:
 
 def clear_enterprise(d: Draft, ent_card: str, to: Mapping[str, Any]) -> None:
     """An enterprise leaves play: its troop retreats, every cube goes home, discs go back."""
-    owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
+    owner, ent = b.placed_enterprise(d.state, ent_card)
     if ent["extortion"] is not None:
         d.emit("ExtortionCubeSet", {"enterprise": ent_card, "seat": None})
     if ent["troop"] is not None:
         t_owner, troop = ent["troop"]["owner"], ent["troop"]["card"]
         clear_bribes(d, t_owner, troop)
         retreat(d, troop, troop_at(ent_card, t_owner))
-    owner, ent = b.enterprise(d.state, ent_card)  # type: ignore[misc]
+    owner, ent = b.placed_enterprise(d.state, ent_card)
     if ent["income"]:
         d.emit("IncomeCubesChanged", {"enterprise": ent_card, "delta": -ent["income"]})
     for oval, holder in enumerate(ent["conn"]):
@@ -171,7 +171,7 @@ def clear_enterprise(d: Draft, ent_card: str, to: Mapping[str, Any]) -> None:
 
 def loot(d: Draft, ent_card: str) -> None:
     """Looted: the enterprise goes back to its owner's hand."""
-    owner, _ = b.enterprise(d.state, ent_card)  # type: ignore[misc]
+    owner, _ = b.placed_enterprise(d.state, ent_card)
     clear_enterprise(d, ent_card, hand(owner))
 
 

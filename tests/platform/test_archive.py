@@ -128,7 +128,7 @@ def test_the_archive_repeats_nothing_and_rebuilds_a_game_whose_archiving_was_cut
     """The API process died between the last append and archiving: the reconcile finishes the job."""
     game_id, players = started(engine)
     with monkeypatch.context() as patch:
-        patch.setattr(engine, "_archive", lambda game_id: None)
+        patch.setattr(engine.follow_ups, "archive", lambda game_id, record: None)
         finish(engine, game_id, players)
     assert engine.redis.exists(engine.keys.events(game_id)) and not engine.store.is_archived(game_id)
     engine.rebuild_indexes()

@@ -173,7 +173,7 @@ def test_a_decision_overtaken_by_a_move_it_cannot_see_still_lands(engine: Engine
     game_id, person, other_bid = _revolution_bid_round(engine)
     version = engine.version(game_id)
     strategy = _RivalMovesDuringTheSearch(lambda: engine.act(person, game_id, other_bid))
-    monkeypatch.setattr("engine.core.make_bot", lambda name, budget: strategy)
+    monkeypatch.setattr("engine.bot_turns.make_bot", lambda name, budget: strategy)
     assert engine.play_bot_seat(game_id, version, 1) == "played"
     events = engine.store.read(game_id, after=version)
     assert [(e.actor, e.cause["kind"]) for e in events[:2]] == [(0, "player"), (1, "bot")]
@@ -186,7 +186,7 @@ def test_a_decision_overtaken_by_a_move_it_can_see_is_dropped(engine: Engine,
     version = engine.version(game_id)
     inner = _RivalMovesDuringTheSearch(lambda: None)  # seat 2's bot (ismcts here) just bids
     strategy = _RivalMovesDuringTheSearch(lambda: engine.play_bot_seat(game_id, version, 2))
-    monkeypatch.setattr("engine.core.make_bot", lambda name, budget: strategy if name == "random" else inner)
+    monkeypatch.setattr("engine.bot_turns.make_bot", lambda name, budget: strategy if name == "random" else inner)
     assert engine.play_bot_seat(game_id, version, 1) == "stale"
     assert [(e.actor, e.cause["kind"]) for e in engine.store.read(game_id, after=version)] == [(2, "bot")]
 

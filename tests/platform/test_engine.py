@@ -213,7 +213,7 @@ def test_a_snapshot_is_written_by_the_append_that_crosses_its_interval(engine: E
     engine.redis.delete(engine.keys.snapshots(game_id))
     engine.redis.hdel(engine.keys.meta(game_id), "snapshot")
     again = [GameEvent(e.type, e.data, e.actor) for e in engine.store.read(game_id)[stale["version"]:]]
-    assert engine._commit(game_id, stale, again, {"kind": "player"}) is None
+    assert engine.commits.commit(game_id, stale, again, {"kind": "player"}) is None
     assert engine.store.latest_snapshot(game_id) is None
 
 
@@ -401,7 +401,7 @@ def test_an_own_append_announced_before_its_reply_is_pushed_without_a_second_fol
             result = real_append(game, version, envelopes, *args, **kwargs)
             # What the listener does when the announcement arrives first.
             appending = True
-            engine._announced(game, version + len(envelopes), [event.to_json().encode() for event in envelopes])
+            engine.commits.announced(game, version + len(envelopes), [event.to_json().encode() for event in envelopes])
             appending = False
             heard.append(engine.projector.cached(game))
             return result
@@ -422,7 +422,7 @@ def test_an_own_append_announced_before_its_reply_is_pushed_without_a_second_fol
     (from_listener, before, record, events), *_ = pushed
     assert from_listener and before == done.events[0].seq - 1 and events == list(done.events)
     assert record is done.record and heard == [done.record]
-    assert engine._in_flight == {}
+    assert engine.commits.in_flight == {}
 
 
 def test_an_announcement_that_only_looks_like_an_own_append_is_parsed(engine: Engine) -> None:
@@ -431,9 +431,9 @@ def test_an_announcement_that_only_looks_like_an_own_append_is_parsed(engine: En
     game_id, players = started(engine)
     done = engine.act(players[0], game_id, {"type": "pick", "number": 1})
     lines = [event.to_json().encode() for event in done.events]
-    engine._in_flight[b"another event"] = (game_id, done.events[0].seq - 1, {"version": -1}, [])
+    engine.commits.in_flight[b"another event"] = (game_id, done.events[0].seq - 1, {"version": -1}, [])
     engine.projector._tails.pop(game_id)
-    engine._announced(game_id, done.events[-1].seq, lines)
+    engine.commits.announced(game_id, done.events[-1].seq, lines)
     assert engine.projector.remembered(game_id, done.events[0].seq - 1, done.events[-1].seq) == list(done.events)
     assert engine.projector.cached(game_id)["version"] == done.events[-1].seq
 

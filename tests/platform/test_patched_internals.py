@@ -1,8 +1,9 @@
 """The private names of gunicorn and gevent that service/gevent_worker.py and service/http_errors.py
-patch are still there, shaped as the patches expect.
+patch are still there, shaped as the patches expect, and so are the parts of redis-py's
+connections that events/lean.py drives itself.
 
 Those patches replace or wrap internals no release promises to keep. pyproject.toml caps
-both libraries below their next major version; when the cap is raised, this test says
+the three libraries below their next major version; when the cap is raised, this test says
 at once which patched name moved, instead of a worker that quietly loses a patch (or
 fails at its first request).
 """
@@ -29,7 +30,7 @@ def parameters(function: object) -> list[str]:
     return list(inspect.signature(function).parameters)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("package", ["gunicorn", "gevent"])
+@pytest.mark.parametrize("package", ["gunicorn", "gevent", "redis"])
 def test_the_installed_release_is_within_the_capped_major_version(package: str) -> None:
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     spec = next(d for d in dependencies if re.match(rf"{package}\b", d))
@@ -77,3 +78,15 @@ def test_gevents_socket_and_patch_are_there() -> None:
     assert "_sock" in getattr(_socket3.socket, "__slots__", ()) or "_sock" in inspect.getsource(_socket3.socket)
     assert "select" in parameters(monkey.patch_all)
     assert issubclass(monkey.MonkeyPatchWarning, Warning)
+
+
+def test_redis_connections_keep_what_lean_scripts_drive() -> None:
+    """events/lean.py makes connections from a pool's class and arguments, and sends and reads
+    a script call on one itself."""
+    import redis
+
+    pool = redis.ConnectionPool()
+    assert issubclass(pool.connection_class, redis.Connection) and isinstance(pool.connection_kwargs, dict)
+    assert parameters(redis.Connection.send_command)[:2] == ["self", "args"]  # send_command(*args)
+    reading = inspect.signature(redis.Connection.read_response).parameters.values()
+    assert all(p.default is not p.empty for p in list(reading)[1:])  # read_response() with no argument

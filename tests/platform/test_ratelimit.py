@@ -159,8 +159,8 @@ def test_concurrent_creations_by_one_player_never_pass_the_open_games_ceiling(en
     looked = Barrier(30)
     for client in clients:
         eng = client.application.extensions["intrigue"]
-        eng.check_open_games = lambda player_id, ceiling, _e=eng: (
-            looked.wait(timeout=20), Engine.check_open_games(_e, player_id, ceiling))[1]
+        eng.check_open_games = lambda player_id, ceiling, _check=eng.check_open_games: (
+            looked.wait(timeout=20), _check(player_id, ceiling))[1]
 
     def create(index: int) -> int:
         start.wait(timeout=20)

@@ -33,7 +33,7 @@ def test_overtime_is_taken_from_the_reserve_and_the_default_waits_for_it(engine:
     engine.act(players[0], game_id, {"type": "pick", "number": 3})
     # Seat 1 answers 20 s after its move deadline: those 20 s come out of its reserve.
     late = move_deadline + timedelta(seconds=20)
-    monkeypatch.setattr("engine.core.utc_now", lambda: iso(late))
+    monkeypatch.setattr("engine.commit.utc_now", lambda: iso(late))
     engine.act(players[1], game_id, {"type": "pick", "number": 2})  # its commit reveals both picks too
     assert engine.advance(game_id) == "nothing_due"
     record = engine.load(game_id)
@@ -48,7 +48,7 @@ def test_overtime_is_taken_from_the_reserve_and_the_default_waits_for_it(engine:
 
     # Once the reserve is gone the default is played: a miss, and no reserve left.
     gone = late + timedelta(seconds=70, milliseconds=1)
-    monkeypatch.setattr("engine.core.utc_now", lambda: iso(gone))
+    monkeypatch.setattr("engine.commit.utc_now", lambda: iso(gone))
     assert engine.advance(game_id, now=gone) == "timed_out"
     record = engine.load(game_id)
     assert record["misses"] == [0, 1]
@@ -68,7 +68,7 @@ def test_the_bot_takes_over_after_three_defaults_not_three_overtimes(engine: Eng
     for _ in range(3):  # seat 1 answers late three times, inside its reserve: no default, no miss
         record = engine.load(game_id)
         late = parse_time(record["move_deadlines"][1]) + timedelta(seconds=5)
-        monkeypatch.setattr("engine.core.utc_now", lambda late=late: iso(late))
+        monkeypatch.setattr("engine.commit.utc_now", lambda late=late: iso(late))
         engine.act(players[0], game_id, {"type": "pick", "number": 1})
         engine.act(players[1], game_id, {"type": "pick", "number": 1})  # and the reveal, in its commit
     record = engine.load(game_id)

@@ -8,7 +8,7 @@ import time
 import pytest
 import redis
 
-import engine.core as engine_core
+import engine.accounts as accounts_module
 from engine.core import Engine
 from engine.scheduling import JobScheduler, make_queue
 from engine.settings import Limits
@@ -94,7 +94,7 @@ def test_a_token_issued_before_tokens_were_listed_is_listed_and_revocable_once_u
     player = engine.player_for_token(token)
     assert player is not None
     engine.redis.delete(engine.keys.player_tokens(player.id))  # as a registration of an earlier version left it
-    engine._players.clear()
+    engine.accounts.players.clear()
     listed = client.get("/v1/me/tokens", headers=bearer(token)).get_json()["tokens"]
     assert [t["current"] for t in listed] == [True]
     spare = client.post("/v1/me/tokens", headers=bearer(token)).get_json()["token"]
@@ -105,23 +105,23 @@ def test_a_token_issued_before_tokens_were_listed_is_listed_and_revocable_once_u
 def later_by(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
     """The engine's clock, ``seconds`` on from now (the token cache's only clock)."""
     start = time.monotonic()
-    monkeypatch.setattr(engine_core.time, "monotonic", lambda: start + seconds)
+    monkeypatch.setattr(accounts_module.time, "monotonic", lambda: start + seconds)
 
 
 def test_a_token_is_kept_longer_while_its_revocation_would_be_heard(engine: Engine,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     client = app_client(engine, NONE)
     token = register(client)
-    engine._players.clear()
+    engine.accounts.players.clear()
     engine.watcher.start()
     assert engine.watcher.wait_live(10)
     assert engine.player_for_token(token) is not None  # looked up while the listener is subscribed
     looked_up = []
     real_hget = engine.redis.hget
     monkeypatch.setattr(engine.redis, "hget", lambda *args: looked_up.append(args) or real_hget(*args))
-    later_by(monkeypatch, engine_core.TOKEN_CACHE_SECONDS + 20)
+    later_by(monkeypatch, accounts_module.TOKEN_CACHE_SECONDS + 20)
     assert engine.player_for_token(token) is not None and looked_up == []  # still trusted, no round trip
-    later_by(monkeypatch, engine_core.TOKEN_TRUST_SECONDS + 1)
+    later_by(monkeypatch, accounts_module.TOKEN_TRUST_SECONDS + 1)
     assert engine.player_for_token(token) is not None and len(looked_up) == 1  # refreshed
 
 
@@ -129,12 +129,12 @@ def test_without_a_subscribed_listener_a_token_is_kept_two_seconds(engine: Engin
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     client = app_client(engine, NONE)
     token = register(client)
-    engine._players.clear()
+    engine.accounts.players.clear()
     monkeypatch.setattr(engine.watcher, "start", lambda: None)  # a listener not (yet) there
     assert not engine.watcher.live
     assert engine.player_for_token(token) is not None
-    later_by(monkeypatch, engine_core.TOKEN_CACHE_SECONDS + 0.5)
-    engine.redis.hdel(engine.keys.tokens(), engine_core._token_hash(token))  # revoked, unannounced
+    later_by(monkeypatch, accounts_module.TOKEN_CACHE_SECONDS + 0.5)
+    engine.redis.hdel(engine.keys.tokens(), accounts_module.token_hash(token))  # revoked, unannounced
     assert engine.player_for_token(token) is None
 
 
@@ -148,10 +148,10 @@ def test_a_revocation_reaches_the_other_processes_cache_at_once(engine: Engine, 
     heard = threading.Event()
 
     def hear(hashed: bytes) -> None:
-        other._token_revoked(hashed)
+        other.accounts.token_revoked(hashed)
         heard.set()
 
-    other.watcher.hear(other._revoked_channel(), hear)
+    other.watcher.hear(other.accounts.revoked_channel, hear)
     other.watcher.start()
     try:
         assert other.watcher.wait_live(10)

@@ -86,7 +86,7 @@ def test_the_sweep_asks_again_for_a_step_whose_job_was_lost(worker_engine: Engin
 def test_a_creation_cut_off_before_indexing_reaches_the_lobby_on_the_next_passes(engine: Engine, monkeypatch) -> None:
     """The append landed but its index updates did not (the process died): nobody could find the game."""
     creator, _ = engine.create_player("creator")
-    real_queue = engine._queue_follow_up
+    real_queue = engine.follow_ups.queue
 
     def queue_nothing(pipe, record, before, **options):
         return real_queue(engine.redis.pipeline(), record, before, **options)  # written to a pipe never sent
@@ -95,8 +95,8 @@ def test_a_creation_cut_off_before_indexing_reaches_the_lobby_on_the_next_passes
         raise ConnectionError("the process died here")
 
     with monkeypatch.context() as patch:
-        patch.setattr(engine, "_queue_follow_up", queue_nothing)
-        patch.setattr(engine, "_finish_follow_up", die)
+        patch.setattr(engine.follow_ups, "queue", queue_nothing)
+        patch.setattr(engine.follow_ups, "finish", die)
         try:
             engine.create_game(creator, "toy", 2, {}, {"seconds_per_move": 60})
         except ConnectionError:
@@ -122,7 +122,7 @@ def test_reconcile_reads_only_games_in_play_and_forgets_creations_that_never_app
     # A creation whose process died between saving the seed and appending, long ago.
     engine.redis.zadd(engine.keys.creating(), {"deadbeef0000": 1.0})
     engine.store.save_seed("deadbeef0000", "00" * 32)
-    assert engine._reconcile_candidates() == sorted([open_game, active_game])
+    assert engine.upkeep._reconcile_candidates() == sorted([open_game, active_game])
     assert engine.redis.zcard(engine.keys.creating()) == 0
     assert engine.redis.get(engine.keys.seed("deadbeef0000")) is None
 
@@ -220,7 +220,7 @@ def test_a_lingering_drain_job_runs_the_steps_that_fall_due_meanwhile_and_none_a
     engine.redis.set(engine.keys.drain_queued(), 1, px=QUEUED_MARK_MS)
     stepped: list[str] = []
     all_stepped = threading.Event()
-    run_due = engine._run_due
+    run_due = engine.upkeep._run_due
 
     def counting(game_ids: list[str]) -> int:
         done = run_due(game_ids)
@@ -229,7 +229,7 @@ def test_a_lingering_drain_job_runs_the_steps_that_fall_due_meanwhile_and_none_a
             all_stepped.set()
         return done
 
-    monkeypatch.setattr(engine, "_run_due", counting)
+    monkeypatch.setattr(engine.upkeep, "_run_due", counting)
     ran: list[int] = []
     drain = threading.Thread(target=lambda: ran.append(engine.drain_due(linger=30.0, idle=2.0)))
     drain.start()
@@ -283,8 +283,8 @@ def test_index_updates_of_a_commit_that_lost_the_race_never_run(engine: Engine) 
     game_id, players = started(engine)
     stale = engine.load(game_id)
     engine.act(players[0], game_id, {"type": "pick", "number": 3})  # another writer moves first
-    drafts = engine._decide(stale, 1, {"type": "pick", "number": 2}, None)
-    assert engine._commit(game_id, stale, drafts, {"kind": "player"}) is None  # decided on the stale record: lost
+    drafts = engine.moves.decide(stale, 1, {"type": "pick", "number": 2}, None)
+    assert engine.commits.commit(game_id, stale, drafts, {"kind": "player"}) is None  # a stale record: lost
     inbox = engine.keys.inbox(players[1].id)
     assert engine.redis.zscore(inbox, game_id) is not None, "seat 1 still owes its pick"
     assert engine.redis.zscore(engine.keys.inbox(players[0].id), game_id) is None

@@ -20,7 +20,8 @@ def decide_develop(state: State, seat: Seat, action: Action) -> list[GameEvent]:
     limit = max_influence(state, rid)
     if len(state["regions"][rid]["cards"][kind]) >= limit:
         raise RuleViolation("area_full", f"that region holds its maximum of {limit} {kind} card(s)")
-    (card,) = pick_cards(state["hands"][seat], {kind: 1}) or [None]
+    picked = pick_cards(state["hands"][seat], {kind: 1})
+    card = picked[0] if picked else None
     if card is None:
         raise RuleViolation("not_enough_cards", f"you hold no {kind} card")
     return [GameEvent("RegionDeveloped", {"seat": seat, "region": rid, "card": card}, actor=seat)]
