@@ -140,7 +140,8 @@ class _Search:
 
     def _fold(self, state: State, events: Sequence[GameEvent]) -> State:
         """The step's events folded on one copy of the state (not one copy an event)."""
-        return evolve_all(self.rules.evolve, state, events) if events else state
+        folded = evolve_all(self.rules.evolve, state, events)
+        return state if folded is None else folded
 
     def _settle(self, state: State) -> State:
         rules = self.rules

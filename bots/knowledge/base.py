@@ -36,7 +36,7 @@ class Knowledge:
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
-        self.game: str = rules.NAME  # type: ignore[attr-defined]
+        self.game: str = rules.NAME
         self.heuristic = heuristic_for(self.game)
 
     def policy_view(self, state: State, seat: Seat) -> dict[str, Any]:

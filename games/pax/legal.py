@@ -128,16 +128,16 @@ def turn_actions(state: State, seat: Seat) -> list[Action]:
                 continue
             district = definition.get("district")
             full = gold >= definition["cost"]
-            for ent in ents:
-                owner, record = t.owners[ent]
-                if district and t.districts[ent] != district:
+            for target in ents:
+                owner, record = t.owners[target]
+                if district and t.districts[target] != district:
                     continue
                 if owner == seat and record["unrest"] > 0:
                     continue
                 if full:
-                    out.append({"type": "play", "card": card, "target": ent})
+                    out.append({"type": "play", "card": card, "target": target})
                 if definition["scapegoat"]:
-                    out.append({"type": "play", "card": card, "target": ent, "scapegoat": True})
+                    out.append({"type": "play", "card": card, "target": target, "scapegoat": True})
         elif category == "black":
             needed = 2 if definition.get("regime") and definition["regime"] != state["regime"] else 1
             if not t.may("play", needed) or gold < definition["cost"]:
