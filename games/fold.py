@@ -69,7 +69,7 @@ def make_evolve(game: str, opening: str, open_state: Opening, handlers: Mapping[
     # Named as the game's own function, so a traceback or a repr points at the game's fold.
     evolve.__qualname__ = "evolve"
     evolve.__module__ = getattr(open_state, "__module__", __name__)
-    evolve.evolve_all = evolve_all  # type: ignore[attr-defined]
+    evolve.evolve_all = evolve_all  # type: ignore[attr-defined]  # a function attribute, read through getattr
     return evolve
 
 
