@@ -16,6 +16,7 @@ import orjson
 import redis
 
 from engine.commit import MAX_GAME_ID
+from engine.directory import index_player
 from engine.errors import Conflict, NotFound
 from engine.outcomes import Player
 from events.envelope import canonical_json, utc_now
@@ -49,6 +50,7 @@ class Accounts:
         pipe.hset(self.keys.player_tokens(player.id), token_id(hashed),
                   canonical_json({"hash": hashed, "created_at": utc_now()}))
         pipe.hset(self.keys.tokens(), hashed, player.id)
+        index_player(pipe, self.keys, player.id, name)  # found by name (GET /v1/players?name=)
         pipe.execute()
         return player, token
 

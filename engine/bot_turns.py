@@ -54,8 +54,10 @@ class BotTurns:
                               record["id"], seat)
         return dict(rng.choice(rules.legal_actions(record["state"], seat))), "random"
 
-    def play_bot_seat(self, game_id: str, version: int, seat: int) -> str:
-        """A bot seat's decision at ``version``: the bot worker's job. Does nothing once the game moved on.
+    def play_bot_seat(self, game_id: str, version: int | None, seat: int, budget: Budget | None = None) -> str:
+        """A bot seat's decision at ``version`` (None: the game's version now), within ``budget``
+        (None: the settings'): the bot worker's job. Does nothing once the game moved on, or
+        when the seat is not awaited (a sealed bid is not revised by a bot).
 
         The bot is shown what the seat's own client could read (its view, legal actions
         and redacted feed, see ``engine.seat_bots``), and its action is decided and appended
@@ -64,17 +66,18 @@ class BotTurns:
         nothing happens, and the commit that moved the game has asked for the next decision.
         """
         record = self.projector.load(game_id)
-        if record is None or record["status"] != "active" or record["version"] != version:
+        if record is None or record["status"] != "active" or version not in (None, record["version"]):
             return "stale"
+        version = record["version"]
         strategy = bot_seats(record).get(seat)
         if strategy is None:
             return "not_a_bot"
         rules = rules_of(record)
-        if not rules.may_act(record["state"], seat) or not self.seeds.at_hand(game_id):
+        if record["awaiting"][seat] is None or not self.seeds.at_hand(game_id):
             return "nothing_to_do"
         observation = observation_for(record, self.store.read(game_id, upto=version), seat)
         rng = self.seeds.rng(game_id, version + 1, f"bot:{seat}")
-        action = dict(make_bot(strategy, self.bot_budget()).choose(observation, rng))
+        action = dict(make_bot(strategy, budget or self.bot_budget()).choose(observation, rng))
         try:
             drafts = self.moves.decide(record, seat, action, version)
         except DomainError:  # the bot's mistake must not stall its seat: a random legal move instead

@@ -16,6 +16,7 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from engine.commit_check import refuse_unrenderable
 from engine.errors import NotFound
 from engine.follow_up import FollowUps, owe
 from engine.outcomes import Committed
@@ -47,8 +48,9 @@ class KeyWonRace(Exception):
 
 class CommitPath:
     def __init__(self, client: redis.Redis, keys: Keys, store: EventStore, projector: Projector, seeds: Seeds,
-                 follow_ups: FollowUps, steps_in_commit: bool = True) -> None:
-        """``steps_in_commit`` False leaves every system step to the workers (see :meth:`system_step`)."""
+                 follow_ups: FollowUps, steps_in_commit: bool = True, render_check: bool = False) -> None:
+        """``steps_in_commit`` False leaves every system step to the workers (see :meth:`system_step`);
+        ``render_check`` refuses a commit whose state some reader cannot read (engine.commit_check)."""
         self.redis = client
         self.keys = keys
         self.store = store
@@ -56,6 +58,7 @@ class CommitPath:
         self.seeds = seeds
         self.follow_ups = follow_ups
         self.steps_in_commit = steps_in_commit
+        self.render_check = render_check
         #: On a cluster a script may touch one hash slot alone: the index updates follow the append.
         self.cluster = isinstance(client, RedisCluster)
         #: This process's appends awaiting their reply, by their last event's stored JSON: the
@@ -85,6 +88,8 @@ class CommitPath:
         """
         version = record["version"] if record else 0
         envelopes, new, settled = self._seal(game_id, record, drafts, cause)
+        if self.render_check:  # a state some reader cannot read never reaches the log
+            refuse_unrenderable(game_id, new, envelopes)
         record_for_key = None
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,

@@ -82,13 +82,16 @@ class Engine:
         # The parts, each on those below it.
         self.follow_ups = FollowUps(client, self.keys, self.store, self.seeds, scheduler, self.hooks, self.ratings)
         self.commits = CommitPath(client, self.keys, self.store, self.projector, self.seeds, self.follow_ups,
-                                  steps_in_commit=steps_in_commit)
+                                  steps_in_commit=steps_in_commit, render_check=settings.render_check)
         self.watcher = self.commits.watcher
         self.cluster = self.commits.cluster
         self.gating = Gating(self.limiter, self.cluster)
         self.accounts = Accounts(client, self.keys, self.watcher, operator_token or settings.operator_token)
-        self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating)
-        self.moves = Moves(self.store, self.projector, self.seeds, self.commits, self.gating)
+        revisions = settings.revisions_per_decision
+        self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating,
+                             revisions_per_decision=revisions)
+        self.moves = Moves(self.store, self.projector, self.seeds, self.commits, self.gating,
+                           revisions_per_decision=revisions)
         self.reading = Reading(client, self.keys, self.store, self.projector, self.commits, self.chat,
                                self.ratings, self.streams, self.gating)
         self.bots = BotTurns(self.store, self.projector, self.seeds, self.commits, self.moves, settings)

@@ -88,6 +88,8 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "game_cancelled": (Conflict, "the game was cancelled before it started"),
     "already_resigned": (Conflict, "the seat has resigned already"),
     "seat_resigned": (Conflict, "the seat resigned: the takeover bot plays it"),
+    "too_many_revisions": (Conflict, "the seat replaced its sealed decision (or the player left the open game) "
+                                     "as often as the operator allows"),
     "game_not_over": (Conflict, "a rematch is offered once the game has ended"),
     "unknown_player": (Invalid, "an invitation names no registered player"),
     "too_many_invitations": (Invalid, "more players invited than the game has seats"),

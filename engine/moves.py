@@ -17,6 +17,7 @@ from engine.commit import MAX_RETRIES, CommitPath, KeyWonRace
 from engine.errors import Conflict, DomainError, Forbidden, Limited, NotYourTurn, rule_refusal
 from engine.gating import Gating
 from engine.outcomes import Committed, Player
+from engine.revisions import check_revision
 from engine.seeds import Seeds
 from events.envelope import canonical_json
 from events.store import EventStore, Gate
@@ -27,12 +28,14 @@ from projections.record import Record, resigned, rules_of, seat_of
 
 class Moves:
     def __init__(self, store: EventStore, projector: Projector, seeds: Seeds, commits: CommitPath,
-                 gating: Gating) -> None:
+                 gating: Gating, *, revisions_per_decision: int) -> None:
         self.store = store
         self.projector = projector
         self.seeds = seeds
         self.commits = commits
         self.gating = gating
+        #: How often a seat may replace one sealed decision (``engine.revisions``; 0: no bound).
+        self.revisions_per_decision = revisions_per_decision
 
     def act(self, player: Player, game_id: str, action: Mapping[str, Any], idempotency_key: str | None = None,
             if_match: int | None = None, gates: Sequence[Gate] = (), answer_first: bool = False) -> Committed:
@@ -131,6 +134,7 @@ class Moves:
         rules = rules_of(record)
         if not rules.may_act(record["state"], seat):
             raise NotYourTurn("not_your_turn", "you have no decision to make now", version=record["version"])
+        check_revision(record, seat, self.revisions_per_decision)
         try:
             rng = self.seeds.rng(record["id"], record["version"] + 1)
             return rules.decide(record["state"], seat, dict(action), rng)

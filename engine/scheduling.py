@@ -14,6 +14,7 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from engine.bot_queue import BotQueue
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from events.store import MAX_CONNECTIONS, IndexCommands, Keys
 
@@ -26,9 +27,8 @@ BOTS_QUEUE = "intrigue-bots"
 #: webhook deliveries, and bot seats' decisions.
 QUEUES = {"games": QUEUE_NAME, "webhooks": WEBHOOK_QUEUE, "bots": BOTS_QUEUE}
 DRAIN = "workers.jobs.drain"
+#: The job earlier versions queued for each bot decision (see ``workers.bots.play_seat``).
 PLAY_BOT_SEAT = "workers.bots.play_seat"
-#: A bot's decision is bounded by its budget; this only stops one that hangs.
-BOT_JOB_TIMEOUT = 120
 #: How long a "drain job queued" mark lives: a job lost with its mark set delays due
 #: steps by at most this (and the sweep asks for a drain regardless of the mark).
 QUEUED_MARK_MS = 5_000
@@ -76,15 +76,15 @@ class JobScheduler:
         self.queue = queue
         self.keys = keys or Keys()
         self.bots = make_queue(queue.connection, BOTS_QUEUE)
+        self.bot_queue = BotQueue(queue.connection, self.bots, self.keys)
 
     def enqueue_bot(self, game_id: str, version: int, seat: int) -> None:
-        """Ask a bot worker for the decision of bot seat ``seat`` at ``version`` of the game.
+        """Ask a bot worker for the decision of bot seat ``seat``, awaited at ``version`` of the game.
 
-        The job does nothing once the game has moved past ``version`` (the commit that moved
-        it asked for whatever bot decision follows), so a repeated or late job is harmless.
+        At most one request per (game, seat) waits (``engine.bot_queue``): asking again while
+        it waits changes nothing, and the request is played at the game's version then.
         """
-        self.bots.enqueue(PLAY_BOT_SEAT, game_id, version, seat, job_id=f"bot-{game_id}-{version}-{seat}",
-                          result_ttl=0, failure_ttl=3600, job_timeout=BOT_JOB_TIMEOUT)
+        self.bot_queue.ask(game_id, seat)
 
     def advance(self, game_id: str) -> None:
         """Ask for ``advance(game_id)`` now (where the due set could not ride in the commit)."""

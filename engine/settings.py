@@ -149,6 +149,12 @@ class Settings:
     bot_milliseconds: float = 450.0
     #: Rated games a player must have finished in a title to appear on its leaderboard.
     leaderboard_min_games: int = 5
+    #: Whether a commit is refused unless every seat's and a spectator's view of the state it
+    #: leads to renders (engine.commit_check). Off by default: it costs up to 1.6 ms of CPU a
+    #: move (bench/render_check.py); the test suites run with it on.
+    render_check: bool = False
+    #: Times a seat may replace one sealed decision (or a player leave one open game); 0: no bound.
+    revisions_per_decision: int = 20
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -306,6 +312,7 @@ VARIABLES = (
     Variable("INTRIGUE_CHAT_RATE", "chat_rate", _count),
     Variable("INTRIGUE_LEADERBOARD_MIN_GAMES", "leaderboard_min_games", _count),
     Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),
+    Variable("INTRIGUE_REVISIONS_PER_DECISION", "revisions_per_decision", _count),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_PLAIN_REQUESTS", "plain_requests", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),
@@ -316,4 +323,5 @@ VARIABLES = (
     Variable("INTRIGUE_PAX_CARD_SETS", "pax_card_sets", _text),
     Variable("INTRIGUE_BOT_ITERATIONS", "bot_iterations", _positive_count),
     Variable("INTRIGUE_BOT_MILLISECONDS", "bot_milliseconds", _positive_number),
+    Variable("INTRIGUE_RENDER_CHECK", "render_check", _flag),
 )

@@ -18,6 +18,7 @@ from engine.commit import MAX_RETRIES, CommitPath
 from engine.errors import Conflict, Forbidden, Invalid
 from engine.gating import Gating
 from engine.outcomes import Committed, Joined, Player
+from engine.revisions import check_rejoin
 from engine.seat_bots import check_bots
 from engine.seeds import Seeds
 from events.envelope import seed_commitment
@@ -32,7 +33,7 @@ from projections.views import public_options
 
 class Tables:
     def __init__(self, client: redis.Redis, keys: Keys, store: EventStore, projector: Projector, seeds: Seeds,
-                 commits: CommitPath, gating: Gating) -> None:
+                 commits: CommitPath, gating: Gating, *, revisions_per_decision: int) -> None:
         self.redis = client
         self.keys = keys
         self.store = store
@@ -40,6 +41,8 @@ class Tables:
         self.seeds = seeds
         self.commits = commits
         self.gating = gating
+        #: How often a player may leave one open game (``engine.revisions``; 0: no bound).
+        self.revisions_per_decision = revisions_per_decision
         #: On a cluster the creator's hosting set lives in another hash slot than the game.
         self.cluster = commits.cluster
         self._reserve = LeanScript(client, _RESERVE)
@@ -197,6 +200,7 @@ class Tables:
                 raise Conflict("game_not_open", "this game is not open for joining")
             if record.get("invite") and player.id not in record["invite"] and player.id != record["created_by"]:
                 raise Forbidden("not_invited", "only the players invited to this game may join it")
+            check_rejoin(record, player.id, self.revisions_per_decision)
             seat = record["players"].index(None)
             drafts = [GameEvent("PlayerJoined", {"seat": seat, "player": {"id": player.id, "name": player.name}},
                                 actor=seat)]

@@ -98,6 +98,9 @@ class GameRules(Protocol):
     #: Option keys that must not be shown to seats (a scenario's fixed deck reveals every hand).
     #: Optional: a module without it has no secret options.
     SECRET_OPTIONS: tuple[str, ...]
+    #: Every action the game takes, as JSON Schema built with :mod:`games.action_schema`: the API
+    #: reference shows it, and ``decide`` runs its strict check (``ActionCheck``) first.
+    ACTION_SCHEMA: dict[str, Any]
     #: Options the conformance suite adds to its random playouts, for a game whose uniform
     #: random play is legal but very long (a turn limit, say). Optional; documented by the game.
     PLAYOUT_OPTIONS: dict[str, Any]

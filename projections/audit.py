@@ -3,7 +3,8 @@
 Each batch of events records its cause: a seat's action, a timeout's default, the
 bot's move, a system step, a join. The audit folds the log and, for every batch,
 asks the rules what that cause produces with the generator derived from the
-revealed seed; any difference names the first bad event.
+revealed seed; any difference names the first bad event. So does the first event after which
+some seat or a spectator cannot read the game (``projections.renderable``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from itertools import groupby
 from events.envelope import ChainError, Envelope, canonical_json, check_chain, seed_commitment
 from games.base import GameEvent, RuleViolation, derive_rng
 from projections.record import Record, fold, platform_outcome, rules_of
+from projections.renderable import Unrenderable, check_renders
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,10 @@ def audit(events: list[Envelope]) -> AuditReport:
             _check_batch(record, batch, seed)
             for event in batch:
                 record = fold(record, event)
+            assert record is not None
+            check_renders(record, batch)
+        except Unrenderable as err:  # a log no reader can read past this event: a rules bug let it in
+            raise AuditError(err.seq, f"{err.event_type}: {str(err).split(': ', 1)[1]}") from None
         except AuditError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:

@@ -29,8 +29,9 @@ from projections.views import summary
 
 
 def card(record: Record) -> str:
-    """What a listing shows of a game: its public summary, whom it awaits and until when."""
-    return orjson.dumps({**summary(record), "awaiting": record["awaiting"], "deadlines": record["deadlines"]}).decode()
+    """What a listing shows of a game: its public summary, whom it awaits and until when, who won."""
+    return orjson.dumps({**summary(record), "awaiting": record["awaiting"], "deadlines": record["deadlines"],
+                         "winners": record["winners"]}).decode()
 
 
 class BadCursor(ValueError):

@@ -70,7 +70,7 @@ def _game_created(event: Envelope) -> Record:
         "autoplay": [False] * seats, "winners": None, "reason": None, "seed": None,
         "move_deadlines": [None] * seats,
         "reserve": [float({**DEFAULT_TIME_CONTROL, **data["time_control"]}["reserve_seconds"])] * seats,
-        "resigned": [],
+        "resigned": [], "revisions": [0] * seats, "departures": {},
         "unlisted": bool(data.get("unlisted", False)), "invite": list(data.get("invite") or []),
         "rematch_of": data.get("rematch_of"), "rated": bool(data.get("rated", False)),
     }
@@ -117,6 +117,9 @@ def _player_left(record: Record, event: Envelope) -> None:
     players = list(record["players"])
     players[event.data["seat"]] = None
     record["players"] = players
+    # Leaving and joining again appends and moves nothing on: the engine bounds how often.
+    player = event.data["player"]
+    record["departures"] = {**departures(record), player: departures(record).get(player, 0) + 1}
 
 
 def _game_cancelled(record: Record, event: Envelope) -> None:
@@ -164,8 +167,37 @@ def rules_of(record: Record) -> GameRules:
     return load(record["game"])
 
 
+def revisions(record: Record) -> list[int]:
+    """How many times each seat has revised the decision it sealed and still may replace (a
+    Revolution! bid, an Ideology offer) since it was last awaited; zeros for records folded
+    before revisions were counted."""
+    return list(record.get("revisions") or [0] * record["seats"])
+
+
+def departures(record: Record) -> dict[str, int]:
+    """How many times each player left this game while it was open (none in older records)."""
+    return dict(record.get("departures") or {})
+
+
+def _is_revision(record: Record, event: Envelope) -> bool:
+    """Whether ``event`` opens a seat's own batch posted while the game no longer awaited that seat.
+
+    A seat may act unawaited only where its game lets it replace a sealed choice, so this
+    counts revisions for every title without knowing its rules. The first event of the
+    batch is read against the record as the seat's post found it.
+    """
+    seat = event.actor
+    return (seat is not None and record["status"] == "active" and event.cause.get("batch") == event.seq
+            and event.cause.get("seat") == seat and event.cause.get("kind") in ("player", "bot")
+            and record["awaiting"][seat] is None)
+
+
 def _fold_game_event(record: Record, event: Envelope) -> None:
     rules = rules_of(record)
+    if event.actor is not None and _is_revision(record, event):
+        counts = revisions(record)
+        counts[event.actor] += 1
+        record["revisions"] = counts
     record["state"] = rules.evolve(record["state"], event)
     if event.actor is not None and event.cause.get("kind") == "player":
         # The player is back: their own decision ends any run of misses and the bot's stand-in.
@@ -211,6 +243,9 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
     record["deadlines"] = deadlines
     record["move_deadlines"] = new_moves
     record["reserve"] = reserve
+    held = record.get("revisions")
+    if held and any(held[seat] for seat in after):  # awaited again: a fresh decision, a fresh count
+        record["revisions"] = [0 if seat in after else count for seat, count in enumerate(held)]
 
 
 def _iso(moment: datetime) -> str:

@@ -72,7 +72,8 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
         return "The game expires: its seats did not fill in time"
     if event.type == "GameEnded":
         winners = " and ".join(_name(after, seat) for seat in data["winners"])
-        return f"The game ends ({data['reason']}): {winners} {'wins' if len(data['winners']) == 1 else 'share the win'}"
+        reason = str(data["reason"]).replace("_", " ")  # words, not the code: "last standing"
+        return f"The game ends ({reason}): {winners} {'wins' if len(data['winners']) == 1 else 'share the win'}"
     assert before is not None
     rules = rules_of(after)
     describe = getattr(rules, "describe", None)

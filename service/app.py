@@ -10,6 +10,7 @@ from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import RequestRedirect
 
 from engine.core import Engine
 from engine.errors import DomainError
@@ -21,7 +22,7 @@ from service.chat import chat_bp
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
 from service.express import SPENT, ExpressLane
-from service.http_errors import BodyTimeout, body_timeout_problem
+from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
 from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp
 from service.routes import games_bp, leaderboards_bp, me_bp, players_bp
@@ -84,6 +85,15 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp):
         app.register_blueprint(blueprint)
+
+    @app.before_request
+    def _relative_redirects() -> Response | None:
+        """Routing's own redirects (``/v1//games`` to ``/v1/games``) name no host: Werkzeug
+        would write the request's Host header into ``Location`` and its page."""
+        redirect = request.routing_exception
+        if isinstance(redirect, RequestRedirect):
+            return Response(status=redirect.code, headers={"Location": relative_location(redirect.new_url)})
+        return None
 
     @app.errorhandler(Problem)
     def _problem(err: Problem) -> Response:

@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
 
     reindex = commands.add_parser("reindex", formatter_class=defaults, description=attach,
-                                  help="rebuild the lobby, inbox and deadline indexes and the ratings from the streams")
+                                  help="rebuild the lobby, inbox and deadline indexes and the ratings from the "
+                                       "streams, and the players' name index")
     reindex.add_argument("--data", metavar="DIR", help="attach to the intrigue serve running on DIR")
 
     bot = commands.add_parser("bot", formatter_class=defaults,
@@ -102,6 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
     """
     import socket
 
+    from events.store import without_password
     from service.datadir import DataFolder, FolderInUse, command_line, die_with_parent, stop_children
     from service.embedded import EmbeddedRedis
 
@@ -112,7 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
         folder = DataFolder(args.data)
         # Started below, once all is ours. Outside the terminal's process group, as the workers
         # are: Ctrl-C reaches this process alone, which stops the workers, then Redis.
-        embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent(), own_group=True)
+        embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent(), own_group=True, private=True)
         redis_url = embedded.url
     try:
         listener = socket.create_server((args.host, args.port), backlog=2048)
@@ -139,7 +141,7 @@ def _serve(args: argparse.Namespace) -> int:
             assert embedded.process is not None
             children[embedded.process.pid] = command_line(embedded.process.pid)
             folder.record(redis_url=redis_url, children=children)
-            log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
+            log.info("embedded Redis on %s, data in %s", without_password(redis_url), folder.path)
         env = environment_with(REDIS_URL=redis_url)
         # Game workers, one for webhook deliveries and one for bot seats: neither a slow receiver
         # nor a bot's search ever delays a deadline. With --workers 0 the operator runs workers
@@ -302,6 +304,7 @@ def _bot(args: argparse.Namespace) -> int:
 
 def _reindex(args: argparse.Namespace) -> int:
     from engine.core import Engine
+    from engine.directory import backfill
     from engine.scheduling import JobScheduler, make_queue, queue_client
     from events.store import connect
     from service.progress import Progress
@@ -314,7 +317,8 @@ def _reindex(args: argparse.Namespace) -> int:
     engine = Engine(client, JobScheduler(make_queue(queue_client(client, settings.queue_url, settings.redis_cluster))),
                     settings=settings)
     count = engine.rebuild_indexes(progress=progress.update)
-    print(f"rebuilt the indexes of {count} game(s)")
+    players = backfill(client, engine.keys)
+    print(f"rebuilt the indexes of {count} game(s) and the name index of {players} player(s)")
     return 0
 
 

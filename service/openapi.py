@@ -153,6 +153,15 @@ def _operations() -> list[Operation]:
     return [
         Operation("post", "/v1/players", "Register a player and get a bearer token", "none", 201, "Player",
                   _join(BODY), body="PlayerCreate", description="The token is shown once; only its hash is kept."),
+        Operation("get", "/v1/players", "Find players by the start of their name", "optional", 200, "PlayerMatches",
+                  _join(OPTIONAL_TOKEN, {400: ("bad_query",)}),
+                  params=({**_query("name", "The start of a name (any case), 1 to 40 characters",
+                                    {"type": "string", "minLength": 1, "maxLength": 40}), "required": True},
+                          _query("limit", "At most this many (20 at most)", {"type": "integer", "minimum": 1,
+                                                                             "maximum": 20})),
+                  description="Players whose name starts with `name`, compared case-folded, in name order; "
+                              "at most 20. A client invites people by name with it: the ids go in a new "
+                              "game's `invite`. Names are not unique: two players may share one."),
         Operation("get", "/v1/players/{player_id}", "A player's ratings and rated games played per title", "optional",
                   200, "PlayerProfile", _join(OPTIONAL_TOKEN, {404: ("player_not_found",)}),
                   params=(_path("player_id", "The player's id"),),
@@ -190,7 +199,7 @@ def _operations() -> list[Operation]:
                           CURSOR)),
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
                   "required", 200, "JoinResult",
-                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "busy")}),
+                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy")}),
                   params=(GAME_ID,), description="The last seat to join starts the game."),
         Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
                   "required", 200, "GameView",
@@ -228,7 +237,8 @@ def _operations() -> list[Operation]:
                   "required", 200, "ActionResult",
                   _join(BODY, {400: ("bad_if_match", "bad_idempotency_key")}, TOKEN, {403: ("not_seated",)}, GAME,
                         {409: ("game_not_started", "game_over", "version_conflict", "not_your_turn",
-                               "idempotency_key_reused", "seat_resigned", "game_cancelled", "busy")}),
+                               "idempotency_key_reused", "seat_resigned", "too_many_revisions",
+                               "game_cancelled", "busy")}),
                   params=(GAME_ID,
                           _header("Idempotency-Key", "Your id for this decision: the same key again returns the "
                                                      "first result and appends nothing (1 to 200 characters)",
@@ -327,6 +337,7 @@ def _operations() -> list[Operation]:
 
 SCHEMAS = {
     "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,
+    "PlayerMatches": schemas.PlayerMatchesSchema,
     "TimeControl": schemas.TimeControlSchema, "GameSummary": schemas.GameSummarySchema,
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,

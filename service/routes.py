@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 
-from engine.chat import visible
+from engine import directory
+from engine.chat import readable
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
@@ -53,6 +54,18 @@ def create_player() -> tuple[dict[str, Any], int]:
     return {"id": player.id, "name": player.name, "token": token}, 201
 
 
+@players_bp.get("")
+def find_players() -> dict[str, Any]:
+    """Players whose name starts with ``name`` (any case): how a client invites people by name."""
+    current_player(required=False)  # a token sent must be valid
+    prefix = request.args.get("name", "")
+    if not 1 <= len(prefix) <= 40 or not prefix.strip():
+        raise Problem(400, "bad_query", "name must be 1 to 40 characters: the start of a player's name")
+    limit = query_int("limit", directory.MAX_RESULTS, 1, directory.MAX_RESULTS)
+    eng = engine()
+    return {"players": directory.find_by_prefix(eng.redis, eng.keys, prefix, limit)}
+
+
 @players_bp.get("/<player_id>")
 def player(player_id: str) -> dict[str, Any]:
     """A player's public card: name, and rating and rated games played per title."""
@@ -95,7 +108,7 @@ def lobby() -> dict[str, Any]:
     if wanted is not None and wanted not in registry.GAMES:
         raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
     page = _page(lambda limit, cursor: engine().lobby_page(wanted, limit, cursor))
-    games = [_public(c) for c in page.cards if c["status"] == "open"]
+    games = [{k: v for k, v in _public(c).items() if k != "winners"} for c in page.cards if c["status"] == "open"]
     return {"games": games, "next_cursor": page.next_cursor}
 
 
@@ -265,7 +278,7 @@ def replay(game_id: str) -> dict[str, Any]:
     everything = current["status"] == "finished" or is_operator()
     body = game_view(record, seat, clock=parse_time(record["updated_at"]))
     body["legal_actions"] = []
-    said = [m for m in eng.messages(game_id, None, upto_version=version) if visible(current, m, seat)]
+    said = readable(current, eng.messages(game_id, None, upto_version=version), seat)
     return {"version": version, "game": body, "state": record["state"] if everything else None,
             "messages": said}
 
@@ -313,13 +326,14 @@ def my_games() -> dict[str, Any]:
         seat = next((s for s, p in enumerate(found["players"]) if p is not None and p["id"] == player.id), None)
         if seat is None:
             if not inbox and found["status"] == "open" and player.id in found.get("invite", ()):
-                games.append({**_public(found), "seat": None, "invited": True, "awaiting_me": False,
-                              "deadline": None})
+                games.append({**_public(found), "winners": None, "seat": None, "invited": True,
+                              "awaiting_me": False, "deadline": None})
             continue
         mine = found["awaiting"][seat] is not None and seat not in found.get("resigned", ())
         if inbox and not mine:
             continue  # the index lags a commit in flight: the game moved on
-        games.append({**_public(found), "seat": seat, "invited": False, "awaiting_me": mine,
+        games.append({**_public(found), "winners": found.get("winners"), "seat": seat, "invited": False,
+                      "awaiting_me": mine,
                       "deadline": found["deadlines"][seat]})
     return {"games": games, "next_cursor": page.next_cursor}
 

@@ -86,6 +86,16 @@ class GameCreateSchema(Schema):
                                                   "in /v1/me/games and gets an `invited` webhook"})
 
 
+class PlayerMatchSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class PlayerMatchesSchema(Schema):
+    players = fields.List(fields.Nested(PlayerMatchSchema), required=True,
+                          metadata={"description": "Players whose name starts with the prefix, in name order"})
+
+
 class PlayerRefSchema(Schema):
     id = fields.String()
     name = fields.String()
@@ -154,6 +164,9 @@ class GameListSchema(Schema):
 
 
 class InboxEntrySchema(GameSummarySchema):
+    winners = fields.List(fields.Integer(), allow_none=True, metadata={
+        "description": "A finished game's winning seats; null before the end (a game listed before this field "
+                       "was added shows null until its next move)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "Your seat; null for a game you are invited to"})
     invited = fields.Boolean(metadata={"description": "True: an open game you are invited to and have not joined"})
     awaiting_me = fields.Boolean()

@@ -21,14 +21,23 @@ from typing import Any
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
 
+from games import registry
+
 STATIC = Path(__file__).resolve().parent / "static"
 
 #: The client's own addresses: every one of them is the same page (``index.html``).
-CLIENT_ROUTES = re.compile(r"/(?:lobby|me|new|account|games/[A-Za-z0-9_-]{1,64})?/?")
+CLIENT_ROUTES = re.compile(r"/(?:lobby|me|new|account|games/[A-Za-z0-9_-]{1,64}|players/[A-Za-z0-9_-]{1,64}"
+                           r"|leaderboards(?:/[a-z]{1,32})?|rules/[a-z]{1,32})?/?")
+
+#: A game's rules summary, its package's README, as text: ``/rules/coup.md``; and its component
+#: data files, whose numbers the client's tooltips quote: ``/rules/coup/cards.json``.
+RULES = re.compile(r"/rules/([a-z]{1,32})\.md")
+DATA = re.compile(r"/rules/([a-z]{1,32})/([a-z_]{1,32}\.json)")
+GAMES = STATIC.parent.parent / "games"
 
 _TYPES = {".html": "text/html", ".js": "text/javascript",
           ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png",
-          ".json": "application/json", ".txt": "text/plain"}
+          ".json": "application/json", ".txt": "text/plain", ".md": "text/markdown"}
 
 #: Only this origin: no script, style, font or connection anywhere else, ever.
 _POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -49,6 +58,14 @@ class WebClient:
         """The file answering ``path``, or None when the path is not the client's."""
         if CLIENT_ROUTES.fullmatch(path):
             return self.root / "index.html"
+        rules = RULES.fullmatch(path)
+        if rules and rules.group(1) in registry.GAMES:
+            readme = GAMES / rules.group(1) / "README.md"
+            return readme if readme.is_file() else None
+        data = DATA.fullmatch(path)
+        if data and data.group(1) in registry.GAMES:
+            found = GAMES / data.group(1) / "data" / data.group(2)
+            return found if found.is_file() else None
         if path.startswith("/static/"):
             found = safe_join(str(self.root), path[len("/static/"):])
             if found is not None and Path(found).is_file():

@@ -26,12 +26,15 @@ from games.coup.rules import (
     validate_options,
 )
 from games.coup.sample import determinize, prepare_sampler
+from games.coup.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.coup.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
     "REQUIRED_FIELDS",
     "RULE_CODES",
     "SECRET_OPTIONS",

@@ -28,12 +28,15 @@ from games.ideology.rules import (
     validate_options,
 )
 from games.ideology.sample import determinize, prepare_sampler
+from games.ideology.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.ideology.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
     "PLAYOUT_OPTIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",

@@ -28,7 +28,7 @@ from games.pax.rules import (
     validate_options,
 )
 from games.pax.sample import determinize, prepare_sampler
-from games.pax.schema import ACTION_SCHEMA, REQUIRED_FIELDS
+from games.pax.schema import ACTION_SCHEMA, OPTIONS_SCHEMA, REQUIRED_FIELDS
 from games.pax.views import redact, view
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
     "REQUIRED_FIELDS",
     "PLAYOUT_OPTIONS",
     "RULE_CODES",

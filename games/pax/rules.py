@@ -29,7 +29,6 @@ from games.base import (
     Seat,
     State,
     require_fields,
-    require_present,
 )
 
 from . import board as b
@@ -39,7 +38,7 @@ from .actions import TURN_ACTIONS, Plan
 from .effects import Draft
 from .fold import evolve  # noqa: F401  (re-exported: the protocol's fold)
 from .legal import turn_actions
-from .schema import REQUIRED_FIELDS
+from .schema import CHECK, OPTIONS_CHECK
 
 NAME = "pax"
 MIN_SEATS = 2
@@ -79,6 +78,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
+    OPTIONS_CHECK(options)
     result = {**OPTION_DEFAULTS, **{key: value for key, value in options.items() if value is not None}}
     if options.get("cards") is not None and "card_set" in options and options["card_set"] is not None:
         raise InvalidOptions("bad_option", "give either card_set or cards, not both")
@@ -567,7 +567,7 @@ def _check(state: State, seat: Seat, action: Any) -> tuple[str, Plan, dict[str, 
 
 
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
-    require_present(action, REQUIRED_FIELDS)
+    CHECK(action)
     kind, plan, item = _check(state, seat, action)
     d = Draft(state)
     if item is not None:

@@ -25,12 +25,15 @@ from games.revolution.rules import (
     validate_options,
 )
 from games.revolution.sample import determinize, prepare_sampler
+from games.revolution.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.revolution.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
     "REQUIRED_FIELDS",
     "RULE_CODES",
     "awaiting",

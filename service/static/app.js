@@ -4,6 +4,10 @@
 import {api, ApiError, session} from "./api.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
 import {tablePage} from "./table.js";
+import {GAME_BLURBS, GAME_NAMES, gameName} from "./words.js";
+import {markdown} from "./markdown.js";
+
+export {gameName};
 
 const main = document.getElementById("main");
 const notice = document.getElementById("notice");
@@ -28,10 +32,15 @@ export function navigate(path) {
   window.scrollTo(0, 0);
 }
 
-const GAMES = ["coup", "revolution", "ideology", "pax"];
-const GAME_NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas",
-                    pax: "Pax Porfiriana"};
-export const gameName = (id) => GAME_NAMES[id] || titleCase(id);
+const GAMES = Object.keys(GAME_NAMES);
+
+/** The games this server hosts: the lobby's ``game`` filter in its API reference. */
+async function hostedGames() {
+  const doc = await openapi();
+  const lobbyParams = doc.paths["/v1/games"]?.get?.parameters || [];
+  const hosted = lobbyParams.find((p) => p.name === "game")?.schema?.enum;
+  return hosted?.length ? hosted : GAMES;
+}
 
 const routes = [
   [/^\/$/, home],
@@ -40,6 +49,9 @@ const routes = [
   [/^\/me\/?$/, myGames],
   [/^\/account\/?$/, account],
   [/^\/games\/([A-Za-z0-9_-]+)\/?$/, (el, id) => tablePage(el, id, {showError, clearError, navigate})],
+  [/^\/players\/([A-Za-z0-9_-]+)\/?$/, playerPage],
+  [/^\/leaderboards(?:\/([a-z]+))?\/?$/, leaderboardPage],
+  [/^\/rules\/([a-z]+)\/?$/, rulesPage],
 ];
 
 function render() {
@@ -86,7 +98,15 @@ window.addEventListener("unhandledrejection", (event) => { showError(event.reaso
 // ---------------------------------------------------------------------------- pages
 
 function home(el) {
-  return session.token ? lobby(el) : account(el);
+  const hosted = h("ul", {class: "hosted", id: "hosted-games"});
+  el.append(h("section", {class: "card", "aria-labelledby": "hosted-title"},
+    h("h2", {id: "hosted-title"}, "Games hosted here"), hosted));
+  hostedGames().then((games) => fill(hosted, games.map((g) => h("li", {},
+    h("strong", {}, gameName(g)), GAME_BLURBS[g] ? ` · ${GAME_BLURBS[g]} ` : " ",
+    h("a", {href: `/rules/${g}`}, `Rules of ${gameName(g)}`))))).catch(showError);
+  const rest = h("div", {});
+  el.append(rest);
+  return session.token ? lobby(rest) : account(rest);
 }
 
 function account(el) {
@@ -106,10 +126,11 @@ function account(el) {
   const next = /^\/games\/[A-Za-z0-9_-]+$/.test(wanted) ? wanted : null;
   const nameInput = h("input", {id: "signup-name", name: "name", required: true, maxlength: 40, autocomplete: "nickname"});
   const tokenInput = h("input", {id: "signin-token", name: "token", required: true, autocomplete: "off", spellcheck: "false"});
-  const shown = h("div", {class: "token-shown", "aria-live": "polite"});
+  const shown = h("section", {class: "token-shown", "aria-live": "polite"});
   el.append(
     h("h1", {}, "Play Intrigue"),
-    h("section", {class: "card"},
+    shown,
+    h("section", {class: "card signing"},
       h("h2", {}, "Sign up"),
       h("form", {onsubmit: async (event) => {
         event.preventDefault();
@@ -117,16 +138,18 @@ function account(el) {
         try {
           const made = await api("POST", "/v1/players", {body: {name: nameInput.value.trim()}, token: null});
           session.signIn(made.token, {id: made.id, name: made.name});
-          fill(shown, h("p", {}, `Welcome, ${made.name}. Your token (copy it to sign in on another device):`),
+          // Signed up: the forms to sign up or in are done with; the token is what is left to see.
+          for (const section of el.querySelectorAll("section.signing")) section.hidden = true;
+          fill(shown, h("h2", {}, "Signed up"),
+               h("p", {}, `Welcome, ${made.name}. Your token (copy it to sign in on another device):`),
                h("output", {class: "token"}, made.token),
                h("p", {}, next ? h("a", {href: next}, "Back to the game") : h("a", {href: "/lobby"}, "Go to the lobby")));
           updateAccountLink();
         } catch (err) { showError(err); }
       }},
         h("label", {for: "signup-name"}, "Your name"), nameInput,
-        h("button", {type: "submit"}, "Sign up")),
-      shown),
-    h("section", {class: "card"},
+        h("button", {type: "submit"}, "Sign up"))),
+    h("section", {class: "card signing"},
       h("h2", {}, "Sign in with a token"),
       h("form", {onsubmit: async (event) => {
         event.preventDefault();
@@ -167,15 +190,21 @@ function lobby(el) {
   const list = h("div", {class: "games", "aria-live": "polite"});
   const more = h("button", {type: "button", hidden: true}, "Next page");
   let cursor = null;
+  const listed = new Set();
   const load = async (reset) => {
+    if (!reset && !cursor) return;  // no next page: nothing to add (never the first page again)
     try {
       const query = new URLSearchParams({limit: "20"});
       if (filter.value) query.set("game", filter.value);
       if (!reset && cursor) query.set("cursor", cursor);
       const page = await api("GET", `/v1/games?${query}`);
-      if (reset) fill(list);
+      if (reset) { fill(list); listed.clear(); }
       if (reset && !page.games.length) list.append(h("p", {}, "No open games. Create one!"));
-      for (const game of page.games) list.append(gameRow(game, true));
+      for (const game of page.games) {
+        if (listed.has(game.id)) continue;
+        listed.add(game.id);
+        list.append(gameRow(game, true));
+      }
       cursor = page.next_cursor;
       more.hidden = !cursor;
     } catch (err) { showError(err); }
@@ -192,18 +221,30 @@ function lobby(el) {
   load(true);
 }
 
+function winnersLine(game) {
+  const names = game.winners.map((s) => game.players[s]?.name ?? `seat ${s}`);
+  return names.length ? `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}` : "Nobody won";
+}
+
+function statusLine(game) {
+  if (game.status === "open") return game.invited ? "You are invited · waiting for players" : "Waiting for players";
+  if (game.status === "cancelled") return "Cancelled before it started";
+  if (game.status === "finished") return game.winners ? `Finished · ${winnersLine(game)}` : "Finished";
+  return "In progress";
+}
+
 function gameRow(game, joinable) {
-  const join = joinable && session.token ? h("button", {type: "button", onclick: async () => {
+  const join = (joinable || game.invited) && session.token ? h("button", {type: "button", onclick: async () => {
     try {
       await api("POST", `/v1/games/${game.id}/join`);
       navigate(`/games/${game.id}`);
     } catch (err) { showError(err); }
-  }}, `Join ${gameName(game.game)}`) : null;
+  }}, game.invited ? `Accept the invitation to ${gameName(game.game)}` : `Join ${gameName(game.game)}`) : null;
   return h("article", {class: "game-row", dataset: {game: game.id}},
     h("h3", {}, h("a", {href: `/games/${game.id}`}, `${gameName(game.game)} · ${game.id.slice(0, 8)}`)),
     h("p", {}, seatsLine(game), " · ", timeControlLine(game.time_control)),
-    game.deadline ? h("p", {}, game.awaiting_me ? "Your move: " : "Next deadline: ", countdown(game.deadline)) : null,
-    game.winners ? h("p", {}, `Winners: ${game.winners.map((s) => game.players[s]?.name ?? `seat ${s}`).join(", ")}`) : null,
+    joinable ? null : h("p", {class: "row-status"}, statusLine(game)),
+    game.deadline && game.status === "active" ? h("p", {}, game.awaiting_me ? "Your move: " : "Next deadline: ", countdown(game.deadline)) : null,
     join);
 }
 
@@ -224,11 +265,40 @@ function newGame(el) {
   const days = h("input", {id: "new-days", name: "days", type: "number", value: 1, min: 0.001, step: "any", required: true});
   const reserve = h("input", {id: "new-reserve", name: "reserve", type: "number", value: 0, min: 0, step: "any"});
   const optionBox = h("fieldset", {class: "options"});
+  // Play against bots: any seat may be a bot's (ISMCTS); the creator sits in the first seat left.
+  const botBox = h("fieldset", {class: "bots", id: "new-bots"});
+  const drawBots = () => {
+    const chosen = new Set([...botBox.querySelectorAll("input:checked")].map((i) => i.value));
+    const count = Math.max(0, Math.min(Number(seats.value) || 0, Number(seats.max) || 6));
+    fill(botBox, h("legend", {}, "Play against bots"),
+      h("p", {class: "muted", id: "bots-help"}, "Tick the seats a bot plays (the ISMCTS bot); you sit in the first seat left."),
+      Array.from({length: count}, (_, s) => h("div", {class: "field"},
+        h("input", {type: "checkbox", id: `bot-seat-${s}`, value: String(s), checked: chosen.has(String(s)),
+                    "aria-describedby": "bots-help"}),
+        h("label", {for: `bot-seat-${s}`}, `Seat ${s + 1} is a bot`))));
+  };
+  seats.addEventListener("input", drawBots);
+  // Invite people by name: each name is looked up (GET /v1/players?name=) and sent as an id.
+  const inviteInput = h("input", {id: "new-invite", name: "invite", autocomplete: "off", list: "invite-names",
+                                  "aria-describedby": "invite-help"});
+  const inviteNames = h("datalist", {id: "invite-names"});
+  let lookups = 0;
+  inviteInput.addEventListener("input", async () => {
+    const last = inviteInput.value.split(",").pop().trim();
+    const ticket = ++lookups;
+    if (last.length < 2) return;
+    try {
+      const found = await api("GET", `/v1/players?${new URLSearchParams({name: last})}`);
+      if (ticket !== lookups) return;
+      const before = inviteInput.value.split(",").slice(0, -1).map((n) => n.trim()).filter(Boolean);
+      fill(inviteNames, found.players.map((p) => h("option", {value: [...before, p.name].join(", ")})));
+    } catch (err) { showError(err); }
+  });
   const advanced = h("textarea", {id: "new-options-json", name: "options_json", rows: 3, spellcheck: "false",
                                   placeholder: '{"deck": ["duke", ...]}'});
   const schemaFor = async () => (await openapi()).components.schemas[`${titleCase(game.value)}Create`];
   let drawn = 0;
-  const drawOptions = async () => {
+  async function drawOptions() {
     const ticket = ++drawn;  // a later choice of game wins over a slower earlier one
     try {
       const doc = await openapi();
@@ -259,8 +329,8 @@ function newGame(el) {
       fill(optionBox, h("legend", {}, "Options"), fields.length ? fields : h("p", {}, "No simple options for this game."));
     } catch (err) { showError(err); }
   };
-  game.addEventListener("change", drawOptions);
-  drawOptions();
+  game.addEventListener("change", async () => { await drawOptions(); drawBots(); });
+  drawOptions().then(drawBots);
   el.append(h("h1", {}, "Create a game"),
     h("form", {class: "card", onsubmit: async (event) => {
       event.preventDefault();
@@ -279,8 +349,18 @@ function newGame(el) {
       }
       const time_control = {seconds_per_move: Math.max(1, Math.round(+days.value * 86400))};
       if (+reserve.value > 0) time_control.reserve_seconds = Math.round(+reserve.value * 86400);
+      const body = {game: game.value, seats: +seats.value, options, time_control};
+      const bots = [...botBox.querySelectorAll("input:checked")].map((i) => i.value);
+      if (bots.length) body.bots = Object.fromEntries(bots.map((s) => [s, "ismcts"]));
       try {
-        const made = await api("POST", "/v1/games", {body: {game: game.value, seats: +seats.value, options, time_control}});
+        const names = inviteInput.value.split(",").map((n) => n.trim()).filter(Boolean);
+        if (names.length) body.invite = await Promise.all(names.map(async (name) => {
+          const found = await api("GET", `/v1/players?${new URLSearchParams({name})}`);
+          const exact = found.players.find((p) => p.name.toLowerCase() === name.toLowerCase());
+          if (!exact) throw new Error(`nobody here is called ${name}`);
+          return exact.id;
+        }));
+        const made = await api("POST", "/v1/games", {body});
         await api("POST", `/v1/games/${made.id}/join`);
         navigate(`/games/${made.id}`);
       } catch (err) { showError(err); }
@@ -290,6 +370,9 @@ function newGame(el) {
       h("fieldset", {}, h("legend", {}, "Time control"),
         h("div", {class: "field"}, h("label", {for: "new-days"}, "Days per move"), days),
         h("div", {class: "field"}, h("label", {for: "new-reserve"}, "Reserve (days)"), reserve)),
+      botBox,
+      h("div", {class: "field"}, h("label", {for: "new-invite"}, "Invite (names, comma-separated)"), inviteInput, inviteNames,
+        h("small", {id: "invite-help"}, "Only the people you invite (and you) may then take a seat.")),
       optionBox,
       h("details", {}, h("summary", {}, "Advanced options (JSON)"),
         h("label", {for: "new-options-json"}, "Options as JSON, merged over the ones above"), advanced),
@@ -308,30 +391,39 @@ function myGames(el) {
     el.append(h("h1", {}, "My games"), h("p", {}, h("a", {href: "/account"}, "Sign up or sign in"), " to see your games."));
     return;
   }
-  const inbox = h("div", {class: "games"});
-  const playing = h("div", {class: "games"});
-  const finished = h("div", {class: "games"});
-  el.append(h("h1", {}, "My games"),
-    h("section", {"aria-labelledby": "inbox-title"}, h("h2", {id: "inbox-title"}, "Awaiting me"), inbox),
-    h("section", {"aria-labelledby": "playing-title"}, h("h2", {id: "playing-title"}, "In progress"), playing),
-    h("section", {"aria-labelledby": "finished-title"}, h("h2", {id: "finished-title"}, "Finished"), finished));
+  const section = (id, title, none) => {
+    const list = h("div", {class: "games", id: `${id}-list`, dataset: {none}});
+    el.append(h("section", {"aria-labelledby": `${id}-title`}, h("h2", {id: `${id}-title`}, title), list));
+    return list;
+  };
+  el.append(h("h1", {}, "My games"));
+  const inbox = section("inbox", "Awaiting me", "Nothing awaits you.");
+  const invited = section("invited", "Invitations", "No invitation.");
+  const waiting = section("open", "Waiting for players", "No game waiting for players.");
+  const playing = section("playing", "In progress", "No game in progress.");
+  const finished = section("finished", "Finished", "No finished game yet.");
   const more = h("button", {type: "button", hidden: true}, "More of my games");
   el.append(more);
+  const listFor = (g) => (g.invited ? invited : g.status === "open" ? waiting
+    : g.status === "finished" || g.status === "cancelled" ? finished : playing);
+  const listed = new Set();
   let cursor = null;
   let first = true;
   const page = async () => {
+    if (!first && !cursor) return;  // past the last page: nothing more (never the first page again)
     try {
       const query = new URLSearchParams({limit: "50"});
       if (cursor) query.set("cursor", cursor);
       const mine = await api("GET", `/v1/me/games?${query}`);
-      if (first) { fill(playing); fill(finished); }
       for (const g of mine.games) {
-        const list = g.status === "finished" ? finished : playing;
-        list.querySelector("p.none")?.remove();
-        list.append(gameRow(g, false));
+        if (listed.has(g.id)) continue;
+        listed.add(g.id);
+        listFor(g).append(gameRow(g, false));
       }
-      if (first && !playing.children.length) playing.append(h("p", {class: "none"}, "No game in progress."));
-      if (first && !finished.children.length) finished.append(h("p", {class: "none"}, "No finished game yet."));
+      for (const list of [invited, waiting, playing, finished]) {
+        list.querySelector("p.none")?.remove();
+        if (!list.children.length) list.append(h("p", {class: "none"}, list.dataset.none));
+      }
       first = false;
       cursor = mine.next_cursor;
       more.hidden = !cursor;
@@ -340,11 +432,70 @@ function myGames(el) {
   more.addEventListener("click", page);
   (async () => {
     try {
-      const waiting = await api("GET", "/v1/me/games?awaiting=me&limit=50");
-      fill(inbox, waiting.games.length ? waiting.games.map((g) => gameRow(g, false)) : h("p", {}, "Nothing awaits you."));
+      const awaited = await api("GET", "/v1/me/games?awaiting=me&limit=50");
+      fill(inbox, awaited.games.length ? awaited.games.map((g) => gameRow(g, false)) : h("p", {}, inbox.dataset.none));
     } catch (err) { showError(err); }
     await page();
   })();
+}
+
+function rulesPage(el, game) {
+  document.title = `Rules of ${gameName(game)} · Intrigue`;
+  const body = h("div", {class: "rules"}, h("p", {}, "Loading the rules…"));
+  el.append(h("h1", {}, `Rules of ${gameName(game)}`),
+    h("p", {class: "muted"}, "The summary this server plays by. Where it and the rulebook differ, the rulebook is right."),
+    body);
+  api("GET", `/rules/${game}.md`, {text: true, token: null})
+    .then((text) => fill(body, markdown(text)))
+    .catch((err) => { fill(body, h("p", {}, "No rules summary for this game.")); showError(err); });
+}
+
+function ratingLine(r) {
+  return `rating ${r.rating.toFixed(1)} (skill ${r.mu.toFixed(1)} ± ${(3 * r.sigma).toFixed(1)}) · ${r.games} rated game${r.games === 1 ? "" : "s"}`;
+}
+
+function playerPage(el, id) {
+  document.title = "Player · Intrigue";
+  const card = h("section", {class: "card", "aria-live": "polite"}, h("p", {}, "Loading…"));
+  el.append(card);
+  api("GET", `/v1/players/${id}`).then((player) => {
+    document.title = `${player.name} · Intrigue`;
+    const titles = Object.entries(player.ratings || {});
+    fill(card, h("h1", {}, player.name),
+      titles.length ? h("ul", {class: "ratings"}, titles.map(([g, r]) => h("li", {},
+        h("a", {href: `/leaderboards/${g}`}, gameName(g)), `: ${ratingLine(r)}`)))
+        : h("p", {}, "No rated game finished yet."),
+      h("p", {}, h("a", {href: "/leaderboards"}, "All leaderboards")));
+  }).catch(showError);
+}
+
+function leaderboardPage(el, wanted) {
+  const game = wanted || GAMES[0];
+  document.title = `Leaderboard of ${gameName(game)} · Intrigue`;
+  const chooser = h("nav", {"aria-label": "Leaderboards", class: "toolbar"},
+    GAMES.map((g) => h("a", {href: `/leaderboards/${g}`, "aria-current": g === game ? "page" : null}, gameName(g))));
+  const list = h("ol", {class: "leaderboard", id: "leaderboard"});
+  const note = h("p", {class: "muted"});
+  const more = h("button", {type: "button", hidden: true}, "More players");
+  let cursor = null;
+  const load = async (first) => {
+    if (!first && !cursor) return;
+    try {
+      const query = new URLSearchParams({limit: "50"});
+      if (cursor) query.set("cursor", cursor);
+      const page = await api("GET", `/v1/leaderboards/${game}?${query}`);
+      note.textContent = `Players with at least ${page.min_games} rated games, best first (rating: skill less three deviations).`;
+      for (const entry of page.players) {
+        list.append(h("li", {value: entry.rank}, h("a", {href: `/players/${entry.player}`}, entry.name), ` · ${ratingLine(entry)}`));
+      }
+      if (first && !page.players.length) list.append(h("li", {class: "none"}, "Nobody has played enough rated games yet."));
+      cursor = page.next_cursor;
+      more.hidden = !cursor;
+    } catch (err) { showError(err); }
+  };
+  more.addEventListener("click", () => load(false));
+  el.append(h("h1", {}, `Leaderboard: ${gameName(game)}`), chooser, note, list, more);
+  load(true);
 }
 
 render();

@@ -10,6 +10,9 @@ import {coup} from "./games/coup.js";
 import {revolution} from "./games/revolution.js";
 import {ideology} from "./games/ideology.js";
 import {pax} from "./games/pax.js";
+import {awaitedWords} from "./words.js";
+import {describePlatform} from "./games/platform.js";
+import {loadTips} from "./tips.js";
 
 const TABLES = {coup, revolution, ideology, pax};
 const NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas", pax: "Pax Porfiriana"};
@@ -25,7 +28,7 @@ export function seatName(game, seat) {
   return player ? `${player.name} (seat ${seat})` : `seat ${seat}`;
 }
 
-export function tablePage(el, id, {showError, clearError}) {
+export function tablePage(el, id, {showError, clearError, navigate}) {
   let game = null;
   let actionsKey = null;
   let finishedDrawn = false;
@@ -39,7 +42,9 @@ export function tablePage(el, id, {showError, clearError}) {
   const chatPanel = h("section", {class: "chat", "aria-label": "Table talk"});
   const feed = h("ol", {class: "feed-list", id: "feed"});
   const over = h("section", {class: "over", "aria-label": "Replay and audit"});
-  el.append(head, status,
+  const life = h("div", {class: "toolbar table-life", id: "table-life"});
+  let lifeKey = null;
+  el.append(head, status, life,
     h("div", {class: "table-layout"},
       h("div", {class: "table-main"}, decision, board, over),
       h("aside", {class: "table-side"}, chatPanel,
@@ -47,10 +52,15 @@ export function tablePage(el, id, {showError, clearError}) {
 
   const table = () => TABLES[game?.game] || generic;
 
+  let tipsAsked = false;
   function apply(view, force = false) {
     if (!force && game && view.version < game.version) return;  // an older answer arrived late
     game = view;
     draw();
+    if (!tipsAsked) {  // the rules at hand: drawn again once the game's data files are in
+      tipsAsked = true;
+      loadTips(game.game).then(() => { actionsKey = null; draw(); }).catch(showError);
+    }
   }
 
   async function reload() {
@@ -93,8 +103,11 @@ export function tablePage(el, id, {showError, clearError}) {
       h("p", {class: "who"}, mySeat === null || mySeat === undefined
         ? (game.status !== "open" ? "You are watching."
           : session.token ? joinButton() : h("a", {href: `/account?next=/games/${id}`}, "Sign up or sign in to take a seat"))
-        : `You are ${seatName(game, mySeat)}.`));
+        : `You are ${seatName(game, mySeat)}.`),
+      h("p", {class: "seated"}, "At the table: ", game.players.map((p, s) => [s ? ", " : "",
+        p ? (p.bot ? `${p.name} (seat ${s}, a bot)` : [h("a", {href: `/players/${p.id}`}, p.name), ` (seat ${s})`]) : `seat ${s} free`])));
     drawStatus(myTurn);
+    drawLife();
     fill(board, table().board(game, {seatName: (s) => seatName(game, s), feed: feedItems}));
     const key = JSON.stringify([game.status, game.seat, game.phase, game.awaiting_kinds?.[game.seat], game.legal_actions,
                                 table().decisionKey?.(game)]);
@@ -123,22 +136,73 @@ export function tablePage(el, id, {showError, clearError}) {
     }}, "Take a seat");
   }
 
+  function finalResult() {
+    return `Game over. Winner${game.winners.length > 1 ? "s" : ""}: ${game.winners.map((s) => seatName(game, s)).join(", ") || "nobody"}`;
+  }
+
   function drawStatus(myTurn) {
     const parts = [h("span", {class: `conn conn-${connection}`}, connection === "live" ? "● live" : connection)];
     if (game.status === "open") {
       const seated = game.players.filter(Boolean).length;
       parts.push(h("span", {}, `Waiting for players: ${seated}/${game.seats} seated. Share this page's address to invite them.`));
+    } else if (game.status === "cancelled") {
+      parts.push(h("strong", {}, "Cancelled: its creator called it off before it started."));
     } else if (game.status === "finished") {
-      parts.push(h("strong", {class: "result"}, `Game over. Winner${game.winners.length > 1 ? "s" : ""}: ${
-        game.winners.map((s) => seatName(game, s)).join(", ") || "nobody"}`));
+      parts.push(h("strong", {class: "result"}, finalResult()));
     } else {
-      const awaited = game.awaiting.map((s) => `${seatName(game, s)}${game.awaiting_kinds?.[s] ? ` to ${game.awaiting_kinds[s]}` : ""}`);
+      const awaited = game.awaiting.map((s) => `${seatName(game, s)} ${awaitedWords(game.game, game.awaiting_kinds?.[s])}`.trim());
       parts.push(h("span", {class: "awaiting"}, awaited.length ? `Awaiting ${awaited.join(", ")}` : "Resolving…"));
       if (game.deadline) parts.push(h("span", {}, " · deadline in ", countdown(game.deadline)));
       if (myTurn) parts.push(h("strong", {class: "your-turn"}, " · Your turn"));
     }
     parts.push(h("span", {class: "version"}, ` · version ${game.version}`));
     fill(status, parts);
+  }
+
+  // ------------------------------------------------------------ the table's life
+  /** "Are you sure?" in the page itself: a question, the action's own button and a way back. */
+  function confirming(question, yes, act) {
+    const back = h("button", {type: "button", class: "action", onclick: () => { lifeKey = null; drawLife(); }}, "No, go back");
+    const sure = h("button", {type: "button", onclick: act}, yes);
+    fill(life, h("p", {role: "alert", class: "confirm"}, question), sure, back);
+    sure.focus();
+  }
+
+  async function lifeCall(method, path, then) {
+    clearError();
+    try { then(await api(method, path)); } catch (err) { showError(err); lifeKey = null; drawLife(); }
+  }
+
+  function drawLife() {
+    const seated = game.seat !== null && game.seat !== undefined;
+    const created = feedItems.find((e) => e.type === "GameCreated")?.data?.created_by;
+    const creator = Boolean(created) && created === session.player?.id;
+    const resigned = seated && (game.resigned || []).includes(game.seat);
+    const key = JSON.stringify([game.status, seated, creator, resigned, game.rematch, game.game]);
+    if (key === lifeKey) return;
+    lifeKey = key;
+    const rules = h("a", {href: `/rules/${game.game}`, class: "rules-link"}, `Rules of ${NAMES[game.game] || titleCase(game.game)}`);
+    const buttons = [];
+    if (game.status === "open" && seated) {
+      buttons.push(h("button", {type: "button", class: "action", onclick: () => lifeCall("POST", `/v1/games/${id}/leave`,
+        (view) => { apply(view, true); restart(); })}, "Leave this game"));
+    }
+    if (game.status === "open" && creator) {
+      buttons.push(h("button", {type: "button", class: "action", onclick: () => confirming(
+        "Cancel this game for everyone? It cannot be started again.", "Yes, cancel the game",
+        () => lifeCall("DELETE", `/v1/games/${id}`, () => reload()))}, "Cancel the game"));
+    }
+    if (game.status === "active" && seated && !resigned) {
+      buttons.push(h("button", {type: "button", class: "action", onclick: () => confirming(
+        "Resign? You are out of the running for good, and a bot plays your seat to the end.", "Yes, resign",
+        () => lifeCall("POST", `/v1/games/${id}/resign`, (done) => apply(done.game, true)))}, "Resign…"));
+    }
+    if (game.status === "finished" && seated) {
+      buttons.push(h("button", {type: "button", onclick: () => lifeCall("POST", `/v1/games/${id}/rematch`,
+        (joined) => navigate(`/games/${joined.game.id}`))}, game.rematch ? "Join the rematch" : "Rematch"));
+    }
+    if (game.status === "cancelled") buttons.push(h("p", {}, "This game was cancelled before it started."));
+    fill(life, buttons, rules);
   }
 
   // ------------------------------------------------------------ table talk
@@ -179,12 +243,33 @@ export function tablePage(el, id, {showError, clearError}) {
       h("strong", {}, game ? seatName(game, from) : `seat ${from}`), ` ${whom}: `, text));
   }
 
+  let replayAt = null;  // the replay slider's version, once the game is over: the log stops there
+
+  function feedLine(item) {
+    const names = {seatName: (s) => (game ? seatName(game, s) : `seat ${s}`), feed: feedItems};
+    const line = describePlatform(item, names) ?? (table().describe || generic.describe)(item, game, names);
+    return line ? h("li", {dataset: {seq: item.seq}}, h("span", {class: "seq"}, `${item.seq} `), line) : null;
+  }
+
   function addFeed(item) {
     feedItems.push(item);
-    const line = (table().describe || generic.describe)(item, game, {seatName: (s) => (game ? seatName(game, s) : `seat ${s}`)});
-    if (!line) return;
-    feed.prepend(h("li", {}, h("span", {class: "seq"}, `${item.seq} `), line));
-    while (feed.children.length > 60) feed.lastChild.remove();
+    if (item.type === "GameCreated" && game) { lifeKey = null; drawLife(); }  // says who may cancel
+    if (replayAt !== null && item.seq > replayAt) return;
+    const line = feedLine(item);
+    if (line) {
+      feed.prepend(line);
+      while (feed.children.length > 60) feed.lastChild.remove();
+    }
+    // A decision that tells why it is asked (Coup's "you lose an influence: ...") is drawn again
+    // when the event that says why arrives after the view that asks it.
+    if (game && table().redrawOnFeed?.(game, item)) { actionsKey = null; draw(); }
+  }
+
+  /** The log as it stood at ``version`` (the replay slider's), newest first. */
+  function drawFeedUpTo(version) {
+    replayAt = version;
+    const lines = feedItems.filter((e) => e.seq !== null && e.seq <= version).map(feedLine).filter(Boolean);
+    fill(feed, lines.slice(-60).reverse());
   }
 
   // ------------------------------------------------------------ after the end
@@ -201,12 +286,16 @@ export function tablePage(el, id, {showError, clearError}) {
         const replay = await api("GET", `/v1/games/${id}/replay?version=${version}`);
         if (ticket !== pending) return;
         label.textContent = `Version ${version} of ${max}`;
-        const seen = {...game, ...replay.game};
+        // A past version of a finished game: nobody is to act, no clock runs, the result stands.
+        const seen = {...game, ...replay.game, deadline: null, legal_actions: []};
         // Once the game is over the replay holds everything (the state): a table may show it.
         if (replay.state && table().withState) seen.view = table().withState(seen.view, replay.state);
-        fill(shown, h("p", {}, `Phase: ${seen.phase ?? seen.status}`),
+        drawFeedUpTo(version);
+        fill(shown, h("p", {class: "replay-note"}, version === max ? "The final position. " : `As it stood at version ${version}. `,
+          h("strong", {}, `Result: ${game.winners.map((s) => seatName(game, s)).join(" and ") || "nobody"} won.`)),
           replay.state ? h("details", {}, h("summary", {}, "Everything at this version (the game is over)"), readable(replay.state)) : null,
-          table().board(seen, {seatName: (s) => seatName(game, s), feed: feedItems.filter((e) => e.seq !== null && e.seq <= version)}));
+          table().board(seen, {seatName: (s) => seatName(game, s), replay: true,
+                               feed: feedItems.filter((e) => e.seq !== null && e.seq <= version)}));
       } catch (err) { showError(err); }
     };
     slider.addEventListener("input", show);

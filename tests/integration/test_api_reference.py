@@ -220,6 +220,7 @@ def etiquette(call: Any, natasha: Client, sacha: Client) -> None:
     sacha.join(running)
     call(sacha, "POST", "/v1/games/{game_id}/resign", f"/v1/games/{running}/resign")
     call(natasha, "POST", "/v1/games/{game_id}/rematch", f"/v1/games/{running}/rematch")
+    call(natasha, "GET", "/v1/players", "/v1/players", params={"name": "sac"})
     call(natasha, "GET", "/v1/players/{player_id}", f"/v1/players/{sacha.player_id}")
     call(natasha, "GET", "/v1/leaderboards/{game}", "/v1/leaderboards/coup", params={"limit": 3})
 

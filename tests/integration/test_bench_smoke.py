@@ -249,3 +249,10 @@ def test_a_window_whose_server_exited_says_so_instead_of_running_again(monkeypat
         alive.kill()
         alive.wait()
     assert not side_by_side.running(alive.pid)
+
+
+def test_bot_latency_bench_prints_p50_and_p95_of_the_bots_decisions() -> None:
+    out = run_bench("bench/bot_latency.py", "--tables", "2", "--decisions", "3")
+    match = re.search(r"(\d+) decisions\s+p50 (\d+) ms\s+p95 (\d+) ms", out)
+    assert match, out
+    assert int(match.group(1)) >= 6 and int(match.group(2)) <= int(match.group(3))

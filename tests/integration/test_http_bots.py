@@ -18,6 +18,7 @@ import pytest
 from events.envelope import Envelope
 from projections.audit import audit, read_log
 from tests.integration.conftest import ROOT, SMALL_BOT_BUDGET
+from tests.integration.sdk.test_readme_bot_titles import assert_each_decision_answered_once
 from tests.support.client import Client
 
 
@@ -106,6 +107,20 @@ def test_intrigue_bot_plays_a_seat_of_a_live_game_to_its_end(server: str) -> Non
     events = stored_log(host, game_id)
     assert any(e.cause.get("kind") == "player" and e.cause.get("seat") == 1 for e in events), "it posted as seat 1"
     assert audit(events).winners == final["winners"]
+
+
+def test_intrigue_bot_answers_each_sealed_bid_once_and_finishes_revolution(server: str) -> None:
+    """A sealed bid may be replaced, so the seat keeps legal actions; the command does not re-bid."""
+    host, guest = Client.register(server, "host of a revolution"), Client.register(server, "random bidder")
+    game_id = host.post("/v1/games", {"game": "revolution", "seats": 3, "bots": {"1": "ismcts", "2": "random"}},
+                        expect=201)["id"]
+    command = [sys.executable, "-m", "service.cli", "bot", "--url", server, "--token", guest.token or "",
+               "--game", game_id, "--strategy", "random", "--seed", "11"]
+    done = subprocess.run(command, cwd=ROOT, env={**os.environ, **SMALL_BOT_BUDGET}, capture_output=True, text=True,
+                          timeout=240)  # it joins the last seat, which starts the game
+    assert done.returncode == 0, done.stdout[-1000:] + done.stderr[-2000:]
+    assert f"game {game_id} over: seat 0 (random)" in done.stdout, done.stdout[-1000:] + done.stderr[-2000:]
+    assert_each_decision_answered_once(stored_log(host, game_id), 0)
 
 
 def test_intrigue_bot_without_the_sdk_says_so_in_one_line() -> None:

@@ -431,7 +431,7 @@ def test_private_chat_never_reaches_a_third_seat_and_everything_is_published_at_
     chat_at = lines.index("    [chat] seat 0 (natasha) to seat 1 (sacha): Let us gang up on Haig")
     assert lines[chat_at - 1].startswith("Deal - ")  # said right after the deal, before the first move
     assert lines[chat_at + 2] == "Turn 1 - seat 0 takes income: 2 -> 3 coins"
-    assert lines[-1].startswith("The game ends (last_standing)")
+    assert lines[-1].startswith("The game ends (last standing)")
 
 
 def sse_text(server: str, client: Client, game_id: str, resume: str | None = None) -> str:

@@ -1,4 +1,4 @@
-"""Bot seats in the engine: the job asked for each awaited bot seat, what the bot is shown, stale jobs."""
+"""Bot seats in the engine: the request asked for each awaited bot seat, what the bot is shown, stale requests."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def _bot_game(engine: Engine, game: str = "coup") -> tuple[str, Player]:
 def test_every_commit_that_leaves_a_bot_seat_awaited_asks_the_bots_queue_and_stale_jobs_do_nothing(
         engine: Engine) -> None:
     game_id, person = _bot_game(engine)
-    queue = make_queue(engine.redis, BOTS_QUEUE)
+    turns = engine.scheduler.bot_queue
     rng = random.Random(5)
     played = stale = 0
     for _ in range(400):
@@ -69,9 +69,10 @@ def test_every_commit_that_leaves_a_bot_seat_awaited_asks_the_bots_queue_and_sta
         if not awaited:
             assert engine.advance(game_id) == "resolved"
             continue
-        asked = set(queue.job_ids)
+        asked = set(turns.waiting())
+        turns.redis.delete(turns.due)  # what the next commit asks for is seen afresh
         for seat in (1, 2):
-            assert (f"bot-{game_id}-{version}-{seat}" in asked) == (seat in awaited), (version, seat, awaited)
+            assert ((game_id, seat) in asked) == (seat in awaited), (version, seat, awaited)
         if 0 in awaited and rng.random() < 0.5 or awaited == [0]:
             legal = game_view(record, 0)["legal_actions"]
             engine.act(person, game_id, rng.choice(legal))
@@ -108,8 +109,8 @@ def test_a_game_step_never_plays_a_bot_seat_its_decision_waits_for_the_bots_queu
     assert engine.advance(game_id) == "nothing_due"
     engine.drain_due()
     assert engine.version(game_id) == record["version"]
-    asked = make_queue(engine.redis, BOTS_QUEUE).job_ids
-    assert all(f"bot-{game_id}-{record['version']}-{seat}" in asked for seat in awaited)
+    asked = engine.scheduler.bot_queue.waiting()
+    assert all((game_id, seat) in asked for seat in awaited)
 
 
 def test_a_person_seat_is_never_played_by_a_bot_job(engine: Engine) -> None:
@@ -202,12 +203,14 @@ def test_the_sweep_asks_again_for_a_bot_seat_whose_job_was_lost(engine: Engine) 
             engine.act(person, game_id, game_view(record, 0)["legal_actions"][0])
         else:
             engine.advance(game_id)
-    queue = make_queue(engine.redis, BOTS_QUEUE)
-    queue.empty()  # the requests were lost
-    wanted = {f"bot-{game_id}-{record['version']}-{seat}" for seat in awaited_bots}
+    turns = engine.scheduler.bot_queue
+    turns.redis.delete(turns.due, turns.mark)  # the requests were lost
+    make_queue(engine.redis, BOTS_QUEUE).empty()
+    wanted = {(game_id, seat) for seat in awaited_bots}
     assert wanted
     engine.reconcile(now=time.time() + 30)  # not long enough: a search may still be running
-    assert not wanted & set(queue.job_ids)
+    assert not wanted & set(turns.waiting())
     engine.reconcile(now=time.time() + BOT_STALL_SECONDS + 5)
-    assert wanted <= set(queue.job_ids)
+    assert wanted <= set(turns.waiting())
+    assert make_queue(engine.redis, BOTS_QUEUE).count == 1, "one drain job serves them"
     assert engine.play_bot_seat(game_id, record["version"], awaited_bots[0]) == "played"

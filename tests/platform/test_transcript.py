@@ -26,7 +26,7 @@ def test_a_game_without_a_describer_still_gets_a_transcript_with_the_chat_in_pla
     # The toy game has no describe(): a plain line per seat decision, none for system steps.
     assert lines[3:7] == ["seat 0 (ada): Picked", "    [chat] seat 1 (bo) to seat 0 (ada): hmm",
                           "seat 1 (bo): Picked", "seat 0 (ada): Picked"]
-    assert lines[-1] == "The game ends (two_points): seat 0 (ada) wins"
+    assert lines[-1] == "The game ends (two points): seat 0 (ada) wins"
     assert sum(line.endswith("Picked") for line in lines) == 4
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from service.embedded import EmbeddedRedis
-from tests.integration.conftest import UNREACHABLE_LIMITS, serving
+from tests.integration.conftest import SMALL_BOT_BUDGET, UNREACHABLE_LIMITS, serving
 
 CHROMIUM = os.environ.get("INTRIGUE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -34,7 +35,9 @@ expect.set_options(timeout=15_000)
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``intrigue serve`` (the API, its workers and the web client) on a Redis of its own."""
     redis_server = EmbeddedRedis(tmp_path_factory.mktemp("web-redis"), persist=False).start()
-    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS}
+    # Bots decide in a blink, and one rated game puts a player on a leaderboard.
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS,
+           **SMALL_BOT_BUDGET, "INTRIGUE_LEADERBOARD_MIN_GAMES": "1"}
     try:
         with serving(env, tmp_path_factory.mktemp("web-server") / "serve.log") as base:
             yield base
@@ -74,6 +77,14 @@ class Player:
         self.page.get_by_role("button", name="Sign up").click()
         expect(self.page.get_by_text(f"Welcome, {self.name}.")).to_be_visible()
         self.token = self.page.locator("output.token").inner_text()  # shown once, as a person copies it
+
+    def sign_in(self, token: str) -> None:
+        """Sign in by pasting a token (one made over the API), as a person does on a new device."""
+        self.open("/account")
+        self.page.get_by_label("Token").fill(token)
+        self.page.get_by_role("button", name="Sign in").click()
+        expect(self.page).to_have_url(re.compile(r"/me$"))
+        self.token = token
 
     def create_game(self, game: str, seats: int, options_json: str | None = None) -> str:
         """Create a game through the form and sit down; returns its id (from the address)."""
@@ -121,6 +132,39 @@ def players(browser: Browser, web_server: str) -> Iterator[Callable[..., Player]
     for player in made:
         player.context.close()
     assert not errors, f"console errors: {errors}"
+
+
+#: Where the accessibility tests keep axe-core, installed from the npm registry by npm itself.
+AXE_DIR = Path(os.environ.get("INTRIGUE_AXE_DIR", Path(__file__).resolve().parents[2] / ".axe"))
+AXE_VERSION = "4"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script: from AXE_DIR, after ``npm install axe-core`` there if it is not yet
+    (the npm registry through npm, nowhere else; .ci/run installs it before the tests)."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("the accessibility tests need axe-core: install npm (Debian's 'npm'), or run "
+                        f"'npm install --prefix {AXE_DIR} axe-core@{AXE_VERSION}' where npm is")
+        subprocess.run([npm, "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund", "--no-save",
+                        f"axe-core@{AXE_VERSION}"], check=True, timeout=300, capture_output=True)
+    return script.read_text(encoding="utf-8")
+
+
+def axe_violations(page: Page, axe: str) -> list[str]:
+    """Serious and critical violations axe-core finds on the page as it stands."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(axe)  # evaluated, not a script tag: the page's CSP allows no inline script
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ["violations"]});
+        return result.violations.filter((v) => ["serious", "critical"].includes(v.impact))
+            .map((v) => `${v.id} (${v.impact}): ${v.help}: ${
+                v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+    }""")
+    return list(found)
 
 
 @pytest.fixture(scope="session")

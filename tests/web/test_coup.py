@@ -166,7 +166,8 @@ def test_sign_out_and_back_in_by_pasting_the_token(players: Callable[..., Player
     person.page.get_by_label("Token").press("Enter")
     expect(person.page).to_have_url(re.compile(r"/me$"))
     expect(person.page.get_by_role("link", name="Account (Olga)")).to_be_visible()
-    expect(person.page.get_by_role("region", name="In progress").locator(f'[data-game="{game_id}"]')).to_be_visible()
+    waiting = person.page.get_by_role("region", name="Waiting for players")
+    expect(waiting.locator(f'[data-game="{game_id}"]')).to_be_visible()
     assert token not in person.page.url
 
 

@@ -67,8 +67,8 @@ def test_the_replay_slider_shows_an_earlier_version(players: Callable[..., Playe
     expect(replay.locator(".coup-seat")).to_have_count(2)
     expect(replay.locator(".coup-card.lost")).to_have_count(0)
     # The game is over, so the replay shows every hand as it was dealt.
-    expect(replay.locator('[data-seat="0"] .cards')).to_have_text("DukeCaptain")
-    expect(replay.locator('[data-seat="1"] .cards')).to_have_text("AssassinContessa")
+    expect(replay.locator('[data-seat="0"] .coup-card')).to_have_text(["Duke", "Captain"])
+    expect(replay.locator('[data-seat="1"] .coup-card')).to_have_text(["Assassin", "Contessa"])
     expect(page.locator(".board .coup-card.lost")).not_to_have_count(0)
     expect(page.locator("#transcript")).to_contain_text("Deal")
     watcher.shot(shots, "replay")

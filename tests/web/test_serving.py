@@ -52,3 +52,16 @@ def test_nothing_is_fetched_from_another_host() -> None:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"""(src|href|url)\s*[=(]\s*["']?(https?:)?//""", text), path
         assert not re.search(r"""(import|from)\s*\(?\s*["']https?:""", text), path
+
+
+def test_each_game_serves_its_rules_summary_and_data_files(web_server: str) -> None:
+    for game in ("coup", "revolution", "ideology", "pax"):
+        rules = requests.get(f"{web_server}/rules/{game}.md", timeout=10)
+        assert rules.status_code == 200 and rules.headers["Content-Type"].startswith("text/markdown")
+        assert rules.text == (STATIC.parents[1] / "games" / game / "README.md").read_text(encoding="utf-8")
+    cards = requests.get(f"{web_server}/rules/coup/cards.json", timeout=10)
+    assert cards.headers["Content-Type"].startswith("application/json") and cards.json()["coup_cost"] == 7
+    for path in ("/rules/chess.md", "/rules/coup/README.json", "/rules/coup/../rules.py", "/rules/coup/cards.py"):
+        assert requests.get(web_server + path, timeout=10).status_code == 404, path
+    for path in ("/rules/coup", "/players/abc123", "/leaderboards", "/leaderboards/pax"):
+        assert requests.get(web_server + path, timeout=10).text == (STATIC / "index.html").read_text(encoding="utf-8")

@@ -3,31 +3,57 @@
 
 import {countdown, h} from "../dom.js";
 import {actionForms} from "./generic.js";
+import {tipsOf, withTip} from "../tips.js";
 
 const CLAIMS = {tax: "duke", assassinate: "assassin", steal: "captain", exchange: "ambassador"};
 const VERBS = {income: "takes income", foreign_aid: "asks for foreign aid", tax: "takes tax", exchange: "exchanges",
                steal: "steals from", assassinate: "assassinates", coup: "launches a coup against"};
 
+const ACTION_NAMES = {income: "income", foreign_aid: "foreign aid", tax: "tax", exchange: "exchange", steal: "steal",
+                      assassinate: "assassination", coup: "coup"};
+
 const cardName = (view, id) => view?.card_names?.[id] ?? id;
 
 function card(view, id, {hidden = false, lost = false} = {}) {
   if (hidden) return h("span", {class: "coup-card face-down", "aria-label": "a hidden card"}, "?");
-  return h("span", {class: ["coup-card", `c-${id}`, lost && "lost"], "aria-label": lost ? `${cardName(view, id)}, lost` : cardName(view, id)},
-    cardName(view, id));
+  return withTip(h("span", {class: ["coup-card", `c-${id}`, lost && "lost"], "aria-label": lost ? `${cardName(view, id)}, lost` : cardName(view, id)},
+    cardName(view, id)), tipsOf("coup")[id]);
 }
 
-function actionLine(view, seatName) {
+function actionLine(view, seatName, cls = "coup-action") {
   const action = view.action;
   if (!action) return null;
   const claim = action.claim ? ` claiming the ${cardName(view, action.claim)}` : "";
   const target = action.target !== null && action.target !== undefined ? ` ${seatName(action.target)}` : "";
-  return h("p", {class: "coup-action"}, h("strong", {}, seatName(action.seat)), ` ${VERBS[action.type] || action.type}${target}${claim}`,
+  return h("p", {class: cls}, h("strong", {}, seatName(action.seat)), ` ${VERBS[action.type] || action.type}${target}${claim}`,
     action.paid ? ` (paid ${action.paid})` : "");
 }
 
+/** Why ``me`` must give up a card now: the latest challenge, assassination or coup that costs it one. */
+function lossReason(view, me, feed, seatName) {
+  for (let i = feed.length - 1; i >= 0; i--) {
+    const {type, data: d = {}} = feed[i];
+    if (type === "ChallengeSettled" && d.proven && d.challenger === me) {
+      return `your challenge failed: ${seatName(d.claimant)} showed the ${cardName(view, d.card)}.`;
+    }
+    if (type === "ChallengeSettled" && !d.proven && d.claimant === me) {
+      return `you were challenged and do not hold the ${cardName(view, d.card)}.`;
+    }
+    if (type === "ActionSucceeded" && d.type === "assassinate" && d.target === me) {
+      return `${seatName(d.seat)} assassinates you.`;
+    }
+    if (type === "ActionDeclared" && d.type === "coup" && d.target === me) {
+      return `${seatName(d.seat)} launches a coup against you.`;
+    }
+    if (type === "TurnEnded") break;
+  }
+  return "the rules take one of your cards.";
+}
+
 export const coup = {
-  board(game, {seatName}) {
+  board(game, {seatName, replay = false}) {
     const view = game.view;
+    const live = !replay && game.status === "active";
     if (!view) return h("p", {}, "The cards are dealt when every seat is taken.");
     const seats = view.seats.map((seat) => {
       const mine = seat.hand !== undefined;
@@ -35,7 +61,7 @@ export const coup = {
       const hidden = faces ? faces.map((id) => card(view, id)) : Array.from({length: seat.influence}, () => card(view, null, {hidden: true}));
       return h("article", {class: ["coup-seat", mine && "mine", !seat.alive && "exiled", view.turn === seat.seat && "on-turn"],
                            "aria-label": seatName(seat.seat), dataset: {seat: seat.seat}},
-        h("h3", {}, seatName(seat.seat), mine ? " · you" : "", view.turn === seat.seat && view.phase !== "over" ? " · to play" : ""),
+        h("h3", {}, seatName(seat.seat), mine ? " · you" : "", view.turn === seat.seat && view.phase !== "over" ? (live ? " · to play" : " · had the turn") : ""),
         h("p", {class: "coins"}, h("span", {class: "coin-count"}, String(seat.coins)), seat.coins === 1 ? " coin" : " coins"),
         h("div", {class: "cards", "aria-label": mine ? "your cards" : "cards"}, hidden, seat.revealed.map((id) => card(view, id, {lost: true}))),
         !seat.alive ? h("p", {class: "muted"}, "Exiled") : null);
@@ -48,12 +74,17 @@ export const coup = {
         actionLine(view, seatName),
         view.block ? h("p", {class: "coup-block"}, h("strong", {}, seatName(view.block.seat)),
           ` blocks claiming the ${cardName(view, view.block.card)}`) : null,
-        window ? h("p", {class: "coup-window"}, `${window.kind === "block" ? "The block" : window.kind === "block_offer" ? "Block offer" : "Reactions"}: waiting for `,
+        window && live ? h("p", {class: "coup-window"}, `${window.kind === "block" ? "The block" : window.kind === "block_offer" ? "Block offer" : "Reactions"}: waiting for `,
           window.waiting.map(seatName).join(", ") || "nobody") : null,
-        window && game.deadline && game.status === "active" ? h("p", {class: "coup-clock"}, "The window closes in ", countdown(game.deadline)) : null,
+        window && !live ? h("p", {class: "coup-window"}, `${window.kind === "block" ? "The block" : window.kind === "block_offer" ? "A block" : "Reactions"} could still come from `,
+          window.waiting.map(seatName).join(", ") || "nobody") : null,
+        window && game.deadline && live ? h("p", {class: "coup-clock"}, "The window closes in ", countdown(game.deadline)) : null,
         view.exchange?.drawn ? h("p", {}, "You drew: ", view.exchange.drawn.map((id) => card(view, id)),
           ` Keep ${view.exchange.keep}.`) : null,
         view.winner !== null && view.winner !== undefined ? h("p", {class: "result"}, `${seatName(view.winner)} wins.`) : null));
+  },
+  redrawOnFeed(game, item) {
+    return game.awaiting_kinds?.[game.seat] === "reveal" && ["ChallengeSettled", "ActionSucceeded", "ActionDeclared"].includes(item.type);
   },
   decisionKey(game) {
     const view = game.view || {};
@@ -63,7 +94,7 @@ export const coup = {
     if (!view || !state?.seats) return view;
     return {...view, seats: view.seats.map((seat, i) => (seat.hand ? seat : {...seat, shown: state.seats[i]?.hidden ?? []}))};
   },
-  actions(game, post, {seatName}) {
+  actions(game, post, {seatName, feed = []}) {
     const view = game.view;
     const label = (a) => {
       switch (a.type) {
@@ -83,25 +114,35 @@ export const coup = {
         default: return a.type;
       }
     };
-    return actionForms(game.legal_actions, post, label, {many: 12});
+    // What the decision is about comes before the buttons, so a phone shows it above a long list.
+    const me = view.seats.find((seat) => seat.hand !== undefined);
+    const kind = game.awaiting_kinds?.[game.seat];
+    return h("div", {class: "coup-decision"},
+      me ? h("p", {class: "coup-mine"}, "Your cards: ", me.hand.map((id) => card(view, id))) : null,
+      kind === "react" || kind === "reveal" ? actionLine(view, seatName, "decision-claim") : null,
+      kind === "react" && view.block ? h("p", {class: "decision-block"}, h("strong", {}, seatName(view.block.seat)),
+        ` blocks claiming the ${cardName(view, view.block.card)}`) : null,
+      kind === "reveal" ? h("p", {class: "coup-loss"}, h("strong", {}, "You lose an influence: "), lossReason(view, game.seat, feed, seatName),
+        " Choose the card to give up.") : null,
+      actionForms(game.legal_actions, post, label, {many: 12}));
   },
   describe(item, game, {seatName}) {
     const d = item.data || {};
     const view = game?.view;
     switch (item.type) {
-      case "CardsDealt": return d.hand ? `Cards dealt; yours: ${d.hand.map((id) => cardName(view, id)).join(", ")}` : "Cards dealt";
+      case "CardsDealt": return d.hand ? `Cards dealt; yours: ${d.hand.map((id) => cardName(view, id)).join(", ")}`
+        : d.hands ? `Cards dealt: ${d.hands.map((hand, s) => `${seatName(s)} ${hand.map((id) => cardName(view, id)).join(" and ")}`).join("; ")}` : "Cards dealt";
       case "ActionDeclared": return `${seatName(d.seat)} ${VERBS[d.type] || d.type}${d.target !== undefined ? ` ${seatName(d.target)}` : ""}${d.claim ? ` claiming the ${cardName(view, d.claim)}` : ""}`;
       case "Passed": return `${seatName(d.seat)} passes`;
       case "BlockDeclared": return `${seatName(d.seat)} blocks claiming the ${cardName(view, d.card)}`;
-      case "BlockOffered": return `${seatName(d.seat)} may block`;
+      case "BlockOffered": return `${seatName(d.seat)}'s ${ACTION_NAMES[d.type] || "action"} may now be blocked`;
       case "ChallengeSettled": return `${seatName(d.challenger)} challenges ${seatName(d.claimant)}: ${d.proven ? `the ${cardName(view, d.card)} is shown, the challenge fails` : "a bluff, the challenge wins"}`;
       case "InfluenceLost": return `${seatName(d.seat)} loses the ${cardName(view, d.card)}${d.exiled ? " and is exiled" : ""}`;
-      case "ActionSucceeded": return `${seatName(d.seat)}'s ${d.type.replace("_", " ")} succeeds${d.amount !== undefined ? ` (${d.amount} coins)` : ""}`;
-      case "WindowClosed": return null;
+      case "ActionSucceeded": return `${seatName(d.seat)}'s ${ACTION_NAMES[d.type] || "action"} goes ahead${d.amount !== undefined ? ` (${d.amount} coins)` : ""}${d.type === "exchange" && d.drawn ? `; draws ${d.drawn.map((id) => cardName(view, id)).join(" and ")}` : ""}`;
+      case "WindowClosed": return d.kind === "block" ? "Nobody challenges the block: it stands" : "Nobody challenges or blocks";
       case "TurnEnded": return `Turn passes to ${seatName(d.next)}`;
-      case "ExchangeCompleted": return `${seatName(d.seat)} completes the exchange`;
-      case "PlayerJoined": return `${seatName(item.actor ?? d.seat)} sits down`;
-      default: return item.type;
+      case "ExchangeCompleted": return `${seatName(d.seat)} completes the exchange${d.kept ? `, keeping ${d.kept.map((id) => cardName(view, id)).join(" and ")}` : ""}`;
+      default: return null;
     }
   },
 };

@@ -24,6 +24,12 @@ export function readable(value, depth = 0) {
   return h("dl", {class: "readable"}, entries.map(([k, v]) => [h("dt", {}, titleCase(k)), h("dd", {}, readable(v, depth + 1))]));
 }
 
+/** "BidPlaced" -> "Bid placed": an event's name as words, for a game that has no line for it. */
+export function eventWords(type) {
+  const words = String(type).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** "develop: region germany, influence military". */
 export function describeAction(action) {
   const rest = Object.entries(action).filter(([k]) => k !== "type")
@@ -66,12 +72,8 @@ export const generic = {
     return actionForms(game.legal_actions, post);
   },
   describe(item, game, {seatName}) {
-    // The event's plain facts (numbers, words, seats); nested data stays in the log and transcript.
+    // A game without a describer of its own: the event's name in words, and who did it.
     const who = item.actor === null || item.actor === undefined ? "" : `${seatName(item.actor)}: `;
-    const facts = Object.entries(item.data || {})
-      .filter(([, v]) => v !== null && typeof v !== "object")
-      .slice(0, 6)
-      .map(([k, v]) => (k === "seat" || k === "target" ? `${k} ${seatName(v)}` : `${k.replace(/_/g, " ")} ${v}`));
-    return `${who}${item.type}${facts.length ? ` (${facts.join(", ")})` : ""}`;
+    return `${who}${eventWords(item.type)}`;
   },
 };

@@ -4,6 +4,7 @@
 
 import {h, titleCase} from "../dom.js";
 import {actionForms, describeAction} from "./generic.js";
+import {tipsOf, withTip} from "../tips.js";
 
 const layouts = new Map();
 
@@ -66,6 +67,20 @@ function mapSvg(view, board, seatName) {
   for (const [i, j] of edges) {
     svg.append(h("svg:line", {x1: pos[i].x, y1: pos[i].y, x2: pos[j].x, y2: pos[j].y, class: "edge"}));
   }
+  // Labels are placed one by one, above their region if that spot is free, else below or further
+  // out: crowded parts of the map (Europe) keep every name readable.
+  const placed = [];
+  const labelY = (i, name, radius) => {
+    const width = name.length * 7.2, height = 14;
+    for (const dy of [-(radius + 8), radius + 16, -(radius + 22), radius + 30, -(radius + 36), radius + 44]) {
+      const box = {x0: pos[i].x - width / 2, x1: pos[i].x + width / 2, y0: pos[i].y + dy - height, y1: pos[i].y + dy};
+      if (!placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) {
+        placed.push(box);
+        return dy;
+      }
+    }
+    return -(radius + 8);
+  };
   all.forEach((region, i) => {
     const live = inPlay.get(region.id);
     const owner = live?.controller;
@@ -76,7 +91,7 @@ function mapSvg(view, board, seatName) {
                            transform: `translate(${pos[i].x.toFixed(1)},${pos[i].y.toFixed(1)})`},
       h("svg:title", {}, title),
       h("svg:circle", {r: live ? 16 + 2 * (live.development || 0) : 10}),
-      h("svg:text", {y: live ? -24 - 2 * (live.development || 0) : -14, "text-anchor": "middle"}, region.name),
+      h("svg:text", {y: labelY(i, region.name, live ? 16 + 2 * (live.development || 0) : 10), "text-anchor": "middle"}, region.name),
       live ? h("svg:text", {y: 5, "text-anchor": "middle", class: "count"}, String(cards)) : null));
   });
   return svg;
@@ -89,6 +104,68 @@ function tally(seats, seatName) {
   return [...counts].map(([seat, n]) => `${seatName(seat)}${n > 1 ? ` ×${n}` : ""}`).join(", ") || "—";
 }
 
+const LETTERS = {m: "military", e: "economic", c: "cultural"};
+const PHASE_NAMES = {resources: "resources", exchange: "exchange", development: "development",
+                     foreign_affairs: "foreign affairs", conflict: "conflict", diplomacy: "diplomacy", over: "the end"};
+
+/** Names for the ids an event carries, from the table's own data (the TableSet event's board). */
+function lexicon(game, feed = []) {
+  const board = feed.find((e) => e.type === "TableSet")?.data?.board || {};
+  const regionNames = new Map((game?.view?.regions || []).map((r) => [r.id, r.name]));
+  for (const [id, r] of Object.entries(board.regions || {})) regionNames.set(id, r.name);
+  const region = (id) => regionNames.get(id) || titleCase(id);
+  const ideologyName = (id) => board.ideologies?.[id]?.name || titleCase(id);
+  const advancement = (id) => board.advancements?.[id]?.name
+    || (game?.view?.advancement_cards || []).find((a) => a.id === id)?.name || titleCase(id);
+  /** "fascism:m7" or "fascism:military" -> "a military card of Fascism". */
+  const card = (id) => {
+    if (typeof id !== "string" || !id.includes(":")) return "a card";
+    const [owner, rest] = id.split(":");
+    const kind = LETTERS[rest[0]] && /^[mec]\d+$/.test(rest) ? LETTERS[rest[0]] : rest;
+    return `a ${kind} card of ${ideologyName(owner)}`;
+  };
+  const cards = (list) => (list?.length ? `${list.length} card${list.length > 1 ? "s" : ""}` : "no card");
+  return {region, ideologyName, advancement, card, cards};
+}
+
+export function describeIdeology(item, game, {seatName, feed = []}) {
+  const d = item.data || {};
+  const {region, ideologyName, advancement, card, cards} = lexicon(game, feed);
+  switch (item.type) {
+    case "TableSet": return `The map is laid out: ${Object.keys(d.board?.regions || {}).length} regions; ideologies in play: ${
+      (d.ideologies || []).map(ideologyName).join(", ")}`;
+    case "TurnStarted": return `Turn ${d.turn} begins: each seat draws its cards`;
+    case "TurnOrderSet": return `Turn ${d.turn}: the order of play is ${(d.order || []).map(seatName).join(", ")}`;
+    case "PhaseStarted": return `Turn ${d.turn}: the ${PHASE_NAMES[d.phase] || titleCase(d.phase)} phase${d.region ? ` (a new region: ${region(d.region)})` : ""}`;
+    case "CardsDiscarded": return `${seatName(d.seat)} discards ${d.cards ? d.cards.map(card).join(", ") : cards(Array(d.count || 0))}`;
+    case "CardsExchanged": return `${seatName(d.seat)} exchanges ${d.discarded ? cards(d.discarded) : cards(Array(d.count || 0))} for new ones`;
+    case "DevelopmentDone": return `${seatName(d.seat)} is done developing`;
+    case "RegionDeveloped": return `${seatName(d.seat)} develops ${region(d.region)} with ${card(d.card)}`;
+    case "AdvancementBought": return `${seatName(d.seat)} buys the advancement ${advancement(d.advancement)}`;
+    case "InfluencePlaced": return `${seatName(d.seat)} places ${card(d.card)} in ${region(d.region)}`;
+    case "InfluenceRemoved": return `${seatName(d.seat)} removes ${card(d.card)} from ${region(d.region)}`;
+    case "Passed": return `${seatName(d.seat)} passes in the ${PHASE_NAMES[d.phase] || titleCase(d.phase)} phase`;
+    case "ConflictDeclared": return `${seatName(d.attacker)} attacks ${seatName(d.defender)} in ${region(d.region)} with ${d.influence} influence`;
+    case "AttackCancelled": return `${seatName(d.defender)} cancels the attack with ${card(d.card)}`;
+    case "AttackRenewed": return `${seatName(d.attacker)} presses on with ${card(d.card)}`;
+    case "ConflictWon": return `${seatName(d.attacker)} wins the conflict in ${region(d.region)} against ${seatName(d.defender)}`;
+    case "ConflictAbandoned": return `${seatName(d.attacker)} withdraws: the conflict with ${seatName(d.defender)} ends`;
+    case "WmdUsed": return `${seatName(d.seat)} uses ${advancement(d.advancement)} against ${seatName(d.target)}: ${cards(d.destroyed)} destroyed`;
+    case "OfferMade": return d.offers ? `${seatName(d.seat)} offers: ${Object.entries(d.offers).map(([i, st]) => `${st} to ${ideologyName(i)}`).join(", ") || "neutrality to all"}`
+      : `${seatName(d.seat)} seals a diplomatic offer`;
+    case "OffersRevealed": return `Turn ${d.turn}: the offers are revealed: ${(d.offers || []).map((o, s) => `${seatName(s)} ${
+      Object.entries(o || {}).map(([i, st]) => `${st} to ${ideologyName(i)}`).join(", ") || "neutral to all"}`).join("; ")}`;
+    case "RegionsConsolidated": {
+      const gained = Object.entries(d.gained || {}).map(([r, s]) => `${seatName(s)} takes ${region(r)}`);
+      const lost = (d.lost || []).map((r) => `${region(typeof r === "string" ? r : r.region)} is lost`);
+      const told = [...gained, ...lost];
+      return `Turn ${d.turn}: control is settled${told.length ? `: ${told.join(", ")}` : ", nothing changes hands"}`;
+    }
+    case "GameScored": return `The game is scored: ${(d.points || []).map((p, s) => `${seatName(s)} ${p} points`).join(", ")}`;
+    default: return null;
+  }
+}
+
 export const ideology = {
   board(game, {seatName, feed = []}) {
     const view = game.view;
@@ -96,8 +173,13 @@ export const ideology = {
     const table = feed.find((e) => e.type === "TableSet");
     const me = view.players.find((p) => p.seat === view.seat);
     return h("div", {class: "ideology"},
-      h("p", {class: "phase"}, `Turn ${view.turn} · phase: ${titleCase(view.phase)}`, view.why ? ` — ${view.why}` : ""),
+      h("p", {class: "phase"}, `Turn ${view.turn} · the ${PHASE_NAMES[view.phase] || titleCase(view.phase)} phase`, view.why ? ` — ${view.why}` : ""),
       mapSvg(view, table?.data?.board, seatName),
+      h("ul", {class: "map-legend", "aria-label": "Map legend"},
+        view.players.map((p) => h("li", {}, h("span", {class: `swatch seat-${p.seat}`, "aria-hidden": "true"}), `${seatName(p.seat)} controls`)),
+        h("li", {}, h("span", {class: "swatch free", "aria-hidden": "true"}), "in play, nobody controls it"),
+        h("li", {}, h("span", {class: "swatch dormant", "aria-hidden": "true"}), "not in play yet"),
+        h("li", {}, "the number: influence cards in the region; a bigger circle: a more developed region")),
       h("div", {class: "scroll"}, h("table", {},
         h("caption", {}, "Regions in play"),
         h("thead", {}, h("tr", {}, ["Region", "Level", "Status", "Controller", "Military", "Economic", "Cultural"].map((c) => h("th", {scope: "col"}, c)))),
@@ -110,23 +192,41 @@ export const ideology = {
         h("thead", {}, h("tr", {}, ["Seat", "Ideology", "Global influence", "Trade power", "Hand", "Regions", "Advancements"].map((c) => h("th", {scope: "col"}, c)))),
         h("tbody", {}, view.players.map((p) => h("tr", {class: [`seat-${p.seat}`, p.seat === view.seat && "mine"]},
           h("th", {scope: "row"}, seatName(p.seat)), h("td", {}, p.name), h("td", {}, p.global_influence), h("td", {}, p.trade_power),
-          h("td", {}, p.hand_size), h("td", {}, p.regions.map(titleCase).join(", ")),
-          h("td", {}, Object.entries(p.advancements).map(([a, n]) => `${titleCase(a)}${n > 1 ? ` ×${n}` : ""}`).join(", ") || "—")))))),
+          h("td", {}, p.hand_size), h("td", {}, p.regions.map((r) => lexicon(game, feed).region(r)).join(", ")),
+          h("td", {}, Object.entries(p.advancements).length ? Object.entries(p.advancements).map(([a, n], i) => [i ? ", " : "",
+            withTip(h("span", {}, `${lexicon(game, feed).advancement(a)}${n > 1 ? ` ×${n}` : ""}`), tipsOf("ideology")[a])]) : "—")))))),
       view.hand ? h("p", {class: "hand"}, "Your hand: ", Object.entries(view.hand.counts).map(([k, n]) => `${n} ${k}`).join(", ")) : null,
       me && view.discard_owed ? h("p", {}, `You owe a discard of ${view.discard_owed}.`) : null,
-      view.conflict ? h("p", {}, `Conflict: ${seatName(view.conflict.attacker)} attacks ${seatName(view.conflict.defender)} in ${titleCase(view.conflict.region)} (${view.conflict.influence}, ${view.conflict.stage})`) : null,
+      view.conflict ? h("p", {}, `Conflict: ${seatName(view.conflict.attacker)} attacks ${seatName(view.conflict.defender)} in ${
+        lexicon(game, feed).region(view.conflict.region)} with ${view.conflict.influence} influence (${view.conflict.stage === "defend" ? "the defender answers" : "the attacker decides"})`) : null,
       h("p", {}, "Relations: ", view.relations.map((r) => `${r.seats.map(seatName).join(" & ")}: ${r.status}`).join("; ")),
       view.result ? h("p", {class: "result"}, `Over (${view.result.reason})`) : null);
   },
-  actions(game, post) {
+  describe: describeIdeology,
+  actions(game, post, {seatName, feed = []}) {
+    const {region, ideologyName, advancement} = lexicon(game, feed);
     const label = (a) => {
       if (a.type === "exchange" || a.type === "discard") {
         const given = Object.entries(a.discard).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`);
         return given.length ? `${titleCase(a.type)} ${given.join(", ")}` : (a.type === "exchange" ? "Keep my hand" : "Discard nothing");
       }
-      if (a.type === "offer") return `Offer: ${Object.entries(a.offers).map(([k, v]) => `${titleCase(k)} ${v}`).join(", ") || "neutral to all"}`;
-      if (a.region) return `${titleCase(a.type)} ${a.influence ?? ""} in ${titleCase(a.region)}${a.target !== undefined ? ` against seat ${a.target}` : ""}`.replace("  ", " ");
-      return describeAction(a);
+      if (a.type === "offer") return `Offer: ${Object.entries(a.offers).map(([k, v]) => `${v} to ${ideologyName(k)}`).join(", ") || "neutral to all"}`;
+      if (a.type === "buy" && a.advancement) return `Buy the advancement ${advancement(a.advancement)}`;
+      const where = a.region ? region(a.region) : "";
+      switch (a.type) {
+        case "develop": return `Develop ${where} with a ${a.influence} card`;
+        case "place": return `Place ${a.influence} influence in ${where}`;
+        case "remove": return `Remove ${a.influence} influence from ${where}`;
+        case "attack": return `Attack ${seatName(a.target)} in ${where} with ${a.influence} influence`;
+        case "wmd": return `Use weapons of mass destruction on ${seatName(a.target)} in ${where}`;
+        case "done": return "Done developing";
+        case "pass": return "Pass";
+        case "cancel": return "Cancel the attack with a matching card";
+        case "concede": return "Let the attack succeed";
+        case "continue": return "Attack again with another card";
+        case "stop": return "Withdraw from the conflict";
+        default: return describeAction(a);
+      }
     };
     return actionForms(game.legal_actions, post, label);
   },

@@ -3,25 +3,48 @@
 
 import {h, titleCase} from "../dom.js";
 import {actionForms, describeAction} from "./generic.js";
+import {tipsOf, withTip} from "../tips.js";
 
+const PHASES = {bidding: "bids are being sealed", resolution: "the characters are being resolved",
+                patronage: "patronage is paid", over: "the game is over"};
 const KINDS = ["force", "blackmail", "gold"];
+const characterName = (id) => titleCase(id);
+const areaName = (id) => titleCase(id);
+const bidWords = (bids) => Object.entries(bids || {}).map(([c, t]) => `${tokens(t)} on the ${characterName(c)}`).join("; ") || "nothing";
 const tokens = (hand) => KINDS.filter((k) => hand?.[k]).map((k) => `${hand[k]} ${k}`).join(", ") || "nothing";
 
+/** The latest round with results: each character's winner, then what a Spy or an Apothecary
+ * did to the cubes afterwards (so the results agree with the city), and every seat's bid. */
 function lastRound(feed) {
-  const resolved = feed.filter((e) => e.type === "CharacterResolved");
+  let start = -1;
+  for (let i = feed.length - 1; i >= 0; i--) {
+    if (feed[i].type === "BidsRevealed") { start = i; break; }
+  }
+  if (start < 0) return null;
+  const after = feed.slice(start);
+  const resolved = after.filter((e) => e.type === "CharacterResolved");
   if (!resolved.length) return null;
-  const round = resolved[resolved.length - 1].data.round;
-  return {round, results: resolved.filter((e) => e.data.round === round).map((e) => e.data)};
+  return {round: feed[start].data.round ?? resolved[0].data.round, bids: feed[start].data.bids,
+          results: after.filter((e) => ["CharacterResolved", "SpyReplacedCube", "ApothecarySwappedCubes"].includes(e.type))};
+}
+
+function resultLine(item, seatName) {
+  const r = item.data;
+  if (item.type === "SpyReplacedCube") return `Then ${seatName(r.seat)}'s Spy replaced ${seatName(r.owner)}'s cube in the ${areaName(r.area)} with its own`;
+  if (item.type === "ApothecarySwappedCubes") return `Then ${seatName(r.seat)}'s Apothecary swapped ${seatName(r.first.owner)}'s cube in the ${areaName(r.first.area)} with ${seatName(r.second.owner)}'s in the ${areaName(r.second.area)}`;
+  return [withTip(h("span", {}, characterName(r.character)), tipsOf("revolution")[r.character]), `: ${r.winner === null ? "nobody wins" : `won by ${seatName(r.winner)}`}${
+    r.winner !== null && r.support ? ` (+${r.support} support${r.cube ? `, a cube in the ${areaName(r.cube)}` : ""})` : ""}`];
 }
 
 export const revolution = {
-  board(game, {seatName, feed = []}) {
+  board(game, {seatName, feed = [], replay = false}) {
     const view = game.view;
+    const live = !replay && game.status === "active";
     if (!view) return h("p", {}, "The board is set when every seat is taken.");
     const seats = Array.from({length: view.seats}, (_, s) => s);
     const results = lastRound(feed);
     return h("div", {class: "revolution"},
-      h("p", {}, `Round ${view.round} of at most ${view.max_rounds} · phase: ${view.phase}`),
+      h("p", {}, `Round ${view.round} of at most ${view.max_rounds} · ${PHASES[view.phase] || titleCase(view.phase)}`),
       h("div", {class: "scroll"}, h("table", {class: "rev-seats"},
         h("caption", {}, "Factions"),
         h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Seat"), h("th", {scope: "col"}, "Support"),
@@ -29,7 +52,7 @@ export const revolution = {
         h("tbody", {}, seats.map((s) => h("tr", {class: s === view.seat ? "mine" : null},
           h("th", {scope: "row"}, seatName(s)), h("td", {}, view.support[s]), h("td", {}, tokens(view.hands[s])),
           h("td", {}, view.supply[s]),
-          h("td", {}, view.bids_placed ? (view.bids_placed[s] ? "sealed" : "thinking") : "—")))))),
+          h("td", {}, view.bids_placed ? (view.bids_placed[s] ? "sealed" : live ? "thinking" : "not sealed") : "—")))))),
       h("div", {class: "scroll"}, h("table", {class: "rev-areas"},
         h("caption", {}, "The city"),
         h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Area"), h("th", {scope: "col"}, "Value"),
@@ -38,14 +61,15 @@ export const revolution = {
           h("th", {scope: "row"}, titleCase(area.id)), h("td", {}, area.support),
           h("td", {}, `${area.cubes.reduce((a, b) => a + b, 0)}/${area.spaces}`),
           seats.map((s) => h("td", {class: area.controlled_by === s ? "control" : null}, area.cubes[s] || ""))))))),
-      view.revealed_bids ? h("div", {class: "scroll"}, h("table", {class: "rev-bids"}, h("caption", {}, "Bids revealed"),
+      view.revealed_bids && !results?.bids ? h("div", {class: "scroll"}, h("table", {class: "rev-bids"}, h("caption", {}, "Bids revealed"),
         h("tbody", {}, view.revealed_bids.map((bids, s) => h("tr", {}, h("th", {scope: "row"}, seatName(s)),
           h("td", {}, Object.entries(bids || {}).map(([c, t]) => `${titleCase(c)}: ${tokens(t)}`).join("; ") || "forfeit")))))) : null,
       results ? h("section", {class: "rev-results", "aria-label": `Round ${results.round} results`},
         h("h3", {}, `Round ${results.round} results`),
-        h("ul", {}, results.results.map((r) => h("li", {},
-          `${titleCase(r.character)}: ${r.winner === null ? "nobody wins" : `won by ${seatName(r.winner)}`}`,
-          r.winner !== null && r.support ? ` (+${r.support} support${r.cube ? `, a cube in the ${titleCase(r.cube)}` : ""})` : "")))) : null,
+        h("ul", {}, results.results.map((r) => h("li", {}, resultLine(r, seatName)))),
+        results.bids ? h("div", {class: "scroll"}, h("table", {class: "rev-bids"}, h("caption", {}, `Round ${results.round} bids, as revealed`),
+          h("tbody", {}, results.bids.map((bids, s) => h("tr", {}, h("th", {scope: "row"}, seatName(s)),
+            h("td", {}, Object.entries(bids || {}).map(([c, t]) => `${characterName(c)}: ${tokens(t)}`).join("; ") || "forfeit")))))) : null) : null,
       view.result ? h("p", {class: "result"}, `Final support: ${view.result.support.map((v, s) => `${seatName(s)} ${v}`).join(", ")}`) : null);
   },
   decisionKey(game) {
@@ -55,6 +79,7 @@ export const revolution = {
     const view = game.view;
     if (view.phase !== "bidding" || !view.bid_limits) {
       const label = (a) => (a.type === "spy" ? `Spy: replace ${seatName(a.owner)}'s cube in the ${titleCase(a.area)}`
+        : a.type === "skip" ? "Leave the cubes as they are"
         : a.type === "apothecary" ? `Swap ${seatName(a.first.owner)}'s cube in the ${titleCase(a.first.area)} with ${seatName(a.second.owner)}'s in the ${titleCase(a.second.area)}`
           : describeAction(a));
       return actionForms(game.legal_actions, post, label);
@@ -63,7 +88,7 @@ export const revolution = {
     const held = limits.tokens;
     const inputs = [];
     const rows = limits.characters.map((character) => h("tr", {},
-      h("th", {scope: "row"}, titleCase(character.id)),
+      h("th", {scope: "row"}, withTip(h("span", {}, titleCase(character.id)), tipsOf("revolution")[character.id])),
       KINDS.map((kind) => {
         if (!character.allowed.includes(kind) || !held[kind]) return h("td", {class: "muted"}, "—");
         const input = h("input", {type: "number", min: 0, max: held[kind], step: 1, inputmode: "numeric",
@@ -124,14 +149,29 @@ export const revolution = {
   },
   describe(item, game, {seatName}) {
     const d = item.data || {};
+    const round = d.round ? `Round ${d.round}: ` : "";
     switch (item.type) {
-      case "BidPlaced": return `${seatName(d.seat)} seals a bid${d.bids ? `: ${Object.entries(d.bids).map(([c, t]) => `${titleCase(c)} ${tokens(t)}`).join("; ")}` : ""}`;
-      case "BidsRevealed": return `Round ${d.round}: the bids are revealed`;
-      case "CharacterResolved": return `${titleCase(d.character)}: ${d.winner === null ? "nobody" : seatName(d.winner)}`;
-      case "RoundStarted": return `Round ${d.round} begins`;
-      case "PatronagePaid": return "Patronage paid";
-      case "GameScored": return `Game scored (${d.reason})`;
-      default: return item.type;
+      case "BoardPrepared": return `The city is set: each faction holds ${tokens(d.hands?.[0])}`;
+      case "RoundStarted": return `Round ${d.round} begins${d.hands ? `: ${d.hands.map((hand, s) => `${seatName(s)} holds ${tokens(hand)}`).join("; ")}` : ""}`;
+      case "BidPlaced":
+        if (d.forfeit) return `${seatName(d.seat)} sits the round out and forfeits its tokens`;
+        return `${seatName(d.seat)} seals a bid${d.bids ? `: ${bidWords(d.bids)}` : ""}`;
+      case "BidsRevealed": return `${round}the bids are revealed: ${(d.bids || []).map((bids, s) => `${seatName(s)} ${bidWords(bids)}`).join("; ")}`;
+      case "CharacterResolved": {
+        if (d.winner === null || d.winner === undefined) return `${round}nobody wins the ${characterName(d.character)}`;
+        const gains = [d.support ? `${d.support} support` : null, d.tokens && tokens(d.tokens) !== "nothing" ? tokens(d.tokens) : null,
+                       d.cube ? `a cube in the ${areaName(d.cube)}` : null].filter(Boolean);
+        return `${round}${seatName(d.winner)} wins the ${characterName(d.character)}${gains.length ? `: ${gains.join(", ")}` : ""}`;
+      }
+      case "SpyReplacedCube": return `${seatName(d.seat)}'s Spy replaces ${seatName(d.owner)}'s cube in the ${areaName(d.area)} with its own`;
+      case "ApothecarySwappedCubes": return `${seatName(d.seat)}'s Apothecary swaps ${seatName(d.first.owner)}'s cube in the ${areaName(d.first.area)} with ${seatName(d.second.owner)}'s in the ${areaName(d.second.area)}`;
+      case "RewardSkipped": return `${seatName(d.seat)} has no use for the ${characterName(d.character)}`;
+      case "PatronagePaid": {
+        const paid = (d.gold || []).map((gold, s) => (gold ? `${seatName(s)} ${gold} gold` : null)).filter(Boolean);
+        return `${round}patronage pays ${paid.join(", ") || "nobody"}`;
+      }
+      case "GameScored": return `Final support: ${(d.support || []).map((v, s) => `${seatName(s)} ${v}`).join(", ")}`;
+      default: return null;
     }
   },
 };

@@ -9,7 +9,7 @@ from intrigue_client.types import Action, GameView
 
 
 class Bot:
-    """Plays one seat: follows the game's stream and acts whenever the seat is awaited.
+    """Plays one seat: follows the game's stream and acts once for each decision the seat owes.
 
     A subclass writes :meth:`choose`; it may also override :meth:`on_event` to watch the
     table (every event the seat may see, table talk included). The bot needs no rules of
@@ -51,7 +51,7 @@ class Bot:
                 if latest is not None and view["version"] < latest["version"]:
                     continue  # the stream is behind what an action's answer already told us
                 latest = view
-                while latest["status"] == "active" and latest["legal_actions"] and latest["version"] != decided_on:
+                while owes_decision(latest) and latest["version"] != decided_on:
                     decided_on = latest["version"]
                     action = self.choose(latest, latest["legal_actions"])
                     try:
@@ -65,3 +65,13 @@ class Bot:
                 if latest["status"] == "finished":
                     return latest
         return self.client.game(game_id)
+
+
+def owes_decision(view: GameView) -> bool:
+    """Whether the seat owes an answer now: the game is on, awaits this seat, and offers it actions.
+
+    A seat that may revise a choice it already sealed has legal actions too, but is not
+    awaited: its decision is answered.
+    """
+    return (view["status"] == "active" and bool(view["legal_actions"])
+            and view["seat"] is not None and view["seat"] in view["awaiting"])

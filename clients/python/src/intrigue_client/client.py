@@ -41,6 +41,8 @@ from intrigue_client.types import (
     MyGame,
     MyGamesPage,
     Player,
+    PlayerMatch,
+    PlayerMatches,
     PlayerProfile,
     Replay,
     ResignResult,
@@ -221,6 +223,11 @@ class Client:
     def rematch(self, game_id: str) -> JoinResult:
         """``POST /v1/games/<id>/rematch``: the finished game's rematch, you seated (asking twice is harmless)."""
         return cast(JoinResult, self._json("POST", f"/v1/games/{game_id}/rematch", retry=True))
+
+    def find_players(self, name: str, *, limit: int | None = None) -> list[PlayerMatch]:
+        """``GET /v1/players?name=<prefix>``: players whose name starts with ``name`` (any case), to invite by name."""
+        params = _params(name=name, limit=limit)
+        return cast(PlayerMatches, self._json("GET", "/v1/players", params=params, retry=True))["players"]
 
     def player_profile(self, player_id: str) -> PlayerProfile:
         """``GET /v1/players/<id>``: a player's ratings and rated games per title."""

@@ -116,6 +116,17 @@ class Rating(TypedDict):
     games: int
 
 
+class PlayerMatch(TypedDict):
+    """A player found by name (``GET /v1/players?name=``)."""
+
+    id: str
+    name: str
+
+
+class PlayerMatches(TypedDict):
+    players: list[PlayerMatch]
+
+
 class PlayerProfile(TypedDict):
     id: str
     name: str

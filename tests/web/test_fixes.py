@@ -1,0 +1,190 @@
+"""The faults a new user met in Chromium (issue 51), each held by a test that fails without its fix.
+
+The other seats play over the API (tests/web/by_api.py) so the browser's time goes to the
+page under test.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+
+from playwright.sync_api import expect
+
+from tests.web.by_api import ApiPlayer, coup_game, play_until
+from tests.web.conftest import Player
+
+#: Seat 0: Duke, Captain; seat 1: Assassin, Ambassador (dealt two each from the top).
+DECK = ["duke", "captain", "assassin", "ambassador", "contessa", "assassin", "duke", "duke", "captain",
+        "captain", "ambassador", "ambassador", "assassin", "contessa", "contessa"]
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def test_next_page_and_more_of_my_games_show_only_when_there_is_more_and_list_each_game_once(
+        players: Callable[..., Player], web_server: str) -> None:
+    host = ApiPlayer(web_server, "Pager")
+    made = {host.call("POST", "/v1/games", {"game": "revolution", "seats": 3})["id"] for _ in range(52)}
+    for game_id in made:
+        host.call("POST", f"/v1/games/{game_id}/join")
+    person = players("Pager")
+    person.sign_in(host.token)
+
+    # My games: 50 a page, so a second page of two; then no more.
+    more = person.page.get_by_role("button", name="More of my games")
+    waiting = person.page.locator("#open-list")
+    expect(waiting.locator("[data-game]")).to_have_count(50)
+    more.click()
+    expect(waiting.locator("[data-game]")).to_have_count(52)
+    expect(more).to_be_hidden()
+    assert {row.get_attribute("data-game") for row in waiting.locator("[data-game]").all()} == made
+
+    # The lobby: 20 a page; "Next page" until there is none, each game listed once.
+    person.page.get_by_role("link", name="Lobby").click()
+    person.page.get_by_label("Game").select_option("revolution")
+    rows = person.page.locator(".games [data-game]")
+    expect(rows).to_have_count(20)
+    following = person.page.get_by_role("button", name="Next page")
+    for _ in range(10):
+        if not following.is_visible():
+            break
+        shown = rows.count()
+        following.click()
+        expect(rows).not_to_have_count(shown)
+    expect(following).to_be_hidden()
+    ids = [row.get_attribute("data-game") for row in rows.all()]
+    assert len(ids) == len(set(ids)) and made <= set(ids)
+
+
+def test_home_lists_the_hosted_games_and_signing_up_puts_the_forms_away(players: Callable[..., Player]) -> None:
+    person = players("Newcomer")
+    person.open("/")
+    hosted = person.page.get_by_role("region", name="Games hosted here")
+    for name in ("Coup", "Revolution!", "Ideology: The War of Ideas", "Pax Porfiriana"):
+        expect(hosted).to_contain_text(name)
+    expect(hosted.get_by_role("link", name="Rules of Coup")).to_be_visible()
+    person.sign_up(already_there=True)
+    expect(person.page.get_by_role("button", name="Sign up")).to_be_hidden()
+    expect(person.page.get_by_role("button", name="Sign in")).to_be_hidden()
+    expect(person.page.get_by_label("Your name")).to_be_hidden()
+
+
+def test_my_games_says_who_won_and_which_games_wait_for_players(players: Callable[..., Player],
+                                                                  web_server: str) -> None:
+    winner, loser = ApiPlayer(web_server, "Victor"), ApiPlayer(web_server, "Vanya")
+    finished = coup_game(winner, [loser], DECK)
+    final = play_until({0: winner, 1: loser}, finished, lambda seen: seen["status"] == "finished")
+    open_one = winner.call("POST", "/v1/games", {"game": "coup", "seats": 3})["id"]
+    winner.call("POST", f"/v1/games/{open_one}/join")
+    person = players("Victor")
+    person.sign_in(winner.token)
+    champion = final["players"][final["winners"][0]]["name"]
+    row = person.page.get_by_role("region", name="Finished").locator(f'[data-game="{finished}"]')
+    expect(row).to_contain_text(f"Winner: {champion}")
+    waiting = person.page.get_by_role("region", name="Waiting for players").locator(f'[data-game="{open_one}"]')
+    expect(waiting).to_contain_text("Waiting for players")
+    expect(person.page.get_by_role("region", name="In progress").locator(f'[data-game="{open_one}"]')).to_have_count(0)
+
+
+def test_coup_says_why_a_card_is_lost_and_the_status_speaks_in_words(players: Callable[..., Player],
+                                                                      web_server: str) -> None:
+    natasha, sacha = ApiPlayer(web_server, "Natasha"), ApiPlayer(web_server, "Sacha")
+    game_id = coup_game(natasha, [sacha], DECK)
+    person = players("Sacha")
+    person.sign_in(sacha.token)
+    person.open(f"/games/{game_id}")
+    status = person.page.locator(".status")
+    expect(status).to_contain_text("Awaiting Natasha (seat 0) to play a turn")
+    natasha.act(game_id, {"type": "tax"})
+    expect(status).to_contain_text("Awaiting Sacha (seat 1) to react to the claim")
+    person.page.get_by_role("button", name="Challenge the Duke").click()
+    decision = person.page.locator("#decision")
+    expect(decision).to_contain_text(
+        "You lose an influence: your challenge failed: Natasha (seat 0) showed the Duke. Choose the card to give up.")
+    expect(status).to_contain_text("Awaiting Sacha (seat 1) to choose a card to lose")
+    for text in (status.inner_text(), decision.inner_text()):
+        assert not IDENTIFIER.search(text), text
+        assert " to turn" not in text and " to react" not in text.replace("to react to the claim", "")
+
+
+def test_on_a_phone_the_own_cards_and_the_claim_come_before_the_moves(players: Callable[..., Player],
+                                                                     web_server: str) -> None:
+    me = ApiPlayer(web_server, "Phoebe")
+    others = [ApiPlayer(web_server, name) for name in ("Ivan", "Olga", "Pyotr", "Raisa", "Sergei")]
+    game_id = coup_game(me, others)
+    person = players("Phoebe", width=390)
+    person.page.set_viewport_size({"width": 390, "height": 740})
+    person.sign_in(me.token)
+    person.open(f"/games/{game_id}")
+    decision = person.page.locator("#decision")
+    moves = decision.get_by_role("button")
+    expect(moves.first).to_be_visible()
+    assert moves.count() >= 9  # income, aid, tax, exchange, five steals
+    mine = decision.locator(".coup-mine")
+    expect(mine).to_be_in_viewport()
+    assert mine.bounding_box()["y"] < moves.first.bounding_box()["y"]
+
+    # Ivan steals from her: the claim she reacts to is above her choices, on the first screen.
+    decision.get_by_role("button", name="Income (+1 coin)").click()
+    expect(person.page.locator(".status")).to_contain_text("Ivan (seat 1) to play a turn")
+    others[0].act(game_id, {"type": "steal", "target": 0})
+    claim = decision.locator(".decision-claim")
+    expect(claim).to_have_text("Ivan (seat 1) steals from Phoebe (seat 0) claiming the Captain")
+    expect(claim).to_be_in_viewport()
+    expect(mine).to_be_in_viewport()
+    assert claim.bounding_box()["y"] < decision.get_by_role("button", name="Pass").bounding_box()["y"]
+
+
+def test_a_finished_coup_table_shows_no_live_prompt_at_any_version(players: Callable[..., Player],
+                                                                    web_server: str) -> None:
+    natasha, sacha = ApiPlayer(web_server, "Natasha"), ApiPlayer(web_server, "Sacha")
+    game_id = coup_game(natasha, [sacha], DECK)
+    natasha.act(game_id, {"type": "foreign_aid"})  # a window opens: Sacha may block with a Duke
+    window_at = natasha.view(game_id)["version"]
+    final = play_until({0: natasha, 1: sacha}, game_id, lambda seen: seen["status"] == "finished")
+    person = players("Natasha")
+    person.sign_in(natasha.token)
+    person.open(f"/games/{game_id}")
+    slider = person.page.get_by_label("Version", exact=True)
+    label = person.page.locator("#replay-label")
+    expect(label).to_have_text(f"Version {final['version']} of {final['version']}")
+    slider.focus()
+    person.page.keyboard.press("Home")
+    for _ in range(window_at - 1):
+        person.page.keyboard.press("ArrowRight")
+    expect(label).to_have_text(f"Version {window_at} of {final['version']}")
+    replay = person.page.locator("#replay-board")
+    expect(replay).to_contain_text("could still come from Sacha (seat 1)")
+    expect(replay).to_contain_text("Result: ")
+    for live in ("to play", "waiting for", "closes in", "Your move"):
+        expect(replay).not_to_contain_text(live)
+    expect(person.page.locator("#decision")).to_be_empty()
+    # The log follows the slider: its newest line is the version shown.
+    expect(person.page.locator("#feed li").first).to_have_attribute("data-seq", str(window_at))
+
+
+def test_revolution_results_agree_with_the_city_after_a_spy(players: Callable[..., Player], web_server: str) -> None:
+    tag = uuid.uuid4().hex[:4]
+    spy, captain, merchant = (ApiPlayer(web_server, f"{name}{tag}") for name in ("Vera", "Boris", "Lena"))
+    game_id = spy.call("POST", "/v1/games", {"game": "revolution", "seats": 3})["id"]
+    for person in (spy, captain, merchant):
+        person.call("POST", f"/v1/games/{game_id}/join")
+    browser = players(f"Vera{tag}")
+    browser.sign_in(spy.token)
+    browser.open(f"/games/{game_id}")
+    expect(browser.page.get_by_role("button", name="Seal my bid")).to_be_visible()
+    captain.act(game_id, {"type": "bid", "bids": {"captain": {"blackmail": 1, "gold": 3}, "priest": {"force": 1}}})
+    merchant.act(game_id, {"type": "bid", "bids": {"merchant": {"force": 1, "gold": 3}, "general": {"blackmail": 1}}})
+    spy.act(game_id, {"type": "bid", "bids": {"spy": {"force": 1, "gold": 3}, "printer": {"blackmail": 1}}})
+    boris = f"Boris{tag} (seat 1)"
+    page = browser.page
+    page.get_by_role("button", name=f"Spy: replace {boris}'s cube in the Harbor").click()
+    results = page.get_by_label("Round 1 results")
+    expect(results).to_contain_text(f"Captain: won by {boris} (+1 support, a cube in the Harbor)", use_inner_text=True)
+    expect(results).to_contain_text(f"Then Vera{tag} (seat 0)'s Spy replaced {boris}'s cube in the Harbor with its own",
+                                    use_inner_text=True)
+    harbor = page.get_by_role("table", name="The city").get_by_role("row", name=re.compile("^Harbor"))
+    expect(harbor.get_by_role("cell").nth(2)).to_have_text("1")  # Vera's column: the cube is hers now
+    expect(harbor.get_by_role("cell").nth(3)).to_have_text("")  # Boris's column: his is gone
+    bids = page.get_by_role("table", name="Round 1 bids, as revealed")
+    expect(bids).to_contain_text("Captain: 1 blackmail, 3 gold")
