@@ -6,6 +6,10 @@ random ones for reference. The bot's seat rotates game by game (0, 1, 2, ...). A
 counts as a share. Prints, per row, the bot's win share with its 95% Wilson interval and
 the p50/p95 time of its decisions (the search's own time, measured around ``choose``).
 
+The search's budget here is a number of iterations (``--iterations``, no time cap), so a
+result does not depend on how busy the machine is; the server's bots search under
+``bots.ismcts.DEFAULT_BUDGET`` (iterations and a time cap, whichever ends first).
+
     python -m bench bots                          # 200 games a title (long: hours)
     python -m bench bots --games 20 --titles coup,revolution
     python -m bench bots --rows ismcts-random     # only the ISMCTS bot against random bots
@@ -32,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from bots.base import Bot, RandomBot  # noqa: E402
 from bots.heuristics import heuristic_for  # noqa: E402
-from bots.ismcts import IsmctsBot  # noqa: E402
+from bots.ismcts import Budget, IsmctsBot  # noqa: E402
 from bots.play import play  # noqa: E402
 from games import registry  # noqa: E402
 
@@ -42,11 +46,13 @@ SEATS = 3
 PAIRINGS = (("ismcts", "random"), ("ismcts", "heuristic"), ("heuristic", "random"))
 #: A game still on after this many decisions (bots blocking each other for ever) counts as lost.
 MAX_DECISIONS = 2_000
+#: The search's iterations a decision: about what the server's time cap allows on one idle core.
+ITERATIONS = 100
 
 
-def make_bot(kind: str, game: str) -> Bot:
+def make_bot(kind: str, game: str, iterations: int = ITERATIONS) -> Bot:
     if kind == "ismcts":
-        return IsmctsBot()
+        return IsmctsBot(Budget(iterations=iterations, milliseconds=None))
     if kind == "heuristic":
         return heuristic_for(game)
     return RandomBot()
@@ -76,13 +82,14 @@ class GameSpec:
     tested: str
     opponents: str
     index: int
+    iterations: int = ITERATIONS
 
 
 def play_one(spec: GameSpec) -> tuple[GameSpec, float, list[float]]:
     """One game; the tested bot's win share and its decision times (seconds)."""
     seat = spec.index % SEATS
-    bots = [make_bot(spec.opponents, spec.game) for _ in range(SEATS)]
-    bots[seat] = make_bot(spec.tested, spec.game)
+    bots = [make_bot(spec.opponents, spec.game, spec.iterations) for _ in range(SEATS)]
+    bots[seat] = make_bot(spec.tested, spec.game, spec.iterations)
     options = dict(getattr(registry.load(spec.game), "PLAYOUT_OPTIONS", {}))
     record = play(spec.game, bots, seed=f"bench-bots:{spec.game}:{spec.tested}:{spec.opponents}:{spec.index}",
                   options=options, max_decisions=MAX_DECISIONS)
@@ -106,11 +113,12 @@ class Row:
     seconds: float
 
 
-def run(titles: Sequence[str], games: int, jobs: int, pairings: Sequence[tuple[str, str]]) -> list[Row]:
+def run(titles: Sequence[str], games: int, jobs: int, pairings: Sequence[tuple[str, str]],
+        iterations: int = ITERATIONS) -> list[Row]:
     rows = []
     for game in titles:
         for tested, opponents in pairings:
-            specs = [GameSpec(game, tested, opponents, index) for index in range(games)]
+            specs = [GameSpec(game, tested, opponents, index, iterations) for index in range(games)]
             started = time.perf_counter()
             if jobs > 1:
                 with multiprocessing.Pool(jobs) as pool:
@@ -144,21 +152,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1: the machine is shared)")
     parser.add_argument("--rows", default=",".join(f"{a}-{b}" for a, b in PAIRINGS),
                         help="comma-separated pairings BOT-OPPONENTS (default: all three)")
+    parser.add_argument("--iterations", type=int, default=ITERATIONS,
+                        help=f"the search's iterations a decision (default {ITERATIONS}; no time cap)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args(argv)
     titles = [title.strip() for title in args.titles.split(",") if title.strip()]
     unknown = sorted(set(titles) - set(TITLES))
     pairings = [tuple(row.strip().split("-", 1)) for row in args.rows.split(",") if row.strip()]
     bad_rows = [row for row in pairings if row not in PAIRINGS]
-    if unknown or bad_rows or args.games < 1 or args.jobs < 1:
+    if unknown or bad_rows or args.games < 1 or args.jobs < 1 or args.iterations < 1:
         parser.error(f"unknown title(s): {', '.join(unknown)}" if unknown
                      else f"unknown row(s); rows are {', '.join(f'{a}-{b}' for a, b in PAIRINGS)}" if bad_rows
-                     else "--games and --jobs must be >= 1")
+                     else "--games, --jobs and --iterations must be >= 1")
     rows_flag = ",".join(f"{a}-{b}" for a, b in pairings)
     print(f"# python -m bench bots --games {args.games} --titles {','.join(titles)} --rows {rows_flag} "
-          f"--jobs {args.jobs}")
+          f"--jobs {args.jobs} --iterations {args.iterations}")
     print(HEADER)
-    rows = run(titles, args.games, args.jobs, pairings)
+    rows = run(titles, args.games, args.jobs, pairings, args.iterations)
     if args.json:
         args.json.write_text(json.dumps([asdict(row) for row in rows], indent=2) + "\n")
     return 0

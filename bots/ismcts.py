@@ -39,6 +39,7 @@ from bots.heuristics import heuristic_for
 from bots.knowledge import Knowledge, knowledge_for
 from games import registry
 from games.base import Action, GameEvent, GameRules, RuleViolation, Seat, State
+from games.fold import evolve_all
 
 
 def action_key(action: Action) -> bytes:
@@ -49,13 +50,15 @@ def action_key(action: Action) -> bytes:
 class Node:
     """One information set of one seat's tree; ``visits`` and ``total`` are of the edge into it."""
 
-    __slots__ = ("children", "visits", "total", "available")
+    __slots__ = ("children", "visits", "total", "available", "hint")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.visits = 0
         self.total = 0.0
         self.available = 0
+        #: The key of the rule-of-thumb move at this information set (None until first asked).
+        self.hint: Any = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class IsmctsBot:
         except ValueError:  # a history the sampler cannot read (a scenario's odd deck): play by rule of thumb
             self.last = SearchStats()
             return heuristic_for(observation.game).choose(observation, rng)
+        rng = random.Random(rng.getrandbits(64))  # a plain generator: the search draws a hundred thousand times
         search = _Search(rules, knowledge, observation.seat, self.exploration, rng)
         root_actions = knowledge.root_actions(observation, legal, sampler.sample(random.Random(0)), rules)
         if len(root_actions) == 1:
@@ -134,17 +138,15 @@ class _Search:
                   for index, a in enumerate(root_actions)]
         return root_actions[-max(scored)[1]]
 
-    def _apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[GameEvent]]:
-        events = self.rules.decide(state, seat, action, self.rng)
-        for event in events:
-            state = self.rules.evolve(state, event)
-        return state, events
+    def _fold(self, state: State, events: Sequence[GameEvent]) -> State:
+        """The step's events folded on one copy of the state (not one copy an event)."""
+        folded = evolve_all(self.rules.evolve, state, events)
+        return state if folded is None else folded
 
     def _settle(self, state: State) -> State:
         rules = self.rules
         while rules.outcome(state) is None and not rules.awaiting(state):
-            for event in rules.resolve(state, self.rng):
-                state = rules.evolve(state, event)
+            state = self._fold(state, rules.resolve(state, self.rng))
         return state
 
     def iterate(self, state: State, root_actions: Sequence[Action]) -> None:
@@ -171,14 +173,17 @@ class _Search:
                 break
             if in_tree:
                 node = nodes[actor]
-                action, child, expanded = self._select(node, actions)
+                if node.hint is None:  # one information set, one view: the hint of its first sample serves all
+                    node.hint = ("a", action_key(self.knowledge.policy(state, actor, actions, rng)))
+                follow = actor != self.seat and rng.random() < self.knowledge.rival_model
+                action, child, expanded = self._select(node, actions, follow)
                 try:
-                    state, events = self._apply(state, actor, action)
+                    events = rules.decide(state, actor, action, rng)
                 except RuleViolation:  # an action legal in the seat's view but not in this sample
                     break
                 nodes[actor] = child
                 paths[actor].append(child)
-                for other in range(seats):
+                for other in range(seats):  # what each rival saw, read before the fold may reuse the events' data
                     if other != actor:
                         key = ("o", actor, self._observed(events, other))
                         nxt = nodes[other].children.get(key)
@@ -186,12 +191,13 @@ class _Search:
                             nxt = nodes[other].children[key] = Node()
                         nodes[other] = nxt
                         paths[other].append(nxt)
+                state = self._fold(state, events)
                 if expanded:
                     in_tree = False
             else:
                 action = self.knowledge.rollout(state, actor, actions, rng)
                 try:
-                    state, _ = self._apply(state, actor, action)
+                    state = self._fold(state, rules.decide(state, actor, action, rng))
                 except RuleViolation:
                     break
             steps += 1
@@ -205,29 +211,47 @@ class _Search:
     def _observed(self, events: Sequence[GameEvent], seat: Seat) -> bytes:
         return orjson.dumps([(e.type, self.rules.redact(e, seat)) for e in events], option=orjson.OPT_SORT_KEYS)
 
-    def _select(self, node: Node, actions: Sequence[Action]) -> tuple[Action, Node, bool]:
-        """UCB1 over the available children; an untried available action first."""
+    def _select(self, node: Node, actions: Sequence[Action], follow: bool = False) -> tuple[Action, Node, bool]:
+        """UCB1 over the available children, plus a progressive bias toward the node's hint
+        (the rule-of-thumb move); an untried available action first, the hint before others.
+        With ``follow`` (a rival modelled as the rule-of-thumb player) the hint, when legal."""
+        hint = node.hint
+        if follow:
+            for action in actions:
+                key = ("a", action_key(action))
+                if key == hint:
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = Node()
+                    child.available += 1
+                    return action, child, child.visits == 0
         untried = []
         choices = []
+        hinted = None
         for action in actions:
             key = ("a", action_key(action))
             child = node.children.get(key)
             if child is None or child.visits == 0:
+                if key == hint:
+                    hinted = (action, key)
                 untried.append((action, key))
             else:
                 child.available += 1
                 choices.append((action, child))
         if untried:
-            action, key = untried[self.rng.randrange(len(untried))]
+            action, key = hinted or untried[self.rng.randrange(len(untried))]
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = Node()
             child.available += 1
             return action, child, True
         c = self.exploration
+        weight = self.knowledge.hint_weight
         best_score, best = -1.0, choices[0]
         for action, child in choices:
             score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if child is node.children.get(hint):
+                score += weight / (child.visits + 1)
             if score > best_score:
                 best_score, best = score, (action, child)
         return best[0], best[1], False

@@ -7,8 +7,10 @@ move fail. A message's id is ``<version>-<n>``: the game's version when it was p
 feed, the replay and the transcript right after the event they followed.
 
 Who sees what: a public message (``to`` null) reaches every seat and spectator; a
-private one only its two seats while the game runs; once the game is over every
-message is public, like the log. The server never enforces a deal made in chat.
+private one only its two players while the game runs: the player in the sending seat and
+the one in the seat it was sent to, when it was sent (the stream keeps both ids). A player
+who leaves an open game leaves its private talk behind: whoever takes the seat next reads
+none of it. Once the game is over every message is public, like the log. The server never enforces a deal made in chat.
 """
 
 from __future__ import annotations
@@ -92,8 +94,13 @@ class Chat:
         self._post = LeanScript(client, _POST)
         self._read_with_events = LeanScript(client, _READ_WITH_EVENTS)
 
-    def post(self, game_id: str, seat: int, to: int | None, text: str) -> dict[str, Any]:
-        body = {"from": seat, "to": to, "text": text, "at": utc_now()}
+    def post(self, game_id: str, seat: int, to: int | None, text: str,
+             between: tuple[str, str | None] | None = None) -> dict[str, Any]:
+        """Append a message; ``between`` is the sender's and the recipient's player ids (kept with
+        it, never shown: who may read a private message is decided by them, not by the seats)."""
+        body: dict[str, Any] = {"from": seat, "to": to, "text": text, "at": utc_now()}
+        if between is not None:
+            body["players"] = list(between)
         raw = self._post(keys=[self.keys.chat(game_id), self.keys.meta(game_id)],
                          args=[json.dumps(body), self.keys.feed(game_id), self.per_game])
         if isinstance(raw, list):
@@ -149,17 +156,51 @@ class Chat:
                           retry_after=wait)
 
 
+#: The key of a read message that holds its two players' ids: the engine's, dropped by :func:`public`.
+PLAYERS = "players"
+
+
 def _message(entry_id: bytes | str, body: Mapping[str, Any]) -> dict[str, Any]:
     text_id = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-    return {"id": text_id, "version": int(text_id.split("-", 1)[0]), "at": body["at"], "from": body["from"],
-            "to": body["to"], "text": body["text"]}
+    message = {"id": text_id, "version": int(text_id.split("-", 1)[0]), "at": body["at"], "from": body["from"],
+               "to": body["to"], "text": body["text"]}
+    if PLAYERS in body:
+        message[PLAYERS] = body[PLAYERS]
+    return message
+
+
+def public(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A message as callers read it: without the players' ids it keeps for :func:`visible`."""
+    return {key: value for key, value in message.items() if key != PLAYERS}
 
 
 def visible(record: Record, message: Mapping[str, Any], seat: int | None | str) -> bool:
-    """Public messages to all; private ones to their two seats until the game is over."""
+    """Public messages to all; private ones to their two players until the game is over.
+
+    ``seat`` reads with the eyes of the player seated there now: a private message is theirs
+    only if they sent or received it, so a seat's next occupant reads none of the last one's.
+    (A message kept from before the ids were stored falls back to its two seats.)
+    """
     if message["to"] is None or seat == OPERATOR or record["status"] == "finished":
         return True
-    return seat in (message["from"], message["to"])
+    if seat not in (message["from"], message["to"]):
+        return False
+    between = message.get(PLAYERS)
+    if between is None:
+        return True
+    occupant = record["players"][seat] if isinstance(seat, int) and 0 <= seat < len(record["players"]) else None
+    return occupant is not None and occupant.get("id") == between[0 if seat == message["from"] else 1]
+
+
+def between_players(record: Record, seat: int, to: int | None) -> tuple[str, str | None]:
+    """The ids of the player who sends from ``seat`` and of the one seated at ``to`` now."""
+    recipient = record["players"][to] if to is not None else None
+    return record["players"][seat]["id"], recipient.get("id") if recipient is not None else None
+
+
+def readable(record: Record, messages: list[dict[str, Any]], seat: int | None | str) -> list[dict[str, Any]]:
+    """The messages ``seat`` may read, as callers read them."""
+    return [public(m) for m in messages if visible(record, m, seat)]
 
 
 def feed_item(message: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,8 +16,10 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from engine.commit_check import refuse_unrenderable
 from engine.errors import NotFound
 from engine.follow_up import FollowUps, owe
+from engine.orders import MAX_ANSWERS_IN_COMMIT, StandingOrders
 from engine.outcomes import Committed
 from engine.ratelimit import limited
 from engine.seeds import Seeds
@@ -47,15 +49,20 @@ class KeyWonRace(Exception):
 
 class CommitPath:
     def __init__(self, client: redis.Redis, keys: Keys, store: EventStore, projector: Projector, seeds: Seeds,
-                 follow_ups: FollowUps, steps_in_commit: bool = True) -> None:
-        """``steps_in_commit`` False leaves every system step to the workers (see :meth:`system_step`)."""
+                 follow_ups: FollowUps, orders: StandingOrders, steps_in_commit: bool = True,
+                 render_check: bool = False) -> None:
+        """``steps_in_commit`` False leaves every system step to the workers (see :meth:`system_step`);
+        ``render_check`` refuses a commit whose state some reader cannot read (engine.commit_check);
+        ``orders`` are the seats' standing orders, which answer inside the commit (``engine.orders``)."""
         self.redis = client
         self.keys = keys
         self.store = store
         self.projector = projector
         self.seeds = seeds
         self.follow_ups = follow_ups
+        self.orders = orders
         self.steps_in_commit = steps_in_commit
+        self.render_check = render_check
         #: On a cluster a script may touch one hash slot alone: the index updates follow the append.
         self.cluster = isinstance(client, RedisCluster)
         #: This process's appends awaiting their reply, by their last event's stored JSON: the
@@ -84,7 +91,10 @@ class CommitPath:
         owed after the answer goes to ``later`` when given (see ``engine.follow_up.owe``).
         """
         version = record["version"] if record else 0
-        envelopes, new, settled = self._seal(game_id, record, drafts, cause)
+        guard = self.orders.guard(game_id)  # the standing orders' revision this commit decides with
+        envelopes, new, settled, spent = self._seal(game_id, record, drafts, cause)
+        if self.render_check:  # a state some reader cannot read never reaches the log
+            refuse_unrenderable(game_id, new, envelopes)
         record_for_key = None
         if idem is not None:
             record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
@@ -96,22 +106,27 @@ class CommitPath:
         if self.cluster:
             if gates:
                 raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
-            result = self.store.append(game_id, version, envelopes, record_for_key)
+            result = self.store.append(game_id, version, envelopes, record_for_key, guard=guard)
             if result.status == "ok":
                 plan = self.follow_ups.queue(pipe := self.redis.pipeline(transaction=False), new, record,
                                              notify_from=settled)
                 self.projector.queue_snapshot(pipe, game_id, version, new)
+                holds = self.orders.queue_spent(pipe, game_id, spent, guard[1])
                 replies = [None, *pipe.execute()]
         else:
             plan = self.follow_ups.queue(index := IndexCommands(), new, record, notify_from=settled)
             self.projector.queue_snapshot(index, game_id, version, new)
+            holds = self.orders.queue_spent(index, game_id, spent, guard[1])
             flight = envelopes[-1].to_json().encode()
             self.in_flight[flight] = (game_id, version, new, envelopes)
             try:
-                result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap)
+                result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap, guard)
             finally:  # two commits of one keyed request can spell the very same events: no KeyError
                 self.in_flight.pop(flight, None)
             replies = [None, *result.replies]
+        if result.status == "stale":  # the orders changed since this process read them: again, with them
+            self.orders.refresh(game_id)
+            return self.commit(game_id, record, drafts, cause, idem, gates, later, cap)
         if result.status == "limited":
             assert result.empty is not None and result.wait is not None
             raise limited(result.empty.name, result.wait)
@@ -120,6 +135,7 @@ class CommitPath:
             if result.status == "duplicate":
                 raise KeyWonRace(game_id)
             return None
+        self.orders.landed(game_id, holds)
         self.projector.remember(game_id, new)
         self.projector.remember_events(game_id, envelopes)
         # This process's streams of the game take the commit from here, first of what is owed
@@ -129,10 +145,10 @@ class CommitPath:
         return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
 
     def _seal(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any]
-              ) -> tuple[list[Envelope], Record, Record | None]:
-        """The envelopes of ``drafts`` (and of the game's end, and of the system steps they
-        leave due), the record they lead to, and the record before the last system step taken
-        (None: none was)."""
+              ) -> tuple[list[Envelope], Record, Record | None, set[tuple[int, int]]]:
+        """The envelopes of ``drafts`` (and of the game's end, of the system steps they leave
+        due and of the standing orders' answers), the record they lead to, the record before
+        the last system step taken (None: none was) and the ``once`` orders spent."""
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
         at = utc_now()
@@ -140,8 +156,9 @@ class CommitPath:
         envelopes: list[Envelope] = []
         new = record
         pending = list(drafts)
-        steps = 0
+        steps = answered = 0
         settled: Record | None = None
+        spent: set[tuple[int, int]] = set()
         while pending:
             draft = pending.pop(0)
             envelope = seal(version + len(envelopes) + 1, draft.type, at, draft.actor, draft.data, cause, prev)
@@ -161,8 +178,13 @@ class CommitPath:
                         steps += 1
                         settled = new
                         cause = {"kind": "system", "batch": seq, "follows": version + 1}
+                elif answered < MAX_ANSWERS_IN_COMMIT and (order := self.orders.answer(
+                        game_id, new, partial(self.seeds.rng, game_id, version + len(envelopes) + 1), spent)):
+                    # A seat's standing order answers the decision this commit opened (engine.orders).
+                    answered += 1
+                    pending, cause = order.drafts, order.cause(version + len(envelopes) + 1, version + 1)
         assert new is not None
-        return envelopes, new, settled
+        return envelopes, new, settled, spent
 
     def system_step(self, game_id: str, record: Record, seq: int) -> list[GameEvent]:
         """The events of the game's ``resolve`` at ``seq``, or none (then a worker takes the step).

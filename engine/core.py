@@ -12,7 +12,8 @@ a method of the part that does it, named here so callers need not know which:
   profiles and leaderboards;
 - upkeep (``engine.upkeep``): the workers' steps, deadlines, sweeps, expiry, the drain,
   reconciling and rebuilding indexes;
-- bot turns (``engine.bot_turns``).
+- bot turns (``engine.bot_turns``);
+- the seats' standing orders (``engine.orders``), which the commit path consults.
 
 The parts share one store, projector, seed keeper and rate-limit gating, made here.
 """
@@ -28,6 +29,7 @@ from engine.commit import CommitPath
 from engine.follow_up import STALE_DUE_SECONDS, FollowUps
 from engine.gating import Gating
 from engine.moves import Moves
+from engine.orders import StandingOrders
 from engine.outcomes import Committed, Joined, Player, RawPage
 from engine.ratelimit import RateLimiter
 from engine.ratings import Ratings
@@ -81,9 +83,11 @@ class Engine:
 
         # The parts, each on those below it.
         self.follow_ups = FollowUps(client, self.keys, self.store, self.seeds, scheduler, self.hooks, self.ratings)
+        self.orders = StandingOrders(client, self.keys)
         self.transparency = self.follow_ups.transparency  # the public log of finished games
         self.commits = CommitPath(client, self.keys, self.store, self.projector, self.seeds, self.follow_ups,
-                                  steps_in_commit=steps_in_commit)
+                                  self.orders, steps_in_commit=steps_in_commit,
+                                  render_check=settings.render_check)
         self.watcher = self.commits.watcher
         self.cluster = self.commits.cluster
         self.gating = Gating(self.limiter, self.cluster)

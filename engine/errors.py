@@ -69,6 +69,8 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "token_not_found": (NotFound, "the caller has no token with this id"),
     "unknown_game": (Invalid, "the server hosts no game of this name"),
     "bad_seat_count": (Invalid, "the game is not played by this many seats"),
+    "bad_order": (Invalid, "a standing order names no decision or condition of the game, or a bad value "
+                           "(`order` is its place in the list, `field` the field at fault)"),
     "bad_recipient": (Invalid, "a private message names no other seated player"),
     "bad_webhook_url": (Invalid, "the webhook URL is not an http(s) URL the server accepts"),
     "webhook_host_unresolvable": (Invalid, "the webhook URL's host does not resolve"),

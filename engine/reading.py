@@ -12,7 +12,7 @@ from typing import Any
 
 import redis
 
-from engine.chat import Chat, merge, visible
+from engine.chat import Chat, between_players, merge, public, visible
 from engine.commit import MAX_GAME_ID, CommitPath
 from engine.errors import Conflict, Forbidden, Invalid, NotFound
 from engine.gating import Gating
@@ -152,7 +152,7 @@ class Reading:
             if to == seat:
                 raise Invalid("bad_recipient", "a private message goes to another seat, not your own")
         self.chat.check_rate(player.id)
-        return self.chat.post(game_id, seat, to, text)
+        return public(self.chat.post(game_id, seat, to, text, between_players(record, seat, to)))
 
     def messages(self, game_id: str, cursor: str | None, upto_version: int | None = None,
                  count: int | None = None) -> list[dict[str, Any]]:

@@ -149,6 +149,10 @@ class Settings:
     bot_milliseconds: float = 450.0
     #: Rated games a player must have finished in a title to appear on its leaderboard.
     leaderboard_min_games: int = 5
+    #: Whether a commit is refused unless every seat's and a spectator's view of the state it
+    #: leads to renders (engine.commit_check). Off by default: it costs up to 1.6 ms of CPU a
+    #: move (bench/render_check.py); the test suites run with it on.
+    render_check: bool = False
     #: Times a seat may replace one sealed decision (or a player leave one open game); 0: no bound.
     revisions_per_decision: int = 20
     #: The Ed25519 key that signs transparency checkpoints: PKCS#8 PEM or 32 bytes in base64
@@ -334,4 +338,5 @@ VARIABLES = (
     Variable("INTRIGUE_PAX_CARD_SETS", "pax_card_sets", _text),
     Variable("INTRIGUE_BOT_ITERATIONS", "bot_iterations", _positive_count),
     Variable("INTRIGUE_BOT_MILLISECONDS", "bot_milliseconds", _positive_number),
+    Variable("INTRIGUE_RENDER_CHECK", "render_check", _flag),
 )

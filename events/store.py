@@ -92,6 +92,18 @@ class Keys:
         """The game's table talk: a stream of its own, kept after the end (it is published then)."""
         return f"{self.prefix}:{{g:{game_id}}}:chat"
 
+    def orders(self, game_id: str) -> str:
+        """The seats' standing orders, by seat: private to each seat, never in the game's stream."""
+        return f"{self.prefix}:{{g:{game_id}}}:orders"
+
+    def orders_revision(self, game_id: str) -> str:
+        """A counter every change of the orders bumps: an append names the one it decided with."""
+        return f"{self.prefix}:{{g:{game_id}}}:orders:rev"
+
+    def orders_log(self, game_id: str) -> str:
+        """The seats' ``StandingOrdersSet`` events: a stream of their own, published with the log."""
+        return f"{self.prefix}:{{g:{game_id}}}:orders:log"
+
     def events_pattern(self, kind: str = "events") -> str:
         return f"{self.prefix}:{{g:*}}:{kind}"
 
@@ -185,10 +197,13 @@ FEED_EVENTS_BYTES = 65536
 # and the gate's bucket, if any.
 # ARGV: expected version, idempotency field ("" for none), idempotency record, feed channel,
 # index commands (a JSON array of commands, each an array of strings; "[]" for none), the
-# the gates' buckets (a JSON array of [key, rate, burst]; "" for none), two places kept free,
+# the gates' buckets (a JSON array of [key, rate, burst]; "" for none), the guard's key ("" for
+# none) and the value it must hold (a missing key holds '0'),
 # the cap's sorted set ("" for none) and its ceiling, events (JSON)...
 # A cap refuses the append ('full', the set's size) when its sorted set already holds its
 # ceiling of members: a creator's open games are counted and the game created in one step.
+# A guard refuses it ('stale', the value held) when its key holds another value than the one
+# the appender decided with: the standing orders' revision (see engine.orders).
 # The gates spend the actor's rate-limit tokens (one of each bucket, all or none) once the
 # append is known to go ahead (not a duplicate, not stale), and refuse it ('limited', the
 # seconds to wait, the position from 1 of a bucket without a token) when one has none.
@@ -204,6 +219,10 @@ if ARGV[2] ~= '' then
   if seen then return {'duplicate', seen} end
 end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+if ARGV[7] ~= '' then
+  local revision = redis.call('GET', ARGV[7]) or '0'
+  if revision ~= ARGV[8] then return {'stale', revision} end
+end
 if ARGV[9] ~= '' then
   local held = redis.call('ZCARD', ARGV[9])
   if held >= tonumber(ARGV[10]) then return {'full', tostring(held)} end
@@ -276,8 +295,9 @@ ARCHIVE_CACHE = 256
 @dataclass(frozen=True)
 class AppendResult:
     """What an append did: ``ok``, ``conflict`` (someone else moved the game on), ``duplicate``,
-    ``limited`` (a gate had no token: ``wait`` seconds until one; ``empty`` is that gate) or
-    ``full`` (its cap was reached: ``version`` holds the count)."""
+    ``limited`` (a gate had no token: ``wait`` seconds until one; ``empty`` is that gate),
+    ``full`` (its cap was reached: ``version`` holds the count) or ``stale`` (its guard's key
+    moved: the standing orders changed since the appender read them)."""
 
     status: str
     version: int | None = None
@@ -371,22 +391,23 @@ class EventStore:
     def append(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                idempotency: tuple[str, dict[str, Any]] | None = None,
                index: IndexCommands | None = None, gates: Sequence[Gate] = (),
-               cap: Cap | None = None) -> AppendResult:
+               cap: Cap | None = None, guard: tuple[str, str] | None = None) -> AppendResult:
         """Append ``events`` if the game is still at ``expected_version``; all or nothing.
 
         The ``index`` commands run after a successful append, in the same step; their
         replies are the result's ``replies``. The ``gates`` spend a rate-limit token each
         when the append goes ahead, all or none, or refuse it (``limited``). (Neither with a
         Redis Cluster: they may name keys of other hash slots.) A ``cap`` refuses it
-        (``full``) when its set is full.
+        (``full``) when its set is full; a ``guard`` (a key of the game's and the value it
+        must hold) refuses it (``stale``) when the key holds another.
         """
-        keys, args = self._append_call(game_id, expected_version, events, idempotency, index, gates, cap)
+        keys, args = self._append_call(game_id, expected_version, events, idempotency, index, gates, cap, guard)
         return self.parse_append(self._append(keys=keys, args=args), gates)
 
     def _append_call(self, game_id: str, expected_version: int, events: Sequence[Envelope],
                      idempotency: tuple[str, dict[str, Any]] | None,
                      index: IndexCommands | None = None, gates: Sequence[Gate] = (),
-                     cap: Cap | None = None) -> tuple[list[str], list[Any]]:
+                     cap: Cap | None = None, guard: tuple[str, str] | None = None) -> tuple[list[str], list[Any]]:
         if not events:
             raise ValueError("nothing to append")
         if events[0].seq != expected_version + 1:
@@ -397,7 +418,10 @@ class EventStore:
         if index is not None and index.commands:
             keys += index.keys()  # declared, as a script should, though only a plain Redis runs them
             commands = orjson.dumps(index.commands).decode()
-        gate_args: list[Any] = ["", 0, 0]
+        gate_args: list[Any] = ["", "", ""]
+        if guard is not None:
+            keys.append(guard[0])
+            gate_args[1:] = list(guard)
         if gates:
             keys += [gate.key for gate in gates]
             gate_args[0] = orjson.dumps([[gate.key, float(gate.rate), float(gate.burst)] for gate in gates]).decode()
@@ -419,6 +443,8 @@ class EventStore:
             return AppendResult("limited", wait=float(value), empty=gates[int(rest[0]) - 1])
         if status == "full":
             return AppendResult("full", version=int(value))
+        if status == "stale":
+            return AppendResult("stale")
         return AppendResult(status, version=int(value), replies=rest)
 
     def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:

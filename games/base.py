@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -65,6 +65,37 @@ class GameEvent:
     actor: Seat | None = None
 
 
+@dataclass(frozen=True)
+class OrderCondition:
+    """One condition a standing order may put in its ``when``: a fact of the moment an order
+    is asked about, which the order's value must match for it to answer.
+
+    ``values`` says what the value may be: ``"boolean"``, ``"seat"`` (a seat number) or the
+    tuple of strings allowed. ``test(state, seat, value)`` says whether it holds for ``seat``.
+    A test reads public facts, or the seat's own (its hand): never another seat's secrets.
+    """
+
+    description: str
+    values: str | tuple[str, ...]
+    test: Callable[[State, Seat, Any], bool]
+
+    def accepts(self, value: Any, seats: int) -> bool:
+        """Whether ``value`` is one this condition can be asked about (in a game of ``seats``)."""
+        if self.values == "boolean":
+            return isinstance(value, bool)
+        if self.values == "seat":
+            return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats
+        return isinstance(value, str) and value in self.values
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of its value (the API reference lists every game's conditions)."""
+        if self.values == "boolean":
+            return {"type": "boolean", "description": self.description}
+        if self.values == "seat":
+            return {"type": "integer", "minimum": 0, "description": self.description}
+        return {"type": "string", "enum": list(self.values), "description": self.description}
+
+
 class EventLike(Protocol):
     """What ``evolve`` and ``redact`` read: a stored event or a :class:`GameEvent`.
 
@@ -98,9 +129,17 @@ class GameRules(Protocol):
     #: Option keys that must not be shown to seats (a scenario's fixed deck reveals every hand).
     #: Optional: a module without it has no secret options.
     SECRET_OPTIONS: tuple[str, ...]
+    #: Every action the game takes, as JSON Schema built with :mod:`games.action_schema`: the API
+    #: reference shows it, and ``decide`` runs its strict check (``ActionCheck``) first.
+    ACTION_SCHEMA: dict[str, Any]
     #: Options the conformance suite adds to its random playouts, for a game whose uniform
     #: random play is legal but very long (a turn limit, say). Optional; documented by the game.
     PLAYOUT_OPTIONS: dict[str, Any]
+    #: The decision kinds (as ``awaiting`` names them) a standing order may answer, and the
+    #: conditions its ``when`` may name. Optional: a game without them takes no orders (its
+    #: README says why).
+    ORDER_DECISIONS: tuple[str, ...]
+    ORDER_CONDITIONS: Mapping[str, OrderCondition]
 
     def validate_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Return the options completed with defaults, or raise :class:`InvalidOptions`."""

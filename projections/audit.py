@@ -3,7 +3,13 @@
 Each batch of events records its cause: a seat's action, a timeout's default, the
 bot's move, a system step, a join. The audit folds the log and, for every batch,
 asks the rules what that cause produces with the generator derived from the
-revealed seed; any difference names the first bad event.
+revealed seed; any difference names the first bad event. So does the first event after which
+some seat or a spectator cannot read the game (``projections.renderable``).
+
+A published log may end with the seats' ``StandingOrdersSet`` events, a hash chain of
+their own (they never were in the game's stream, see ``engine.orders``). A batch whose
+cause names a standing order is replayed against them: the orders the seat had set by
+then must give that very answer, as the first order that matched and was legal.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from itertools import groupby
 
 from events.envelope import ChainError, Envelope, canonical_json, check_chain, seed_commitment
 from games.base import GameEvent, RuleViolation, derive_rng
+from projections.orders import ORDERS_SET, first_answer
 from projections.record import Record, fold, platform_outcome, rules_of
+from projections.renderable import Unrenderable, check_renders
 
 
 @dataclass(frozen=True)
@@ -33,12 +41,17 @@ class AuditError(ValueError):
 
 def audit(events: list[Envelope]) -> AuditReport:
     """Raise :class:`AuditError` at the first event the chain, the seed or the rules disown."""
+    orders_log = [e for e in events if e.type == ORDERS_SET]
+    events = [e for e in events if e.type != ORDERS_SET]
     if not events:
         raise AuditError(0, "the log is empty")
     try:
         check_chain(events)
+        if orders_log:
+            check_chain(orders_log)
     except ChainError as err:
         raise AuditError(err.seq, str(err).split(": ", 1)[1]) from None
+    orders = _OrdersReplay(orders_log)
     first = events[0]
     if first.type != "GameCreated":
         raise AuditError(first.seq, "a log starts with GameCreated")
@@ -53,8 +66,14 @@ def audit(events: list[Envelope]) -> AuditReport:
         batch = list(batch_iter)
         try:
             _check_batch(record, batch, seed)
+            if "order" in batch[0].cause:
+                orders.check(record, batch[0], seed)
             for event in batch:
                 record = fold(record, event)
+            assert record is not None
+            check_renders(record, batch)
+        except Unrenderable as err:  # a log no reader can read past this event: a rules bug let it in
+            raise AuditError(err.seq, f"{err.event_type}: {str(err).split(': ', 1)[1]}") from None
         except AuditError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
@@ -120,6 +139,39 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
         expected.append(GameEvent("GameEnded", {"winners": list(outcome.winners), "reason": outcome.reason,
                                                 "seed": seed}))
     _compare(batch, expected)
+
+
+class _OrdersReplay:
+    """The seats' standing orders as they stood at each commit, replayed from their own log."""
+
+    def __init__(self, log: list[Envelope]) -> None:
+        self.log = log
+        self.applied = 0
+        self.held: dict[int, list[dict]] = {}
+        self.commit: int | None = None
+        self.spent: set[tuple[int, int]] = set()
+
+    def check(self, record: Record | None, head: Envelope, seed: str) -> None:
+        """The orders held when ``head``'s commit began must answer as ``head`` records."""
+        cause = head.cause
+        named, follows = cause.get("order"), cause.get("follows")
+        if record is None or not isinstance(named, dict) or not isinstance(follows, int):
+            raise AuditError(head.seq, "an order's answer must name its order and the commit it answered in")
+        if follows != self.commit:  # a new commit: the once orders spent before are gone, later changes apply
+            for seat, index in sorted(self.spent, reverse=True):
+                del self.held[seat][index]
+            self.commit, self.spent = follows, set()
+            while self.applied < len(self.log) and self.log[self.applied].data.get("version", 0) <= follows - 1:
+                change = self.log[self.applied].data
+                self.held[change["seat"]] = [dict(order) for order in change["orders"]]
+                self.applied += 1
+        found = first_answer(record, self.held, lambda: derive_rng(seed, head.seq), self.spent)
+        recorded = {k: v for k, v in named.items() if k != "index"}
+        if (found is None or found.seat != cause.get("seat") or found.index != named.get("index")
+                or canonical_json(found.order) != canonical_json(recorded)):
+            raise AuditError(head.seq, "the seat's standing orders at that moment do not give this answer")
+        if found.order["once"]:
+            self.spent.add((found.seat, found.index))
 
 
 def _acting_seat(batch: list[Envelope]) -> int | None:

@@ -194,9 +194,9 @@ def _is_revision(record: Record, event: Envelope) -> bool:
 
 def _fold_game_event(record: Record, event: Envelope) -> None:
     rules = rules_of(record)
-    if _is_revision(record, event):
+    if event.actor is not None and _is_revision(record, event):
         counts = revisions(record)
-        counts[event.actor] += 1  # type: ignore[index]
+        counts[event.actor] += 1
         record["revisions"] = counts
     record["state"] = rules.evolve(record["state"], event)
     if event.actor is not None and event.cause.get("kind") == "player":

@@ -10,6 +10,7 @@ from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import RequestRedirect
 
 from engine.core import Engine
 from engine.errors import DomainError
@@ -21,9 +22,10 @@ from service.chat import chat_bp
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
 from service.express import SPENT, ExpressLane
-from service.http_errors import BodyTimeout, body_timeout_problem
+from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
 from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp
+from service.orders import orders_bp
 from service.routes import games_bp, leaderboards_bp, me_bp, players_bp
 from service.transparency import keys_bp, transparency_bp
 from service.webclient import WebClient
@@ -83,9 +85,18 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     honour_idempotency_keys(app, engine)
 
-    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp, keys_bp,
-                      transparency_bp):
+    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp, orders_bp,
+                      keys_bp, transparency_bp):
         app.register_blueprint(blueprint)
+
+    @app.before_request
+    def _relative_redirects() -> Response | None:
+        """Routing's own redirects (``/v1//games`` to ``/v1/games``) name no host: Werkzeug
+        would write the request's Host header into ``Location`` and its page."""
+        redirect = request.routing_exception
+        if isinstance(redirect, RequestRedirect):
+            return Response(status=redirect.code, headers={"Location": relative_location(redirect.new_url)})
+        return None
 
     @app.errorhandler(Problem)
     def _problem(err: Problem) -> Response:

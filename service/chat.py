@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
-from engine.chat import MAX_TEXT, visible
+from engine.chat import MAX_TEXT, readable
 from service.answers import Problem
 from service.context import caller_seat, current_player, engine, is_operator
 from service.inputs import object_body
@@ -71,7 +71,7 @@ def list_messages(game_id: str) -> dict[str, Any]:
     if cursor is not None and not _valid_id(cursor):
         raise Problem(400, "bad_query", "after must be a message id such as 12-0")
     read = eng.messages(game_id, cursor, count=500)
-    return {"messages": [m for m in read if visible(record, m, seat)],
+    return {"messages": readable(record, read, seat),
             "messages_after": read[-1]["id"] if read else cursor}
 
 

@@ -117,6 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
     """
     import socket
 
+    from events.store import without_password
     from service.datadir import DataFolder, FolderInUse, command_line, die_with_parent, stop_children
     from service.embedded import EmbeddedRedis
 
@@ -127,7 +128,7 @@ def _serve(args: argparse.Namespace) -> int:
         folder = DataFolder(args.data)
         # Started below, once all is ours. Outside the terminal's process group, as the workers
         # are: Ctrl-C reaches this process alone, which stops the workers, then Redis.
-        embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent(), own_group=True)
+        embedded = EmbeddedRedis(folder.path, preexec_fn=die_with_parent(), own_group=True, private=True)
         redis_url = embedded.url
     try:
         listener = socket.create_server((args.host, args.port), backlog=2048)
@@ -158,7 +159,7 @@ def _serve(args: argparse.Namespace) -> int:
             assert embedded.process is not None
             children[embedded.process.pid] = command_line(embedded.process.pid)
             folder.record(redis_url=redis_url, children=children)
-            log.info("embedded Redis on %s, data in %s", redis_url, folder.path)
+            log.info("embedded Redis on %s, data in %s", without_password(redis_url), folder.path)
         env = environment_with(REDIS_URL=redis_url)
         # Game workers, one for webhook deliveries and one for bot seats: neither a slow receiver
         # nor a bot's search ever delays a deadline. With --workers 0 the operator runs workers

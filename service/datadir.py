@@ -11,6 +11,8 @@ a later rewrite of the append-only file by one of them lost finished games. So:
   lock is held, so a stale record is never trusted.
 - Its children are asked by the kernel to exit when it dies (``PR_SET_PDEATHSIG``), and
   the next ``serve`` on the folder stops any recorded process still running first.
+- The folder is its owner's alone: 0700, every file in it 0600 (a folder an older version
+  left readable is tightened when taken), since it holds every seat's hand and the seeds.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ class DataFolder:
     # ------------------------------------------------------------ the owner
     def acquire(self) -> None:
         """Take the folder for this process, or raise :class:`FolderInUse` naming its owner."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -66,6 +68,7 @@ class DataFolder:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
+        make_private(self.path)
 
     def release(self) -> None:
         if self._lock_fd is not None:
@@ -78,7 +81,9 @@ class DataFolder:
         """Write what this server runs, atomically (a reader never sees half a file)."""
         current = {**self.read_state(), **state, "pid": os.getpid()} if self._lock_fd is not None else state
         temporary = self.state_path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(current))
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(json.dumps(current))
         temporary.replace(self.state_path)
 
     def read_state(self) -> dict[str, Any]:
@@ -132,6 +137,18 @@ class DataFolder:
             raise NotServing(f"the intrigue serve running on {self.path} has not started its Redis yet, "
                              "or uses REDIS_URL: set REDIS_URL")
         return url
+
+
+def make_private(folder: Path) -> None:
+    """``folder`` and everything in it its owner's alone: folders 0700, files 0600."""
+    folder.chmod(0o700)
+    for root, dirs, files in os.walk(folder):
+        for names, mode in ((dirs, 0o700), (files, 0o600)):
+            for name in names:
+                path = os.path.join(root, name)
+                if not os.path.islink(path):  # a link's target is not the folder's to change
+                    with contextlib.suppress(OSError):
+                        os.chmod(path, mode)
 
 
 def die_with_parent() -> Callable[[], None]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from service.answers import Problem
 
@@ -77,3 +78,17 @@ def answer_gunicorn_errors_as_problems() -> None:
         util.write_nonblock(sock, head.encode("latin-1") + body)
 
     util.write_error = write_problem
+
+
+def relative_location(location: str) -> str:
+    """``location`` without its scheme and host: the path and query of a redirect.
+
+    Werkzeug writes the URL it redirects to (``/v1//games`` to ``/v1/games``, say) from the
+    request's own Host header, so a client could have the server name any host it likes in
+    ``Location``, and a caching proxy hand that to everyone else. A relative reference (RFC 9110,
+    section 10.2.2) keeps the client on the host it asked. A path that would read as a host
+    (``//x``) keeps one slash.
+    """
+    parts = urlsplit(location)
+    path = "/" + parts.path.lstrip("/")
+    return path + (f"?{parts.query}" if parts.query else "")

@@ -24,12 +24,14 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, jsonify
 
+from engine.orders import MAX_ORDERS
 from engine.seat_bots import STRATEGIES
 from games import registry
 from projections.listing import CURSOR_PATTERN
 from service import openapi_correspondence as correspondence
 from service import schemas, transparency
 from service.openapi_shapes import action_schema, options_schema
+from service.orders import StandingOrderListSchema, StandingOrderSchema, StandingOrdersSchema
 from service.problem_status import rule_status
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
 from service.version import package_version
@@ -300,6 +302,18 @@ def _operations() -> list[Operation]:
                   "MessageList", _join(OPTIONAL_TOKEN, GAME, {400: ("bad_query",)}),
                   params=(GAME_ID, _query("after", "Messages after this message id (empty: from the start)",
                                           {"type": "string", "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"}))),
+        Operation("put", "/v1/games/{game_id}/orders", "Replace your standing orders in this game", "required",
+                  200, "StandingOrderList",
+                  _join(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over", "busy"), 422: ("bad_order",)}),
+                  params=(GAME_ID,), body="StandingOrders",
+                  description=ORDERS_DESCRIPTION),
+        Operation("get", "/v1/games/{game_id}/orders", "Your standing orders in this game", "required", 200,
+                  "StandingOrderList", _join(TOKEN, GAME, {403: ("not_seated",)}), params=(GAME_ID,),
+                  description="Only yours: nobody else can read them, or tell that you have any, until the game "
+                              "ends and its log (with every StandingOrdersSet) is published."),
+        Operation("delete", "/v1/games/{game_id}/orders", "Clear your standing orders in this game", "required",
+                  204, None, _join(TOKEN, GAME, {403: ("not_seated",), 409: ("game_over", "busy")}),
+                  params=(GAME_ID,), ok_type=""),
         Operation("get", "/v1/me/games", "Your games; awaiting=me is the correspondence inbox", "required", 200,
                   "Inbox", _join(TOKEN, {400: ("bad_query", "bad_cursor")}),
                   description="Newest first; the inbox (awaiting=me) soonest deadline first. Paged: pass "
@@ -372,6 +386,17 @@ def _transparency_operations() -> list[Operation]:
     ]
 
 
+ORDERS_DESCRIPTION = (
+    "At most 20 orders, each {decision, when, answer, once}. When the game comes to await you for `decision` "
+    "(a kind `awaiting_kinds` names) and every condition of `when` holds (each game's are listed in "
+    "`<Game>OrderConditions`), the first such order whose `answer` the rules accept is played as your own action "
+    "in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules "
+    "refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when "
+    "it answers. Orders are consulted each time the game moves (one set while a decision already waits for "
+    "you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else "
+    "can tell you have orders, or an answer of theirs from one you typed, but by its speed (it carries the `at` "
+    "of the move that opened the decision).")
+
 SCHEMAS = {
     "PlayerCreate": schemas.PlayerCreateSchema, "Player": schemas.PlayerSchema,
     "PlayerMatches": schemas.PlayerMatchesSchema,
@@ -385,6 +410,8 @@ SCHEMAS = {
     "ConsistencyProof": schemas.ConsistencyProofSchema, "Cosignature": transparency.CosignatureSchema,
     "Cosigned": transparency.CosignedSchema,
     **correspondence.SCHEMAS,
+    "StandingOrders": StandingOrdersSchema, "StandingOrder": StandingOrderSchema,
+    "StandingOrderList": StandingOrderListSchema,
 }
 
 
@@ -432,10 +459,24 @@ def game_schemas() -> dict[str, dict[str, Any]]:
                                                               f"codes: {', '.join(refusals)}."}
         creates.append(_ref(create))
         actions.append(_ref(action))
+        out[f"{_camel(name)}OrderConditions"] = order_conditions_schema(rules)
     out["GameCreate"] = {"oneOf": creates, "discriminator": {"propertyName": "game"}}
     # A union, not a oneOf: two games may share an action shape ({"type": "pass"}).
     out["Action"] = {"anyOf": actions, "description": "One action of the game being played"}
     return out
+
+
+def order_conditions_schema(rules: Any) -> dict[str, Any]:
+    """A game's standing-order conditions (an order's ``when``) and the decisions orders answer."""
+    decisions = tuple(getattr(rules, "ORDER_DECISIONS", ()))
+    conditions = dict(getattr(rules, "ORDER_CONDITIONS", {}))
+    if not decisions:
+        about = f"{rules.NAME} takes no standing orders (its README says why)."
+    else:
+        about = (f"The conditions of a {rules.NAME} order's `when`; its `decision` is one of "
+                 f"{', '.join(decisions)}.")
+    return {"type": "object", "additionalProperties": False, "description": about,
+            "properties": {name: condition.schema() for name, condition in sorted(conditions.items())}}
 
 
 def _problem_response(status: int, codes: tuple[str, ...], open_codes: tuple[str, ...]) -> dict[str, Any]:
@@ -539,7 +580,12 @@ def _build_document() -> dict[str, Any]:
         by_path.setdefault(op.path, {})[op.method] = _operation_dict(op, examples)
     for path, ops in by_path.items():
         spec.path(path=path, operations=ops)
-    return spec.to_dict()
+    document = spec.to_dict()
+    # The orders are checked by the engine (a bad one is 422 bad_order naming it), so the schema
+    # takes any item; the reference still describes each one.
+    listed = document["components"]["schemas"]["StandingOrders"]["properties"]["orders"]
+    listed.update(items=_ref("StandingOrder"), maxItems=MAX_ORDERS)
+    return document
 
 
 DESCRIPTION = (

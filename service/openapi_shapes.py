@@ -71,8 +71,13 @@ def _sample(rules: GameRules, seats: int, seed: int, steps: int, samples: dict[s
 
 
 def options_schema(rules: GameRules) -> dict[str, Any]:
-    """The options a game takes, with their types as its defaults show them."""
+    """The options a game takes: its own declaration (``OPTIONS_SCHEMA``, the one its strict
+    check reads) with each default, or else their types as its defaults show them."""
     defaults = rules.validate_options({}, rules.MIN_SEATS)
+    declared = getattr(rules, "OPTIONS_SCHEMA", None)
+    if declared is not None:
+        return {**declared, "properties": {key: {**schema, **({"default": defaults[key]} if key in defaults else {})}
+                                           for key, schema in declared["properties"].items()}}
     properties = {}
     for key, value in defaults.items():
         if value is None:  # a default that means "none given": its type is the game README's to say

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, request
 
 from engine import directory
-from engine.chat import visible
+from engine.chat import readable
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
@@ -278,7 +278,7 @@ def replay(game_id: str) -> dict[str, Any]:
     everything = current["status"] == "finished" or is_operator()
     body = game_view(record, seat, clock=parse_time(record["updated_at"]))
     body["legal_actions"] = []
-    said = [m for m in eng.messages(game_id, None, upto_version=version) if visible(current, m, seat)]
+    said = readable(current, eng.messages(game_id, None, upto_version=version), seat)
     return {"version": version, "game": body, "state": record["state"] if everything else None,
             "messages": said}
 
@@ -296,10 +296,13 @@ def log(game_id: str) -> Response:
         while True:
             batch = eng.read_events(game_id, after=after, count=MAX_PAGE)
             if not batch:
-                return
+                break
             for event in batch:
                 yield event.to_json() + "\n"
             after = batch[-1].seq
+        # The seats' standing orders, a chain of their own that never was in the game's stream.
+        for event in eng.orders.log(game_id):
+            yield event.to_json() + "\n"
 
     return Response(lines(), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})

@@ -270,6 +270,10 @@ class ProblemSchema(Schema):
     errors = fields.Dict(metadata={"description": "For malformed input: the fields at fault"})
     retry_after = fields.Float(metadata={"description": "For 429 and 503: the exact seconds to wait "
                                                         "(Retry-After rounds them up)"})
+    order = fields.Integer(allow_none=True, metadata={"description": "For bad_order: the refused order's place "
+                                                                     "in the list, from 0 (null: the list itself)"})
+    field = fields.String(metadata={"description": "For bad_order: the field at fault (when.<condition> for a "
+                                                   "condition)"})
 
 
 BASE64_HASH = {"description": "A SHA-256 hash in standard base64", "pattern": "^[A-Za-z0-9+/]{43}=$"}

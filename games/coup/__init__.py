@@ -9,6 +9,7 @@ rules and documents the client API.
 from games.coup.codes import RULE_CODES
 from games.coup.describe import describe
 from games.coup.fold import evolve
+from games.coup.orders import ORDER_CONDITIONS, ORDER_DECISIONS
 from games.coup.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -26,12 +27,17 @@ from games.coup.rules import (
     validate_options,
 )
 from games.coup.sample import determinize, prepare_sampler
+from games.coup.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.coup.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",
     "SECRET_OPTIONS",

@@ -11,6 +11,7 @@ RULE_CODES: dict[str, str] = {
     "unknown_action": "no string `type`, or a type unknown at this moment",
     "unknown_field": "a key the action does not take",
     "missing_field": "a field the action's type requires is missing",
+    "bad_field": "a field's value is not of the JSON type the action declares for it",
     "must_coup": "ten or more coins at the start of the turn and the action is not a coup",
     "missing_target": "a targeted action without `target`",
     "bad_target": "the target is not a seat of this game, or is the acting seat",

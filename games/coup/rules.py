@@ -41,7 +41,6 @@ from games.base import (
     State,
     check_seat,
     require_fields,
-    require_present,
 )
 from games.coup.components import (
     ACTION_WINDOW,
@@ -65,6 +64,7 @@ from games.coup.components import (
     TREASURY,
 )
 from games.coup.fold import evolve
+from games.coup.schema import CHECK, OPTIONS_CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
 
 NAME = "coup"
 MIN_SEATS = 2
@@ -81,6 +81,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     unknown = sorted(set(options) - {"deck"})
     if unknown:
         raise InvalidOptions("unknown_option", f"Coup has no option(s) {', '.join(unknown)}; the only one is 'deck'")
+    OPTIONS_CHECK(options)
     deck = options.get("deck")
     if deck is None:
         return {"deck": None}
@@ -157,14 +158,6 @@ def outcome(state: State) -> Outcome | None:
 
 # --- Deciding -------------------------------------------------------------------------------
 
-#: The fields each action must carry (README, "Actions"); a missing ``target`` keeps its
-#: own code, ``missing_target``, the others are ``missing_field``.
-REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
-    "steal": ("target",), "assassinate": ("target",), "coup": ("target",),
-    "block": ("card",), "reveal": ("card",), "keep": ("cards",),
-}
-
-
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
     """Check ``action`` against the rules and return what it causes, up to the next decision."""
     kind = awaiting(state).get(seat)
@@ -172,7 +165,7 @@ def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list
         raise RuleViolation("not_your_turn", "you have no decision to make now")
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise RuleViolation("unknown_action", "an action is an object with a string 'type'")
-    require_present(action, REQUIRED_FIELDS, {"target": "missing_target"})
+    CHECK(action)
     handler = _HANDLERS[kind]
     events = handler(state, seat, action, rng)
     return _run(state, events, rng)

@@ -10,6 +10,7 @@ the rules and documents the client API.
 from games.ideology.codes import RULE_CODES
 from games.ideology.describe import describe
 from games.ideology.fold import evolve
+from games.ideology.orders import ORDER_CONDITIONS, ORDER_DECISIONS
 from games.ideology.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -28,12 +29,17 @@ from games.ideology.rules import (
     validate_options,
 )
 from games.ideology.sample import determinize, prepare_sampler
+from games.ideology.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.ideology.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "PLAYOUT_OPTIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",

@@ -15,6 +15,7 @@ RULE_CODES: dict[str, str] = {
     "unknown_action": "an action type Ideology does not have",
     "unknown_field": "a key the action does not take",
     "missing_field": "a field the action's type requires is missing",
+    "bad_field": "a field's value is not of the JSON type the action declares for it",
     "game_over": "the game has ended",
     "not_your_turn": "the seat owes no decision now",
     "awaiting_seats": "a system step asked for while a seat still owes a decision",

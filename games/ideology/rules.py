@@ -36,7 +36,6 @@ from games.base import (
     State,
     clone_json,
     require_fields,
-    require_present,
 )
 from games.ideology.board import (  # noqa: F401  (re-exported for bots)
     CONFLICT,
@@ -78,6 +77,7 @@ from games.ideology.phases.exchange import decide_exchange
 from games.ideology.phases.foreign_affairs import decide_place, decide_remove, foreign_actions
 from games.ideology.phases.resources import decide_discard
 from games.ideology.phases.turn_order import end_of_turn, new_turn_order
+from games.ideology.schema import CHECK, OPTIONS_CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
 
 NAME = "ideology"
 MIN_SEATS = 2
@@ -142,6 +142,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
+    OPTIONS_CHECK(options)
     result = {**OPTION_DEFAULTS, **options}
     components = resolve_map(result["map"])
     if result["map"] is None:
@@ -332,13 +333,6 @@ def _decide_pass(state: State, seat: Seat, action: Action) -> list[GameEvent]:
     return [GameEvent("Passed", {"seat": seat, "phase": state["phase"]}, actor=seat)]
 
 
-#: The fields each action must carry (README, Part 3, "Actions"): none may be left out to
-#: mean a default, so a client's slip is refused instead of taken as a decision.
-REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
-    "discard": ("discard",), "exchange": ("discard",), "develop": ("region", "influence"),
-    "buy": ("advancement",), "place": ("region", "influence"), "remove": ("region", "influence"),
-    "attack": ("region", "influence", "target"), "wmd": ("region", "target"), "offer": ("offers",),
-}
 _ACTIONS: dict[str, Callable[..., list[GameEvent]]] = {
     "discard": decide_discard,
     "exchange": decide_exchange,
@@ -372,7 +366,7 @@ def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None or not isinstance(kind, str):
         raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(_ACTIONS)}")
-    require_present(action, REQUIRED_FIELDS)
+    CHECK(action)
     if state["phase"] == OVER:
         raise RuleViolation("game_over", "the game is over")
     owed = awaiting(state).get(seat)

@@ -11,6 +11,7 @@ components (the card file format and its sets, ``data/starter.json`` first) read
 from games.pax.codes import RULE_CODES
 from games.pax.describe import describe
 from games.pax.fold import evolve
+from games.pax.orders import ORDER_CONDITIONS, ORDER_DECISIONS
 from games.pax.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -28,7 +29,7 @@ from games.pax.rules import (
     validate_options,
 )
 from games.pax.sample import determinize, prepare_sampler
-from games.pax.schema import ACTION_SCHEMA, REQUIRED_FIELDS
+from games.pax.schema import ACTION_SCHEMA, OPTIONS_SCHEMA, REQUIRED_FIELDS
 from games.pax.views import redact, view
 
 __all__ = [
@@ -36,6 +37,9 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "REQUIRED_FIELDS",
     "PLAYOUT_OPTIONS",
     "RULE_CODES",

@@ -29,7 +29,6 @@ from games.base import (
     Seat,
     State,
     require_fields,
-    require_present,
 )
 
 from . import board as b
@@ -38,7 +37,8 @@ from . import effects as fx
 from .actions import TURN_ACTIONS, Plan
 from .effects import Draft
 from .fold import evolve  # noqa: F401  (re-exported: the protocol's fold)
-from .schema import REQUIRED_FIELDS
+from .legal import turn_actions
+from .schema import CHECK, OPTIONS_CHECK
 
 NAME = "pax"
 MIN_SEATS = 2
@@ -78,6 +78,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
+    OPTIONS_CHECK(options)
     result = {**OPTION_DEFAULTS, **{key: value for key, value in options.items() if value is not None}}
     if options.get("cards") is not None and "card_set" in options and options["card_set"] is not None:
         raise InvalidOptions("bad_option", "give either card_set or cards, not both")
@@ -566,7 +567,7 @@ def _check(state: State, seat: Seat, action: Any) -> tuple[str, Plan, dict[str, 
 
 
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
-    require_present(action, REQUIRED_FIELDS)
+    CHECK(action)
     kind, plan, item = _check(state, seat, action)
     d = Draft(state)
     if item is not None:
@@ -615,67 +616,6 @@ def outcome(state: State) -> Outcome | None:
 
 # --- Legal actions ------------------------------------------------------------------------------
 
-def _candidates(state: State, seat: Seat) -> list[Action]:
-    player = state["players"][seat]
-    ents = [e["card"] for _, e in b.enterprises(state)]
-    out: list[Action] = []
-    for card in player["hand"]:
-        category = b.card(state, card)["category"]
-        if category in ("enterprise", "partner"):
-            out.append({"type": "play", "card": card})
-        elif category == "troop":
-            out += [{"type": "play", "card": card, "to": to} for to in [*ents, "hacendado"]]
-        elif category == "orange":
-            for ent in ents:
-                out.append({"type": "play", "card": card, "target": ent})
-                if b.card(state, card)["scapegoat"]:
-                    out.append({"type": "play", "card": card, "target": ent, "scapegoat": True})
-        elif category == "black":
-            target = b.card(state, card)["target"]
-            if target == "seat":
-                out += [{"type": "play", "card": card, "target": s} for s in range(state["seats"])]
-            elif target == "partner":
-                out += [{"type": "play", "card": card, "target": r["card"]}
-                        for p in state["players"] for r in p["partners"]]
-            else:
-                out += [{"type": "play", "card": card, "target": t}
-                        for s in range(state["seats"]) for t in b.troops_of(state, s)]
-    for _, _, card in b.market_slots(state):
-        if b.card(state, card)["category"] in ("headline", "topple"):
-            out += [{"type": "buy", "card": card, "side": side} for side in ("event", "status_quo")]
-        else:
-            out.append({"type": "buy", "card": card})
-    out += [{"type": "buy_public", "card": card, "face": face} for card in state["public"] for face in (0, 1)]
-    out += [{"type": "sell", "card": card} for card in [*player["hand"], *b.cards_in_play(state, seat)]]
-    for troop in b.troops_of(state, seat):
-        out += [{"type": "redeploy", "card": troop, "to": to} for to in [*ents, "hacendado"]]
-    for ent in player["enterprises"]:
-        out.append({"type": "buy_land", "enterprise": ent["card"]})
-        if ent["unrest"]:
-            out.append({"type": "police", "enterprise": ent["card"]})
-        out.append({"type": "speculate", "to": {"income": ent["card"]}})
-    for _, ent in b.enterprises(state):
-        out += [{"type": "upgrade", "enterprise": ent["card"], "oval": i} for i in range(len(ent["conn"]))]
-    if player["jail"]:
-        out.append({"type": "police", "jail": True})
-    market = [card for _, _, card in b.market_slots(state)]
-    out += [{"type": "speculate", "card": card} for card in market]
-    for card in b.loyalty_icons(state, seat):
-        out.append({"type": "speculate", "to": {"bribe": card}})
-    mine = [card for card, holder in state["spec"].items() if holder == seat]
-    out += [{"type": "speculate", "card": card, "from": {"market": old}} for old in mine for card in market]
-    if player["supply"] == 0:
-        for ent in player["enterprises"]:
-            out.append({"type": "speculate", "to": "supply", "from": {"income": ent["card"]}})
-        for _, ent in b.enterprises(state):
-            out += [{"type": "speculate", "to": "supply", "from": {"connection": ent["card"], "oval": i}}
-                    for i, holder in enumerate(ent["conn"]) if holder == seat]
-        out += [{"type": "speculate", "to": "supply", "from": {"bribe": card}} for card in player["bribes"]]
-        out += [{"type": "speculate", "to": "supply", "from": {"market": old}} for old in mine]
-    out.append({"type": "end_turn"})
-    return out
-
-
 def _decision_candidates(state: State, seat: Seat, item: dict[str, Any]) -> list[Action]:
     kind = item["kind"]
     if kind == "conflict":
@@ -705,15 +645,16 @@ def _decision_candidates(state: State, seat: Seat, item: dict[str, Any]) -> list
 
 
 def legal_actions(state: State, seat: Seat) -> list[Action]:
-    """Every complete action ``seat`` may post now (the whole list: it stays a few hundred)."""
+    """Every complete action ``seat`` may post now (the whole list: it stays a few hundred).
+
+    A turn's actions are listed directly (:mod:`.legal`); a queued decision's few candidates
+    go through the decision's own check."""
     if not may_act(state, seat):
         return []
-    if state["queue"]:
-        candidates = _decision_candidates(state, seat, state["queue"][0])
-    else:
-        candidates = _candidates(state, seat)
+    if not state["queue"]:
+        return turn_actions(state, seat)
     legal = []
-    for action in candidates:
+    for action in _decision_candidates(state, seat, state["queue"][0]):
         try:
             _check(state, seat, action)
         except RuleViolation:

@@ -1,8 +1,9 @@
 """The JSON Schema of every Pax Porfiriana action, for the API reference (``ACTION_SCHEMA``).
 
-Declared rather than inferred from playouts: several actions take a field in more than
-one shape (a black card's ``target`` is a seat or a card id; a speculation's ``to`` is
-``"supply"`` or an object), which a client author needs spelled out. README.md, part 4,
+Declared rather than inferred from playouts (with the builders of :mod:`games.action_schema`,
+which also compile it into the strict check ``decide`` runs first): several actions take a
+field in more than one shape (a black card's ``target`` is a seat or a card id; a
+speculation's ``to`` is ``"supply"`` or an object), which a client author needs spelled out. README.md, part 4,
 says what each action does.
 """
 
@@ -10,30 +11,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.action_schema import (
+    CODE,
+    ActionCheck,
+    OptionsCheck,
+    action,
+    actions,
+    any_of,
+    array,
+    boolean,
+    free_object,
+    integer,
+    nullable,
+    record,
+    string,
+)
+
 from .cards import PRESTIGE
 
 CARD: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 48, "description": "a card id"}
 SEAT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": 5}
 
 
-def _action(kind: str, properties: dict[str, Any], required: tuple[str, ...] = (),
-            description: str = "") -> dict[str, Any]:
-    return {"title": kind, "type": "object", "additionalProperties": False, "description": description,
-            "required": ["type", *required],
-            "properties": {"type": {"type": "string", "enum": [kind]}, **properties}}
+_action = action
 
 
 def _one_key(**options: dict[str, Any]) -> dict[str, Any]:
-    return {"oneOf": [{"type": "object", "additionalProperties": False, "required": [key],
-                       "properties": {key: schema}} for key, schema in options.items()]}
+    return any_of(*(record({key: schema}, (key,)) for key, schema in options.items()))
 
 
 _SOURCE = {"anyOf": [{"type": "string", "enum": ["supply"]}, _one_key(market=CARD, income=CARD, bribe=CARD),
-                     {"type": "object", "additionalProperties": False, "required": ["connection", "oval"],
-                      "properties": {"connection": CARD, "oval": {"type": "integer", "minimum": 0, "maximum": 1}}}]}
-_TARGET = {"anyOf": [{"type": "string", "enum": ["supply"]}, _one_key(market=CARD, income=CARD, bribe=CARD)]}
+                     record({"connection": CARD, "oval": integer(0, 1)}, ("connection", "oval"))], CODE: "bad_from"}
+_TARGET = {"anyOf": [{"type": "string", "enum": ["supply"]}, _one_key(market=CARD, income=CARD, bribe=CARD)],
+           CODE: "bad_to"}
 
-ACTION_SCHEMA: dict[str, Any] = {"oneOf": [
+ACTION_SCHEMA: dict[str, Any] = actions(
     _action("play", {"card": CARD, "to": {"type": "string", "description": "troops: an enterprise id or 'hacendado'"},
                      "target": {"anyOf": [SEAT, CARD], "description": "orange: an enterprise; black: a seat, "
                                                                       "a partner or a troop"},
@@ -68,9 +80,26 @@ ACTION_SCHEMA: dict[str, Any] = {"oneOf": [
         _action("discard_order", {"first": CARD}, ("first",), "Which free-column headline is discarded first"),
     _action("upkeep", {"discard": {"type": "array", "items": CARD}}, (),
             "Depression: the cards you will not pay for"),
-]}
+)
 
-#: The fields each action type must carry, as the schema above marks them: the rules refuse
-#: an action without one (``missing_field``) rather than read the gap as a choice.
-REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
-    branch["title"]: tuple(name for name in branch["required"] if name != "type") for branch in ACTION_SCHEMA["oneOf"]}
+#: The strict check ``decide`` runs first (``games.action_schema``): a missing field
+#: (``missing_field``: the gap is never read as a choice), a field the type does not take, or a
+#: value of the wrong JSON type (``bad_field``: ``side: 0.0`` is not the integer 0) is refused.
+CHECK = ActionCheck(ACTION_SCHEMA)
+#: The fields each action type must carry, as the schema above marks them.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = CHECK.required
+
+#: Pax Porfiriana's options (README, "Options"), checked strictly first by ``validate_options``:
+#: null is the default for each; an inline card set's contents are the card set's to check.
+OPTIONS_SCHEMA: dict[str, Any] = record({
+    "card_set": nullable(string(description="a shipped card set's name", code="bad_card_set")),
+    "cards": nullable(any_of(free_object(), array(free_object()), description="an inline card set",
+                             code="bad_card_set")),
+    "deck": nullable(array(string(), "a scenario's deck, top first", code="bad_deck")),
+    "first_seat": nullable(integer()),
+    "hacendados": nullable(array(string(), "one hacendado id per seat")),
+    "max_turns": nullable(integer()),
+    "battle_retreat": nullable(boolean()),
+    "quick_setup": nullable(boolean()),
+})
+OPTIONS_CHECK = OptionsCheck(OPTIONS_SCHEMA)

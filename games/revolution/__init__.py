@@ -9,6 +9,7 @@ rules and documents the client API.
 from games.revolution.codes import RULE_CODES
 from games.revolution.describe import describe
 from games.revolution.fold import evolve
+from games.revolution.orders import ORDER_CONDITIONS, ORDER_DECISIONS, order_answer
 from games.revolution.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -25,12 +26,17 @@ from games.revolution.rules import (
     validate_options,
 )
 from games.revolution.sample import determinize, prepare_sampler
+from games.revolution.schema import ACTION_SCHEMA, OPTIONS_SCHEMA
 from games.revolution.views import redact, view
 
 __all__ = [
+    "ACTION_SCHEMA",
     "MAX_SEATS",
     "MIN_SEATS",
     "NAME",
+    "OPTIONS_SCHEMA",
+    "ORDER_CONDITIONS",
+    "ORDER_DECISIONS",
     "REQUIRED_FIELDS",
     "RULE_CODES",
     "awaiting",
@@ -41,6 +47,7 @@ __all__ = [
     "legal_actions",
     "may_act",
     "on_timeout",
+    "order_answer",
     "outcome",
     "prepare_sampler",
     "redact",

@@ -11,6 +11,7 @@ RULE_CODES: dict[str, str] = {
     "unknown_action": "an action type Revolution! does not have",
     "unknown_field": "a key the action does not take",
     "missing_field": "a field the action's type requires is missing",
+    "bad_field": "a field's value is not of the JSON type the action declares for it",
     "game_over": "the game has ended",
     "awaiting_seats": "a system step asked for while a seat still owes a decision",
     "not_bidding": "a bid outside the bidding phase, or after the seat's last bid",

@@ -24,6 +24,7 @@ def _fold_board_prepared(data: Mapping[str, Any]) -> State:
         "areas": clone_json(data["areas"]),
         "sealed": [None] * seats,
         "revealed": None,
+        "last_bids": None,
         "next": 0,
         "decision": None,
         "result": None,
@@ -54,6 +55,7 @@ def _fold_bids_revealed(state: State, data: Mapping[str, Any]) -> None:
             hand[kind] -= count
             state["bank"][kind] += count
     state["revealed"] = clone_json(data["bids"])
+    state["last_bids"] = clone_json(data["bids"])  # kept past the next round's start (a standing order reads it)
     state["sealed"] = [None] * state["seats"]
     state["phase"] = RESOLUTION
     state["next"] = 0

@@ -30,7 +30,6 @@ from games.base import (
     State,
     clone_json,
     require_fields,
-    require_present,
 )
 from games.revolution.components import (
     ALLOWED_KINDS,
@@ -59,6 +58,7 @@ from games.revolution.components import (
     token_counts,
 )
 from games.revolution.fold import evolve
+from games.revolution.schema import CHECK, OPTIONS_CHECK, REQUIRED_FIELDS  # noqa: F401  (REQUIRED_FIELDS: the package's)
 
 NAME = "revolution"
 MIN_SEATS = 3
@@ -146,6 +146,7 @@ def validate_options(options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     if unknown:
         raise InvalidOptions("unknown_option",
                              f"unknown option(s): {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}")
+    OPTIONS_CHECK(options)
     result = dict(OPTION_DEFAULTS)
     for key, value in options.items():
         if key == "max_rounds":
@@ -342,11 +343,6 @@ _ACTIONS: dict[str, Callable[[State, Seat, Action], list[GameEvent]]] = {
 }
 
 
-#: The fields each action must carry (README, "Actions"): none may be left out to mean a default.
-REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {"bid": ("bids",), "spy": ("area", "owner"),
-                                               "apothecary": ("first", "second")}
-
-
 def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list[GameEvent]:
     """Validate one action of ``seat`` and return its events; raises RuleViolation."""
     if not isinstance(action, Mapping):
@@ -355,7 +351,7 @@ def decide(state: State, seat: Seat, action: Action, rng: random.Random) -> list
     handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleViolation("unknown_action", f"unknown action type; the types are {', '.join(_ACTIONS)}")
-    require_present(action, REQUIRED_FIELDS)
+    CHECK(action)
     if state["phase"] == OVER:
         raise RuleViolation("game_over", "the game is over")
     return handler(state, seat, dict(action))

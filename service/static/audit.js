@@ -20,24 +20,15 @@ export async function sha256(text) {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/**
- * Audit an NDJSON log. Resolves to {ok: true, events, winners} or
- * {ok: false, seq, reason}: the first event the chain or the seed disowns.
- */
-export async function auditLog(text) {
-  const lines = text.split("\n").filter((line) => line.trim());
-  if (!lines.length) return {ok: false, seq: 0, reason: "the log is empty"};
+/** The type of the seats' standing-order changes: a hash chain of their own after the game's. */
+export const ORDERS_SET = "StandingOrdersSet";
+
+/** Check one hash chain; null when it holds, else {ok: false, seq, reason}. */
+async function checkChain(events) {
   let prev = GENESIS;
-  const events = [];
-  for (const [index, line] of lines.entries()) {
-    let event;
-    try { event = JSON.parse(line); } catch {
-      return {ok: false, seq: index + 1, reason: `line ${index + 1} is not JSON`};
-    }
+  for (const [index, event] of events.entries()) {
     const seq = index + 1;
-    if (!event || typeof event !== "object" || event.seq !== seq) {
-      return {ok: false, seq, reason: `expected sequence number ${seq}`};
-    }
+    if (event.seq !== seq) return {ok: false, seq, reason: `expected sequence number ${seq}`};
     if (event.prev !== prev) return {ok: false, seq, reason: "prev does not match the hash of the event before it"};
     const body = {seq: event.seq, type: event.type, at: event.at, actor: event.actor, data: event.data,
                   cause: event.cause ?? {}, prev: event.prev};
@@ -45,8 +36,36 @@ export async function auditLog(text) {
       return {ok: false, seq, reason: "hash does not match the event's content"};
     }
     prev = event.hash;
-    events.push(event);
   }
+  return null;
+}
+
+/**
+ * Audit an NDJSON log. Resolves to {ok: true, events, winners} or
+ * {ok: false, seq, reason}: the first event the chain or the seed disowns. The seats'
+ * StandingOrdersSet events, published after the game's, are checked as their own chain
+ * (replaying which order answered what is `intrigue verify`'s).
+ */
+export async function auditLog(text) {
+  const lines = text.split("\n").filter((line) => line.trim());
+  if (!lines.length) return {ok: false, seq: 0, reason: "the log is empty"};
+  const all = [];
+  for (const [index, line] of lines.entries()) {
+    let event;
+    try { event = JSON.parse(line); } catch {
+      return {ok: false, seq: index + 1, reason: `line ${index + 1} is not JSON`};
+    }
+    if (!event || typeof event !== "object") return {ok: false, seq: index + 1, reason: `line ${index + 1} is not an event`};
+    all.push(event);
+  }
+  const events = all.filter((e) => e.type !== ORDERS_SET);
+  const orders = all.filter((e) => e.type === ORDERS_SET);
+  if (!events.length) return {ok: false, seq: 0, reason: "the log is empty"};
+  const broken = await checkChain(events);
+  if (broken) return broken;
+  const ordersBroken = await checkChain(orders);
+  if (ordersBroken) return {...ordersBroken, reason: `standing orders: ${ordersBroken.reason}`};
+  const prev = events[events.length - 1].hash;
   const created = events[0];
   if (created.type !== "GameCreated") return {ok: false, seq: 1, reason: "a log starts with GameCreated"};
   const ended = events.find((e) => e.type === "GameEnded");

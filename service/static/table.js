@@ -10,6 +10,7 @@ import {coup} from "./games/coup.js";
 import {revolution} from "./games/revolution.js";
 import {ideology} from "./games/ideology.js";
 import {pax} from "./games/pax.js";
+import {ordersPanel} from "./orders.js";
 import {awaitedWords} from "./words.js";
 import {describePlatform} from "./games/platform.js";
 import {loadTips} from "./tips.js";
@@ -42,6 +43,7 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
   const chatPanel = h("section", {class: "chat", "aria-label": "Table talk"});
   const feed = h("ol", {class: "feed-list", id: "feed"});
   const over = h("section", {class: "over", "aria-label": "Replay and audit"});
+  let orders = null;  // the standing-orders panel, once the game (and so its choices) is known
   const life = h("div", {class: "toolbar table-life", id: "table-life"});
   let lifeKey = null;
   el.append(head, status, life,
@@ -120,6 +122,10 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
       }
     }
     drawChatForm();
+    if (!orders) {
+      orders = ordersPanel(id, table().orders || [], {showError, clearError, place: (panel) => decision.after(panel)});
+    }
+    orders.refresh(game);
     if (game.status === "finished" && !finishedDrawn) {
       finishedDrawn = true;
       drawFinished();

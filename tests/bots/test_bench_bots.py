@@ -35,3 +35,13 @@ def test_a_short_run_prints_and_saves_its_rows(tmp_path: Path, capsys: pytest.Ca
 def test_unknown_rows_are_refused() -> None:
     with pytest.raises(SystemExit):
         bench_bots.main(["--rows", "ismcts-nobody"])
+
+
+def test_the_search_budget_is_an_iteration_count_without_a_time_cap() -> None:
+    """A bench result must not depend on how busy the machine is."""
+    from bots.ismcts import Budget
+
+    assert bench_bots.make_bot("ismcts", "coup", 37).budget == Budget(iterations=37, milliseconds=None)
+    assert bench_bots.make_bot("ismcts", "pax").budget.milliseconds is None
+    with pytest.raises(SystemExit):
+        bench_bots.main(["--iterations", "0"])

@@ -132,3 +132,52 @@ def test_search_beats_random_play_at_revolution() -> None:
         winners = play("revolution", bots, seed=f"strength-{index}").outcome.winners
         share += 1 / len(winners) if seat in winners else 0
     assert share >= 2
+
+
+@pytest.mark.parametrize("game", ["ideology", "pax"])
+def test_the_search_tries_the_rule_of_thumb_move_first(game: str) -> None:
+    """With one iteration the only move searched is the heuristic bot's (these two heuristics
+    draw nothing at random, so the search's generator cannot make them differ)."""
+    for steps in (0, 5, 11):
+        _, observation = _first_observation(game, f"hint-{game}", steps=steps)
+        if len(observation.legal_actions) < 2:
+            continue
+        bot = IsmctsBot(Budget(iterations=1, milliseconds=None))
+        expected = heuristic_for(game).choose(observation, random.Random(0))
+        assert bot.choose(observation, random.Random(5)) == expected
+
+
+def test_rivals_in_the_tree_follow_the_model_as_often_as_told() -> None:
+    """The rival model: with ``rival_model`` 1 a rival plays its hint whenever the sample makes
+    it legal (a rival's hand differs between samples of one of its nodes, so not always);
+    with 0 it searches, and tries other moves far more often."""
+    from bots.ismcts import _Search, action_key
+    from bots.knowledge import knowledge_for
+
+    _, observation = _first_observation("coup", "rival-model", steps=2)
+    rules = registry.load("coup")
+    knowledge = knowledge_for("coup")
+    sampler = rules.prepare_sampler(observation.view, observation.history, observation.seat)
+    saved = knowledge.rival_model
+    shares = {}
+    try:
+        for model in (1.0, 0.0):
+            knowledge.rival_model = model
+            rng = random.Random(3)
+            search = _Search(rules, knowledge, observation.seat, 0.7, rng)
+            for _ in range(150):
+                search.iterate(sampler.sample(rng), list(observation.legal_actions))
+            hinted = total = 0
+            stack = [node for seat, node in search.roots.items() if seat != observation.seat]
+            while stack:
+                node = stack.pop()
+                for key, child in node.children.items():
+                    if key[0] == "a":
+                        total += child.visits
+                        hinted += child.visits if key == node.hint else 0
+                stack += node.children.values()
+            shares[model] = hinted / total
+    finally:
+        knowledge.rival_model = saved
+    assert shares[1.0] > 0.9 and shares[0.0] < 0.6, shares
+    assert action_key({"b": 1, "a": 2}) == action_key({"a": 2, "b": 1})

@@ -21,6 +21,7 @@ from games import registry
 from games.base import RuleViolation
 from games.table import TABLE_RULE_CODES, TableEvent
 from projections.record import PLATFORM_EVENT_TYPES
+from projections.renderable import check_renders
 from service.openapi_shapes import action_schema
 from tests.support.logged_table import LoggedTable as Table
 
@@ -68,6 +69,8 @@ def check_step(table: Table) -> None:
     event = table.events[-1]
     for seat in [None, *range(table.seats)]:
         json.dumps(rules.redact(event, seat))
+    # The check a commit makes with INTRIGUE_RENDER_CHECK on (issue 47), on every step here.
+    check_renders({"game": rules.NAME, "seats": table.seats, "status": "active", "state": state}, [event])
 
 
 @pytest.mark.parametrize("name", GAMES)

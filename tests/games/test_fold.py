@@ -8,13 +8,14 @@ state and never an AssertionError that the audit would not report.
 from __future__ import annotations
 
 import importlib
+import pickle
 import random
 
 import pytest
 
 from games import registry
 from games.base import GameEvent
-from games.fold import IntegrityError
+from games.fold import IntegrityError, evolve_all
 
 GAMES = registry.available()
 
@@ -56,3 +57,36 @@ def test_every_game_keeps_the_shared_layout(name: str) -> None:
     assert rules.view is rules.views.view and rules.redact is rules.views.redact
     assert rules.describe is importlib.import_module(f"games.{name}.describe").describe
     assert set(rules.fold.EVENT_TYPES) == {rules.fold.EVENT_TYPES[0], *rules.fold.HANDLERS}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_folding_a_step_on_one_copy_gives_what_folding_event_by_event_gives(name: str) -> None:
+    """``evolve_all`` (one copy a step, as the search folds) against ``evolve`` one event at a
+    time, over every step of a random game from its opening; the state given is never changed."""
+    rules = registry.load(name)
+    options = rules.validate_options(dict(getattr(rules, "PLAYOUT_OPTIONS", {})), 3)
+    rng = random.Random(f"evolve-all-{name}")
+    events = rules.setup(options, 3, rng)
+    state = evolve_all(rules.evolve, None, events)
+    one_by_one = None
+    for event in events:
+        one_by_one = rules.evolve(one_by_one, event)
+    assert state == one_by_one
+    for _ in range(150):
+        if rules.outcome(state) is not None:
+            break
+        waiting = sorted(rules.awaiting(state))
+        if waiting:
+            seat = rng.choice(waiting)
+            events = rules.decide(state, seat, rng.choice(rules.legal_actions(state, seat)), rng)
+        else:
+            events = rules.resolve(state, rng)
+        before = pickle.dumps(state)
+        expected = state
+        for event in events:
+            expected = rules.evolve(expected, event)
+        folded = evolve_all(rules.evolve, state, events)
+        assert folded == expected
+        assert pickle.dumps(state) == before, "evolve_all changed the state it was given"
+        assert folded is not state or not events
+        state = folded

@@ -36,6 +36,8 @@ UNREACHABLE_LIMITS = {"INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ANONYMOUS_RATE_
 
 #: Bot decisions small enough for tests: a bot seat or a takeover decides in a blink.
 SMALL_BOT_BUDGET = {"INTRIGUE_BOT_ITERATIONS": "40", "INTRIGUE_BOT_MILLISECONDS": "200"}
+#: Every commit the suite's servers make is checked for readers (issue 47; off by default for its cost).
+RENDER_CHECK = {"INTRIGUE_RENDER_CHECK": "1"}
 
 
 @pytest.fixture(scope="session")
@@ -140,6 +142,6 @@ def serving_with_workers(env: dict[str, str], port: int, log_path: Path) -> Iter
 def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``intrigue serve`` (API + worker process) against the test Redis; yields its base URL."""
     env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_OPERATOR_TOKEN": "operator-secret",
-           "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS, **SMALL_BOT_BUDGET}
+           "INTRIGUE_LOG_LEVEL": "WARNING", **UNREACHABLE_LIMITS, **SMALL_BOT_BUDGET, **RENDER_CHECK}
     with serving(env, tmp_path_factory.mktemp("server") / "serve.log") as base:
         yield base

@@ -192,6 +192,12 @@ def play(server: str) -> dict[str, dict[str, Any]]:
                                                                               "to": None}, expect=201)
     call(sacha, "GET", "/v1/games/{game_id}/messages", base + "/messages")
     call(sacha, "GET", "/v1/games/{game_id}/events", base + "/events", params={"after": version, "view": "true"})
+    orders = [{"decision": "react", "when": {"targeted": False}, "answer": {"type": "pass"}},
+              {"decision": "react", "when": {"action": "steal", "holding": "captain"},
+               "answer": {"type": "block", "card": "captain"}, "once": True}]
+    call(sacha, "PUT", "/v1/games/{game_id}/orders", base + "/orders", {"orders": orders})
+    call(sacha, "GET", "/v1/games/{game_id}/orders", base + "/orders")
+    call(sacha, "DELETE", "/v1/games/{game_id}/orders", base + "/orders", expect=204)
     call(sacha, "GET", "/v1/me/games", "/v1/me/games", params={"awaiting": "me"})
     call(natasha, "GET", "/v1/games/{game_id}/replay", base + "/replay", params={"version": version})
     hook = call(natasha, "POST", "/v1/me/webhooks", "/v1/me/webhooks",

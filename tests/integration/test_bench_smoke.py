@@ -251,6 +251,14 @@ def test_a_window_whose_server_exited_says_so_instead_of_running_again(monkeypat
     assert not side_by_side.running(alive.pid)
 
 
+def test_correspondence_bench_prints_days_with_and_without_orders() -> None:
+    out = run_bench("-m", "bench", "correspondence", "--games", "3", "--titles", "coup")
+    rows = re.findall(r"^coup +([35]) +\d+ +(\d+\.\d) +(\d+\.\d) +-?\d+% +\d+\.\d +\d+\.\d +(\d+\.\d)$", out, re.M)
+    assert [row[0] for row in rows] == ["3", "5"], out
+    for _, without, with_orders, by_order in rows:
+        assert float(by_order) > 0 and float(with_orders) < float(without), out
+
+
 def test_bot_latency_bench_prints_p50_and_p95_of_the_bots_decisions() -> None:
     out = run_bench("bench/bot_latency.py", "--tables", "2", "--decisions", "3")
     match = re.search(r"(\d+) decisions\s+p50 (\d+) ms\s+p95 (\d+) ms", out)

@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import redis
 
 from service.datadir import die_with_parent
-from service.embedded import free_port
+from service.embedded import EmbeddedRedis, free_port
 from tests.integration.conftest import ROOT, wait_for_server
 from tests.support.client import Client
 
@@ -93,3 +94,56 @@ def test_ctrl_c_stops_everything_quietly_and_keeps_the_data(tmp_path: Path) -> N
         assert Client(base, token=host.token).game(game_id)["status"] == "open"
     finally:
         stop(again)
+
+
+def test_serve_keeps_its_folder_and_its_redis_to_its_owner(tmp_path: Path) -> None:
+    """Issue 47, item 6: on a shared host no other user can read or write a serve's games.
+
+    The data folder is 0700 and every file in it 0600 (an older, readable folder is tightened
+    when served), and the Redis listens on a Unix socket inside the folder, on no TCP port:
+    the URL the folder records for attaching commands is that socket's.
+    """
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)
+    (data / "left-by-an-older-version.aof").write_text("x")
+    os.chmod(data / "left-by-an-older-version.aof", 0o644)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = serve(data, port)
+    try:
+        wait_up(process, base)
+        host = Client.register(base, "owner")
+        host.join(host.create_game("coup", 2))
+        state = json.loads((data / "intrigue.state.json").read_text())
+        url = state["redis_url"]
+        assert url.startswith("unix://") and url.split("?")[0].endswith(str(data.resolve() / "redis.sock"))
+        redis_pid = next(int(pid) for pid, argv in state["children"].items() if "redis-server" in argv[0])
+        listening = Path("/proc/net/tcp").read_text() + Path("/proc/net/tcp6").read_text()
+        inodes = {os.readlink(f"/proc/{redis_pid}/fd/{fd}") for fd in os.listdir(f"/proc/{redis_pid}/fd")}
+        tcp = [line for line in listening.splitlines()[1:]
+               if line.split()[3] == "0A" and f"socket:[{line.split()[9]}]" in inodes]
+        assert tcp == [], "the embedded Redis listens on TCP"
+        modes = {path.relative_to(data): path.lstat().st_mode & 0o777 for path in data.rglob("*")}
+        assert data.stat().st_mode & 0o777 == 0o700
+        assert {str(path) for path in modes} >= {"intrigue.lock", "intrigue.state.json", "redis.sock", "redis.log",
+                                                  "left-by-an-older-version.aof"}
+        loose = {str(path): oct(mode) for path, mode in modes.items()
+                 if mode != (0o700 if (data / path).is_dir() else 0o600)}
+        assert loose == {}
+    finally:
+        stop(process)
+
+
+def test_a_private_redis_whose_socket_path_is_too_long_takes_a_password(tmp_path: Path) -> None:
+    """Past the kernel's socket path length, the private Redis is on loopback TCP with a random
+    password no command line shows: a client without it is refused."""
+    folder = tmp_path / ("long" * 30)
+    with EmbeddedRedis(folder, persist=False, private=True) as server:
+        assert server.socket_path is None and server.password
+        assert redis.Redis.from_url(server.url).ping()
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(port=server.port).ping()
+        assert server.process is not None
+        assert server.password not in Path(f"/proc/{server.process.pid}/cmdline").read_text()
+        assert folder.stat().st_mode & 0o777 == 0o700
+        assert (folder / "redis.conf").stat().st_mode & 0o777 == 0o600

@@ -10,6 +10,7 @@ import redis
 
 from engine.core import Engine
 from engine.scheduling import JobScheduler, make_queue
+from engine.settings import Settings
 from games import registry
 from service.embedded import EmbeddedRedis
 
@@ -33,6 +34,8 @@ def _engine(platform_redis: EmbeddedRedis, **options: Any) -> Iterator[Engine]:
     outlives the test, and at the session's end its Redis)."""
     client = redis.Redis.from_url(platform_redis.url)
     client.flushall()
+    # Every commit of the suite is checked for readers (issue 47): off by default for its cost.
+    options.setdefault("settings", Settings(render_check=True))
     engine = Engine(client, JobScheduler(make_queue(client)), snapshot_every=5, **options)
     yield engine
     engine.watcher.stop()

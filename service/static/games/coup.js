@@ -29,6 +29,20 @@ function actionLine(view, seatName, cls = "coup-action") {
     action.paid ? ` (paid ${action.paid})` : "");
 }
 
+/** The common standing orders, as plain choices (games/coup/README.md lists the conditions). */
+const ORDERS = [
+  {label: "Allow every claim and block unless I am targeted",
+   order: {decision: "react", when: {targeted: false}, answer: {type: "pass"}}},
+  {label: "Never challenge a block",
+   order: {decision: "react", when: {blocking: true}, answer: {type: "pass"}}},
+  {label: "Always block a steal from me with the Captain if I hold it",
+   order: {decision: "react", when: {action: "steal", targeted: true, holding: "captain"}, answer: {type: "block", card: "captain"}}},
+  {label: "Always block a steal from me with the Ambassador if I hold it",
+   order: {decision: "react", when: {action: "steal", targeted: true, holding: "ambassador"}, answer: {type: "block", card: "ambassador"}}},
+  {label: "Always block an assassination of me with the Contessa if I hold it",
+   order: {decision: "react", when: {action: "assassinate", targeted: true, holding: "contessa"}, answer: {type: "block", card: "contessa"}}},
+];
+
 /** Why ``me`` must give up a card now: the latest challenge, assassination or coup that costs it one. */
 function lossReason(view, me, feed, seatName) {
   for (let i = feed.length - 1; i >= 0; i--) {
@@ -51,6 +65,7 @@ function lossReason(view, me, feed, seatName) {
 }
 
 export const coup = {
+  orders: ORDERS,
   board(game, {seatName, replay = false}) {
     const view = game.view;
     const live = !replay && game.status === "active";

@@ -167,6 +167,8 @@ export function describeIdeology(item, game, {seatName, feed = []}) {
 }
 
 export const ideology = {
+  orders: [{label: "Cancel every attack on me while I can pay for it", order: {decision: "defend", answer: {type: "cancel"}}},
+           {label: "Concede every attack on me", order: {decision: "defend", answer: {type: "concede"}}}],
   board(game, {seatName, feed = []}) {
     const view = game.view;
     if (!view) return h("p", {}, "The map is laid out when every seat is taken.");

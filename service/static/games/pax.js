@@ -103,6 +103,7 @@ export function describePax(item, game, {seatName, feed = []}) {
 }
 
 export const pax = {
+  orders: [{label: "Stay out of topples I did not buy", order: {decision: "topple", when: {mine: false}, answer: {type: "done"}}}],
   describe: describePax,
   board(game, {seatName, replay = false}) {
     const view = game.view;

@@ -37,6 +37,8 @@ function resultLine(item, seatName) {
 }
 
 export const revolution = {
+  orders: [{label: "Bid as last round whenever my hand allows it",
+            order: {decision: "bid", answer: {type: "bid_as_last_round"}}}],
   board(game, {seatName, feed = [], replay = false}) {
     const view = game.view;
     const live = !replay && game.status === "active";

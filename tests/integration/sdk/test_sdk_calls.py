@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from intrigue_client import (
     ERRORS_BY_CODE,
+    BadOrder,
     BadToken,
     Client,
     Conflict,
@@ -197,3 +198,18 @@ def test_the_tables_etiquette_calls(server: str) -> None:
         host.player_profile("no-such-player")
     board = host.leaderboard("coup", limit=1)
     assert board["game"] == "coup" and len(board["players"]) <= 1
+
+
+def test_standing_orders_are_set_read_and_cleared(server: str) -> None:
+    game_id, players = start_coup(server, "orders")
+    allow = {"decision": "react", "when": {"targeted": False}, "answer": {"type": "pass"}}
+    assert players[1].set_orders(game_id, [allow]) == [{**allow, "once": False}]
+    assert players[1].orders(game_id) == [{**allow, "once": False}]
+    assert players[2].orders(game_id) == []
+    with pytest.raises(BadOrder) as refused:
+        players[2].set_orders(game_id, [{"decision": "react", "when": {"hungry": True}, "answer": {"type": "pass"}}])
+    assert (refused.value.problem["order"], refused.value.problem["field"]) == (0, "when.hungry")
+    players[0].act(game_id, {"type": "tax"})  # seat 1's order passes at once: only seat 2 is asked
+    assert players[0].game(game_id)["awaiting"] == [2]
+    players[1].clear_orders(game_id)
+    assert players[1].orders(game_id) == []

@@ -48,6 +48,7 @@ from intrigue_client.types import (
     Replay,
     ResignResult,
     SigningKey,
+    StandingOrder,
     TimeControl,
     Webhook,
     WebhookCreated,
@@ -320,6 +321,21 @@ class Client:
         """``GET /v1/games/<id>/messages``: the messages this player may read, after the id ``after``."""
         return cast(MessagePage, self._json("GET", f"/v1/games/{game_id}/messages", params=_params(after=after),
                                             retry=True))
+
+    # ------------------------------------------------------------------ standing orders
+    def set_orders(self, game_id: str, orders: list[StandingOrder]) -> list[StandingOrder]:
+        """``PUT /v1/games/<id>/orders``: replace this seat's standing orders (at most 20); the
+        answer is them with their defaults. Replacing is safe to repeat, so it is retried."""
+        return cast(list[StandingOrder], self._json("PUT", f"/v1/games/{game_id}/orders", body={"orders": orders},
+                                                    retry=True)["orders"])
+
+    def orders(self, game_id: str) -> list[StandingOrder]:
+        """``GET /v1/games/<id>/orders``: this seat's standing orders (nobody else can read them)."""
+        return cast(list[StandingOrder], self._json("GET", f"/v1/games/{game_id}/orders", retry=True)["orders"])
+
+    def clear_orders(self, game_id: str) -> None:
+        """``DELETE /v1/games/<id>/orders``: this seat keeps no standing orders in the game."""
+        self.request("DELETE", f"/v1/games/{game_id}/orders", retry=True).close()
 
     # ------------------------------------------------------------------ me
     def my_games(self, *, awaiting_me: bool = False, limit: int | None = None,

@@ -218,6 +218,16 @@ class WebhookCreated(TypedDict):
     secret: str
 
 
+class StandingOrder(TypedDict, total=False):
+    """A decision made in advance: when the game awaits this seat for ``decision`` and every
+    condition of ``when`` holds, ``answer`` is played at once; ``once`` orders are then spent."""
+
+    decision: str
+    when: dict[str, Any]
+    answer: Action
+    once: bool
+
+
 class Webhook(TypedDict):
     id: str
     url: str

@@ -1,0 +1,242 @@
+"""Standing orders over HTTP (issue 49): the resource, answers in the opening commit, secrecy, clocks, audit."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import requests
+
+from events.envelope import GENESIS_HASH, seal
+from projections.audit import AuditError, audit, read_log
+from tests.support.client import Client
+from tests.support.observer import INCIDENTAL, normalise
+
+#: Seat 0: duke, contessa; seat 1: duke, captain; seat 2: ambassador, assassin.
+DECK = ["duke", "contessa", "duke", "captain", "ambassador", "assassin",
+        "captain", "contessa", "ambassador", "assassin", "duke", "captain", "contessa", "ambassador", "assassin"]
+OPERATOR = {"Authorization": "Bearer operator-secret"}
+#: "Allow unless I am targeted": the common order of a seat not in the line of fire.
+ALLOW_UNLESS_TARGETED = {"decision": "react", "when": {"targeted": False}, "answer": {"type": "pass"}}
+
+
+def _table(server: str, seats: int = 3, **time_control: int) -> tuple[list[Client], str]:
+    players = [Client.register(server, f"orders{i}") for i in range(seats)]
+    game_id = players[0].create_game("coup", seats, {"deck": DECK} if seats == 3 else {}, **time_control)
+    for seat, player in enumerate(players):
+        assert player.join(game_id) == seat
+    return players, game_id
+
+
+def _put(player: Client, game_id: str, orders: Any, expect: int = 200) -> Any:
+    response = player.request("PUT", f"/v1/games/{game_id}/orders", {"orders": orders})
+    assert response.status_code == expect, response.text
+    return response.json()
+
+
+def _log(server: str, game_id: str) -> list[dict[str, Any]]:
+    response = requests.get(f"{server}/v1/games/{game_id}/log", headers=OPERATOR, timeout=10)
+    assert response.status_code == 200, response.text
+    return [json.loads(line) for line in response.text.splitlines() if line.strip()]
+
+
+def test_orders_are_replaced_read_and_cleared(server: str) -> None:
+    players, game_id = _table(server)
+    answer = _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    assert answer == {"orders": [{**ALLOW_UNLESS_TARGETED, "once": False}]}
+    assert players[1].get(f"/v1/games/{game_id}/orders") == answer
+    assert players[2].get(f"/v1/games/{game_id}/orders") == {"orders": []}  # each seat reads its own
+    response = players[1].request("DELETE", f"/v1/games/{game_id}/orders")
+    assert response.status_code == 204
+    assert players[1].get(f"/v1/games/{game_id}/orders") == {"orders": []}
+
+
+@pytest.mark.parametrize(("orders", "index", "field"), [
+    ([{"decision": "bid", "answer": {"type": "pass"}}], 0, "decision"),
+    ([ALLOW_UNLESS_TARGETED, {"decision": "react", "when": {"hungry": True}, "answer": {"type": "pass"}}],
+     1, "when.hungry"),
+    ([{"decision": "react", "when": {"targeted": "yes"}, "answer": {"type": "pass"}}], 0, "when.targeted"),
+    ([{"decision": "react", "when": {"actor": 7}, "answer": {"type": "pass"}}], 0, "when.actor"),
+    ([{"decision": "react", "when": {"claim": "pope"}, "answer": {"type": "pass"}}], 0, "when.claim"),
+    ([{"decision": "react", "answer": "pass"}], 0, "answer"),
+    ([{"decision": "react", "answer": {"type": "pass"}, "once": "yes"}], 0, "once"),
+    ([{"decision": "react", "answer": {"type": "pass"}, "then": 1}], 0, "then"),
+    ([{"decision": "react", "answer": {"type": "block", "card": 2**70}}], 0, "answer"),
+    ([ALLOW_UNLESS_TARGETED] * 21, 20, "orders"),
+])
+def test_a_bad_order_is_refused_naming_the_order_and_field(server: str, orders: Any, index: int, field: str) -> None:
+    players, game_id = _table(server)
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    problem = _put(players[1], game_id, orders, expect=422)
+    assert (problem["code"], problem["order"], problem["field"]) == ("bad_order", index, field)
+    assert players[1].get(f"/v1/games/{game_id}/orders")["orders"] == [{**ALLOW_UNLESS_TARGETED, "once": False}]
+
+
+def test_only_a_seated_player_in_a_game_not_over_keeps_orders(server: str) -> None:
+    players, game_id = _table(server, seats=2)
+    stranger = Client.register(server, "stranger")
+    assert _put(stranger, game_id, [ALLOW_UNLESS_TARGETED], expect=403)["code"] == "not_seated"
+    assert stranger.request("GET", f"/v1/games/{game_id}/orders").json()["code"] == "not_seated"
+    players[1].post(f"/v1/games/{game_id}/resign")  # two seats: the game ends
+    assert _put(players[0], game_id, [ALLOW_UNLESS_TARGETED], expect=409)["code"] == "game_over"
+    assert players[0].request("DELETE", f"/v1/games/{game_id}/orders").json()["code"] == "game_over"
+
+
+def test_an_order_answers_in_the_commit_that_opens_the_decision(server: str) -> None:
+    players, game_id = _table(server)
+    for seat in (1, 2):
+        _put(players[seat], game_id, [ALLOW_UNLESS_TARGETED])
+    before = players[0].game(game_id)["version"]
+    answer = players[0].act(game_id, {"type": "tax"})
+    # Both passed and the window closed in the very commit of the tax: seat 1 owes its turn.
+    assert answer["game"]["awaiting_kinds"] == {"1": "turn"}
+    events = _log(server, game_id)
+    batch = [e for e in events if e["seq"] > before and e["type"] != "StandingOrdersSet"]
+    passes = [e for e in batch if e["type"] == "Passed"]
+    assert [e["actor"] for e in passes] == [1, 2]
+    for event in passes:
+        assert event["cause"]["kind"] == "player"
+        assert event["cause"]["order"] == {"index": 0, **ALLOW_UNLESS_TARGETED, "once": False}
+        assert event["cause"]["follows"] == before + 1
+    assert {e["at"] for e in batch} == {batch[0]["at"]}  # one commit
+
+
+def test_a_targeted_seat_is_asked_as_usual(server: str) -> None:
+    players, game_id = _table(server)
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    answer = players[0].act(game_id, {"type": "steal", "target": 1})
+    assert answer["game"]["awaiting_kinds"] == {"1": "react", "2": "react"}
+
+
+def test_an_illegal_answer_is_skipped_for_the_next_order_or_the_seat(server: str) -> None:
+    players, game_id = _table(server)
+    block_tax = {"decision": "react", "answer": {"type": "block", "card": "contessa"}}  # a tax cannot be blocked
+    _put(players[1], game_id, [block_tax])
+    _put(players[2], game_id, [block_tax, {"decision": "react", "answer": {"type": "pass"}}])
+    answer = players[0].act(game_id, {"type": "tax"})
+    assert answer["game"]["awaiting_kinds"] == {"1": "react"}  # seat 2's second order passed; seat 1 is asked
+
+
+def test_a_once_order_is_spent_when_it_answers(server: str) -> None:
+    players, game_id = _table(server)
+    once = {"decision": "react", "answer": {"type": "pass"}, "once": True}
+    _put(players[1], game_id, [once, ALLOW_UNLESS_TARGETED])
+    _put(players[2], game_id, [ALLOW_UNLESS_TARGETED])
+    players[0].act(game_id, {"type": "tax"})
+    assert players[1].get(f"/v1/games/{game_id}/orders")["orders"] == [{**ALLOW_UNLESS_TARGETED, "once": False}]
+    passes = [e for e in _log(server, game_id) if e["type"] == "Passed" and e["actor"] == 1]
+    assert passes[0]["cause"]["order"]["once"] is True
+
+
+def test_setting_orders_moves_no_version_and_no_feed(server: str) -> None:
+    players, game_id = _table(server)
+    seen = [players[seat].events(game_id, after=0) for seat in (0, 2)]
+    lobby_card = players[0].game(game_id)
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    players[1].request("DELETE", f"/v1/games/{game_id}/orders")
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    assert [players[seat].events(game_id, after=0) for seat in (0, 2)] == seen
+    assert players[0].game(game_id) == lobby_card
+    stream = requests.get(f"{server}/v1/games/{game_id}/events", params={"after": lobby_card["version"]},
+                          headers={"Authorization": f"Bearer {players[2].token}"}, timeout=10).json()
+    assert stream["events"] == []
+
+
+def test_an_order_starts_no_deadline_and_spends_no_reserve(server: str) -> None:
+    players, game_id = _table(server, seconds_per_move=3600, reserve_seconds=600)
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    game = players[0].act(game_id, {"type": "tax"})["game"]
+    assert game["awaiting_kinds"] == {"2": "react"}
+    assert set(game["deadlines"]) == {"2"}
+    assert game["reserve"][1] == 600
+    inbox = players[1].get("/v1/me/games", params={"awaiting": "me"})["games"]
+    assert game_id not in [entry["id"] for entry in inbox]
+
+
+def _twin_story(players: list[Client], game_id: str, by_order: bool, looks: list[Any]) -> None:
+    """A story where seat 1 lets through every action not aimed at it: by order, or by hand."""
+
+    spectator = Client(players[0].base_url)
+
+    def look(label: str) -> None:
+        for seat in (0, 2):
+            me = players[seat]
+            game = me.game(game_id)
+            looks.append(normalise({"label": label, "seat": seat, "game": game, "feed": me.events(game_id),
+                                    "inbox": me.get("/v1/me/games", params={"awaiting": "me"})["games"],
+                                    "replay": me.get(f"/v1/games/{game_id}/replay",
+                                                     params={"version": game["version"]})},
+                                   game_id, INCIDENTAL | {"players", "instance", "name"}))
+        looks.append(normalise({"label": label, "spectator": spectator.game(game_id),
+                                "feed": spectator.events(game_id)}, game_id, INCIDENTAL | {"players", "instance"}))
+
+    if by_order:
+        _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    look("dealt")
+    players[0].act(game_id, {"type": "tax"})
+    if not by_order:
+        players[1].act(game_id, {"type": "pass"})
+    look("seat 1 let the tax through")
+    players[2].act(game_id, {"type": "pass"})
+    look("window closed")
+    players[1].act(game_id, {"type": "income"})
+    players[2].act(game_id, {"type": "foreign_aid"})
+    if not by_order:
+        players[1].act(game_id, {"type": "pass"})
+    players[0].act(game_id, {"type": "pass"})
+    look("foreign aid through")
+    players[0].act(game_id, {"type": "steal", "target": 1})  # aimed at seat 1: asked in both games
+    players[1].act(game_id, {"type": "pass"})
+    players[2].act(game_id, {"type": "pass"})
+    look("steal through")
+
+
+def test_other_seats_cannot_tell_an_order_from_a_hand(server: str) -> None:
+    by_order: list[Any] = []
+    by_hand: list[Any] = []
+    ordered_players, ordered = _table(server)
+    _twin_story(ordered_players, ordered, True, by_order)
+    hand_players, by_hand_game = _table(server)
+    _twin_story(hand_players, by_hand_game, False, by_hand)
+    assert len(by_order) == len(by_hand) == 15
+    for mine, theirs in zip(by_order, by_hand, strict=True):
+        assert mine == theirs
+
+
+def test_the_audit_replays_the_orders_of_a_finished_game(server: str, tmp_path: Any) -> None:
+    players, game_id = _table(server)
+    once = {"decision": "react", "answer": {"type": "pass"}, "once": True}
+    _put(players[1], game_id, [once, ALLOW_UNLESS_TARGETED])
+    _put(players[2], game_id, [ALLOW_UNLESS_TARGETED])
+    players[0].act(game_id, {"type": "tax"})
+    players[1].act(game_id, {"type": "income"})
+    for seat in (2, 0):  # seats 0 and 2 leave the game to seat 1
+        players[seat].post(f"/v1/games/{game_id}/resign")
+    response = requests.get(f"{server}/v1/games/{game_id}/log", timeout=10)
+    assert response.status_code == 200
+    lines = response.text.splitlines()
+    assert sum('"type":"StandingOrdersSet"' in line for line in lines) == 2
+    report = audit(read_log(lines))
+    assert report.finished
+    # An order the seat never set does not pass for one, even in a chain sealed anew.
+    events = read_log(lines)
+    game_events = [e for e in events if e.type != "StandingOrdersSet"]
+    forged, prev = [], GENESIS_HASH
+    for event in (e for e in events if e.type == "StandingOrdersSet"):
+        data = dict(event.data)
+        if event.actor == 1:
+            data["orders"] = [{**ALLOW_UNLESS_TARGETED, "once": False}]
+        forged.append(seal(event.seq, event.type, event.at, event.actor, data, event.cause, prev))
+        prev = forged[-1].hash
+    with pytest.raises(AuditError, match="standing orders"):
+        audit(game_events + forged)
+
+
+def test_an_order_set_while_its_decision_waits_answers_at_the_next_move(server: str) -> None:
+    players, game_id = _table(server)
+    players[0].act(game_id, {"type": "tax"})
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    assert players[0].game(game_id)["awaiting"] == [1, 2]  # setting it played nothing
+    answer = players[2].act(game_id, {"type": "pass"})
+    assert answer["game"]["awaiting_kinds"] == {"1": "turn"}
