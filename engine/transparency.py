@@ -14,7 +14,7 @@ from typing import Any
 
 import redis
 
-from events.envelope import Envelope
+from events.envelope import Envelope, canonical_json
 from events.transparency_log import TransparencyLog
 
 
@@ -32,7 +32,7 @@ def leaf_of_log(events: Sequence[Envelope]) -> dict[str, str]:
 
 
 def leaf_bytes(leaf: Mapping[str, str]) -> bytes:
-    return json.dumps(leaf, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return canonical_json(dict(leaf)).encode()
 
 
 #: Witnesses whose latest cosignature the log keeps (each replaces its own earlier one).

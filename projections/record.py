@@ -179,24 +179,27 @@ def departures(record: Record) -> dict[str, int]:
     return dict(record.get("departures") or {})
 
 
-def _is_revision(record: Record, event: Envelope) -> bool:
-    """Whether ``event`` opens a seat's own batch posted while the game no longer awaited that seat.
+def _revising_seat(record: Record, event: Envelope) -> int | None:
+    """The seat whose own batch ``event`` opens while the game no longer awaited it, if any.
 
     A seat may act unawaited only where its game lets it replace a sealed choice, so this
     counts revisions for every title without knowing its rules. The first event of the
     batch is read against the record as the seat's post found it.
     """
     seat = event.actor
-    return (seat is not None and record["status"] == "active" and event.cause.get("batch") == event.seq
+    if (seat is not None and record["status"] == "active" and event.cause.get("batch") == event.seq
             and event.cause.get("seat") == seat and event.cause.get("kind") in ("player", "bot")
-            and record["awaiting"][seat] is None)
+            and record["awaiting"][seat] is None):
+        return seat
+    return None
 
 
 def _fold_game_event(record: Record, event: Envelope) -> None:
     rules = rules_of(record)
-    if event.actor is not None and _is_revision(record, event):
+    revising = _revising_seat(record, event)
+    if revising is not None:
         counts = revisions(record)
-        counts[event.actor] += 1
+        counts[revising] += 1
         record["revisions"] = counts
     record["state"] = rules.evolve(record["state"], event)
     if event.actor is not None and event.cause.get("kind") == "player":

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 from marshmallow import RAISE, Schema, fields, validate
 
+from engine.commit import MAX_GAME_ID
 from engine.signing import (
     NoteSigner,
     cosignature_key_hash,
@@ -89,9 +90,10 @@ def inclusion() -> dict[str, Any]:
         raise Problem(400, "bad_query", "game is required: a finished game's id")
     size = required_size("size")
     log = engine().transparency
-    found = log.leaf(game_id)
-    if found is None:
-        raise Problem(404, "not_in_log", f"game {game_id} has no leaf in the log: unknown, or not finished")
+    found = log.leaf(game_id) if len(game_id) <= MAX_GAME_ID else None
+    if found is None:  # a longer id names no game, and is not echoed whole
+        raise Problem(404, "not_in_log",
+                      f"game {game_id[:MAX_GAME_ID]} has no leaf in the log: unknown, or not finished")
     index, leaf = found
     within_log(size, "size")
     if index >= size:
