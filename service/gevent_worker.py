@@ -20,7 +20,7 @@ answer (a sixth of the worker's time outside the application went to that extra 
 
 Plain HTTP/1.1 requests (nearly all of them) are parsed and answered by the worker itself,
 past gunicorn's request objects; the first request on a connection that is anything else goes
-to gunicorn with every byte read of it (``service/plain_requests.py``, ``Worker._serve``).
+to gunicorn with every byte read of it (``service/http1.py``, ``Worker._serve``).
 
 Slow clients cost little and cannot crowd others out: a request's headers must arrive
 within ``INTRIGUE_HEADER_TIMEOUT`` seconds (an idle keep-alive connection lives as long),
@@ -272,11 +272,11 @@ class Worker(GeventWorker):
                 del self.connections[address]
 
     def _serve(self, listener: Any, client: Any, addr: Any) -> None:
-        """Plain requests on the short path (service/plain_requests.py), the rest by gunicorn."""
+        """Plain requests on the short path (service/http1.py), the rest by gunicorn."""
         if not self.plain_requests:
             super().handle(listener, client, addr)
             return
-        from service.plain_requests import replaying, serve_plain
+        from service.http1 import replaying, serve_plain
 
         try:
             leftover = serve_plain(self, listener.getsockname(), client, addr)
@@ -307,7 +307,7 @@ class Worker(GeventWorker):
         return super().handle_request(listener_name, req, sock, addr)
 
     def load_wsgi(self) -> None:
-        from service.plain_requests import plain_served
+        from service.http1 import plain_served
 
         super().load_wsgi()
         self.plain_requests = self.plain_requests and plain_served(self.cfg)
@@ -383,7 +383,7 @@ def chunked_socket(write: Any) -> Any | None:
         return None
     sock = response.sock
     # A connection the short path handed to gunicorn reads through a stand-in that replays
-    # what it had read (service/plain_requests.py); writes go to the socket under it.
+    # what it had read (service/http1.py); writes go to the socket under it.
     sock = getattr(sock, "writes_to", sock)
     return sock if type(sock) is _socket3.socket else None
 
