@@ -76,7 +76,7 @@ class LateBody:
 
     :func:`serve_plain` wraps it in the worker's ``DeadlineBody``, as gunicorn's body is
     wrapped, so the body timeout, the 408 and the close are the same on both paths. An app
-    that answers without reading the body (a 429 before the body, see ``service.express``)
+    that answers without reading the body (a 429 before the body, see ``service.front``)
     leaves the rest to be drained within the same deadline, unless the answer gave it up
     (``failed``, as ``service.http_errors.close_after_answer`` sets it).
     """
@@ -92,7 +92,7 @@ class LateBody:
         self.failed = False
 
     def buffered(self) -> int:
-        """What a read returns now without waiting on the client (``service.express.in_memory``)."""
+        """What a read returns now without waiting on the client (``service.front.in_memory``)."""
         return min(len(self._held), self._left)
 
     def _fill(self, wanted: int) -> None:

@@ -1,0 +1,111 @@
+"""Who is calling, and what the call spends: the one check of every request's caller and rate limit.
+
+Every request goes through :func:`admit` once, whichever way it is served: the Flask app's
+first ``before_request`` hook calls it, and so does each fast handler of ``service.front``
+(the hot requests served past Flask's per-request machinery). It reads the bearer token,
+names the caller (a player, the operator, or nobody), and spends one token of each bucket
+the request counts against: the player's and its address's ceiling over all its tokens, or
+the address's anonymous bucket; the operator spends none.
+
+A fast handler may ask for the spending to be deferred (``defer=True``): nothing is spent
+then, and the admission's ``gates`` are what an append spends in its own round trip
+(``Engine.act``, ``Engine.join``), or what the handler spends apart when it appends nothing.
+Either way a request spends once, and only through this module's buckets.
+
+A token that names nobody (or an ``Authorization`` that is not ``Bearer``) is not refused
+here: the request is anonymous, and the route that needs a caller raises the admission's
+``refusal`` (401), as it would raise it for no token at all.
+
+Per-route rules about callers (a token's scopes) and the budget's headers belong here too:
+``endpoint`` is the Flask endpoint the request was routed to, the same name on both paths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import Engine, Player
+from engine.settings import Bucket, Limits
+from events.store import Gate
+from service.answers import Problem
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The bearer token's owner: a player, the operator, or nobody (``refusal`` says why, if a
+    token was sent that names nobody)."""
+
+    player: Player | None
+    operator: bool = False
+    refusal: Problem | None = None
+
+
+ANONYMOUS = Caller(None)
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A request admitted: its caller, its address, the route it reached, the buckets it
+    spends, and (when the spending was deferred) the gates an append spends them with."""
+
+    caller: Caller
+    address: str
+    endpoint: str | None
+    asked: tuple[tuple[Bucket, str], ...]
+    gates: tuple[Gate, ...] = ()
+
+    @property
+    def player(self) -> Player | None:
+        return self.caller.player
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; None without the header;
+    a 401 ``bad_authorization`` for any other scheme or an empty token."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(401, "bad_authorization", "use the header 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def identify(engine: Engine, authorization: str | None) -> Caller:
+    """Who the ``Authorization`` header names (nothing is spent): the lookup of every path."""
+    try:
+        token = bearer_token(authorization)
+    except Problem as refusal:
+        return Caller(None, refusal=refusal)
+    if token is None:
+        return ANONYMOUS
+    if engine.is_operator(token):
+        return Caller(None, operator=True)
+    player = engine.player_for_token(token)
+    if player is None:
+        return Caller(None, refusal=Problem(401, "bad_token",
+                                            "this token is not known; create a player with POST /v1/players"))
+    return Caller(player)
+
+
+def buckets(limits: Limits, caller: Caller, address: str) -> tuple[tuple[Bucket, str], ...]:
+    """The buckets one request of ``caller`` from ``address`` spends a token of."""
+    if caller.operator:
+        return ()
+    if caller.player is not None:  # the player's tokens, and the address's ceiling over all its tokens
+        return (limits.player(), caller.player.id), (limits.address(), address)
+    return ((limits.anonymous(), address),)
+
+
+def admit(engine: Engine, limits: Limits, authorization: str | None, address: str, endpoint: str | None,
+          *, defer: bool = False) -> Admission:
+    """Identify the caller and spend the request's tokens (``Limited``, a 429, when one is
+    missing); with ``defer``, spend nothing and return the gates that will."""
+    caller = identify(engine, authorization)
+    asked = buckets(limits, caller, address)
+    if defer:
+        return Admission(caller, address, endpoint, asked, engine.gates(list(asked)))
+    if len(asked) == 1:
+        engine.take(*asked[0])
+    elif asked:
+        engine.take_all(list(asked))
+    return Admission(caller, address, endpoint, asked)
