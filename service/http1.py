@@ -40,6 +40,7 @@ from gunicorn.http import wsgi
 
 from engine.settings import gunicorn_script_name
 from service.deadline_body import DeadlineBody
+from service.gevent_worker import CoalescingResponse
 
 #: The methods the API has: a request with any other goes to gunicorn.
 _METHODS = frozenset({b"GET", b"POST", b"PUT", b"PATCH", b"DELETE", b"OPTIONS"})
@@ -347,7 +348,7 @@ def _answer(worker: Any, request: PlainRequest, connection: dict[str, Any], entr
     response = None
     try:
         cfg.pre_request(worker, request)
-        response = wsgi.Response(request, client, cfg)
+        response = CoalescingResponse(request, client, cfg)
         environ = dict(connection)
         environ.update(entries)
         environ.update({"wsgi.input": request.body, "REQUEST_METHOD": request.method, "QUERY_STRING": request.query,

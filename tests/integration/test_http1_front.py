@@ -131,6 +131,10 @@ class ScriptedSocket:
     def sendall(self, data: bytes) -> None:
         self.sent += data
 
+    def send(self, data: bytes) -> int:
+        self.sent += data
+        return len(data)
+
 
 class EchoWorker:
     """What :func:`serve_plain` uses of gunicorn's worker."""
