@@ -174,6 +174,8 @@ def _read_object(environ: dict[str, Any], length: int) -> dict[str, Any]:
 def act(front: Front, environ: dict[str, Any], start_response: StartResponse,
         args: dict[str, Any]) -> Iterable[bytes] | None:
     """``POST /v1/games/<id>/actions``: the route's ``act``, its tokens spent by the append."""
+    if environ.get("REQUEST_METHOD") != "POST":  # the rule also answers OPTIONS: the app's
+        return None
     try:
         length = front.json_length(environ)
         admission = front.admitted_player(environ, "games.act")
@@ -206,8 +208,8 @@ def act(front: Front, environ: dict[str, Any], start_response: StartResponse,
 def create_game(front: Front, environ: dict[str, Any], start_response: StartResponse,
                 args: dict[str, Any]) -> Iterable[bytes] | None:
     """``POST /v1/games`` with no Idempotency-Key: the route's ``create_game`` (tokens first)."""
-    if "HTTP_IDEMPOTENCY_KEY" in environ:  # the app's idempotency layer keeps that one's answer
-        return None
+    if environ.get("REQUEST_METHOD") != "POST" or "HTTP_IDEMPOTENCY_KEY" in environ:  # the app's idempotency
+        return None  # layer keeps the answer of a request with a key
     try:
         length = front.json_length(environ)
         admission = front.admitted_player(environ, "games.create_game")
@@ -230,8 +232,8 @@ def join(front: Front, environ: dict[str, Any], start_response: StartResponse,
          args: dict[str, Any]) -> Iterable[bytes] | None:
     """``POST /v1/games/<id>/join`` with no body and no Idempotency-Key: the route's ``join``,
     its tokens spent by the append that takes the seat."""
-    if (environ.get("CONTENT_LENGTH") not in (None, "", "0") or "HTTP_TRANSFER_ENCODING" in environ
-            or "HTTP_IDEMPOTENCY_KEY" in environ):
+    if (environ.get("REQUEST_METHOD") != "POST" or environ.get("CONTENT_LENGTH") not in (None, "", "0")
+            or "HTTP_TRANSFER_ENCODING" in environ or "HTTP_IDEMPOTENCY_KEY" in environ):
         return None
     try:
         admission = front.admitted_player(environ, "games.join")

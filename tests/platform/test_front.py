@@ -527,3 +527,17 @@ def test_the_front_routes_by_the_apps_own_url_map(app: Flask) -> None:
     assert set(FAST_HANDLERS) <= set(app.view_functions)
     with pytest.raises(ValueError, match="games.nope"):
         Front(app, front.inner, {"games.nope": FAST_HANDLERS["games.act"]})
+
+
+def test_only_the_method_a_fast_handler_serves_takes_it(app: Flask) -> None:
+    """A rule also answers OPTIONS (and a GET rule HEAD): those are the app's."""
+    client = app.test_client()
+    game_id, auth = toy_game(client)
+    reached_flask(app).clear()
+    for path in (f"/v1/games/{game_id}/actions", f"/v1/games/{game_id}/join", "/v1/games"):
+        response = client.options(path, json={"type": "pick", "number": 1}, headers=auth[0])
+        assert response.status_code == 200 and "POST" in response.headers["Allow"]
+    assert client.head(f"/v1/games/{game_id}/events/stream", headers=auth[0]).status_code == 200
+    assert reached_flask(app) == ["OPTIONS " + path for path in (f"/v1/games/{game_id}/actions",
+                                                                 f"/v1/games/{game_id}/join", "/v1/games")] + [
+        f"HEAD /v1/games/{game_id}/events/stream"]
