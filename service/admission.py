@@ -30,7 +30,7 @@ from events.store import Gate
 from service.answers import Problem
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Caller:
     """The bearer token's owner: a player, the operator, or nobody (``refusal`` says why, if a
     token was sent that names nobody)."""
@@ -43,7 +43,7 @@ class Caller:
 ANONYMOUS = Caller(None)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Admission:
     """A request admitted: its caller, its address, the route it reached, the buckets it
     spends, and (when the spending was deferred) the gates an append spends them with."""

@@ -57,6 +57,9 @@ from service.inputs import DIGITS, as_object, parse_json, prefers_minimal
 
 _JSON = ("application/json", "application/json; charset=utf-8")
 
+#: How many (method, path) pairs the front remembers the match of.
+REMEMBERED_ROUTES = 4096
+
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 #: A fast handler: the front, the environ, ``start_response`` and the route's arguments; the
@@ -100,15 +103,29 @@ class Front:
             raise ValueError(f"fast handlers for endpoints the app does not have: {sorted(unknown)}")
         #: Bound once: the front only matches (the app builds any URL it answers with itself).
         self.adapter = app.url_map.bind("localhost")
+        #: What the map said of a method and path lately: a game's path is asked for once a move.
+        self.matched: dict[tuple[str, str], tuple[str, dict[str, Any]] | None] = {}
 
     def route(self, environ: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        """The endpoint and arguments the app's ``url_map`` gives the request, or None (a 404,
-        a 405, a redirect, a path that is not ASCII: the app answers those)."""
-        path = environ.get("PATH_INFO", "")
+        """The endpoint and arguments (not to be changed) the app's ``url_map`` gives the
+        request, or None (a 404, a 405, a redirect, a path that is not ASCII: the app answers
+        those). Remembered for :data:`REMEMBERED_ROUTES` paths, then forgotten all at once."""
+        key = (environ.get("REQUEST_METHOD") or "", environ.get("PATH_INFO", ""))
+        try:
+            return self.matched[key]
+        except KeyError:
+            pass
+        found = self._match(*key)
+        if len(self.matched) >= REMEMBERED_ROUTES:
+            self.matched.clear()
+        self.matched[key] = found
+        return found
+
+    def _match(self, method: str, path: str) -> tuple[str, dict[str, Any]] | None:
         if not path.isascii():  # the app decodes such a path as UTF-8 before matching it
             return None
         try:
-            endpoint, args = self.adapter.match(path, environ.get("REQUEST_METHOD"))
+            endpoint, args = self.adapter.match(path, method)
         except Exception:  # werkzeug's NotFound, MethodNotAllowed, RequestRedirect
             return None
         return str(endpoint), args

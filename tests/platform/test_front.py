@@ -541,3 +541,15 @@ def test_only_the_method_a_fast_handler_serves_takes_it(app: Flask) -> None:
     assert reached_flask(app) == ["OPTIONS " + path for path in (f"/v1/games/{game_id}/actions",
                                                                  f"/v1/games/{game_id}/join", "/v1/games")] + [
         f"HEAD /v1/games/{game_id}/events/stream"]
+
+
+def test_the_fronts_remembered_matches_are_the_maps_and_bounded(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    front = app.wsgi_app
+    assert isinstance(front, Front)
+    monkeypatch.setattr("service.front.REMEMBERED_ROUTES", 3)
+    front.matched.clear()
+    asked = [(f"/v1/games/g{n}/actions", "POST") for n in range(5)] + [("/v1/nowhere", "GET")]
+    for path, method in asked * 2:
+        environ = {"PATH_INFO": path, "REQUEST_METHOD": method}
+        assert front.route(environ) == front._match(method, path)
+        assert len(front.matched) <= 3
