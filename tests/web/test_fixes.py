@@ -142,25 +142,40 @@ def test_a_finished_coup_table_shows_no_live_prompt_at_any_version(players: Call
     natasha.act(game_id, {"type": "foreign_aid"})  # a window opens: Sacha may block with a Duke
     window_at = natasha.view(game_id)["version"]
     final = play_until({0: natasha, 1: sacha}, game_id, lambda seen: seen["status"] == "finished")
+    champion = f"{final['players'][final['winners'][0]]['name']} (seat {final['winners'][0]})"
     person = players("Natasha")
     person.sign_in(natasha.token)
     person.open(f"/games/{game_id}")
     slider = person.page.get_by_label("Version", exact=True)
     label = person.page.locator("#replay-label")
     expect(label).to_have_text(f"Version {final['version']} of {final['version']}")
+
+    # The live board and the replay's last version: the result and the final state, and nothing
+    # left on the table (the last coup is history, told in the log, not an action in the centre).
+    live, replay = person.page.locator(".board"), person.page.locator("#replay-board")
+    for board in (live, replay):
+        expect(board.locator(".coup-centre")).to_contain_text(f"Game over: {champion} wins.")
+        expect(board.locator(".coup-centre")).to_contain_text("Final state after ")
+        expect(board.locator(".coup-centre")).not_to_contain_text("launches a coup")
+        expect(board.locator(".coup-action, .coup-window, .coup-clock, .on-turn")).to_have_count(0)
+        expect(board.locator(".winner")).to_contain_text("the winner")
+
+    # Every version of the replay: no prompt, clock or "to play"; the result always stands.
     slider.focus()
     person.page.keyboard.press("Home")
-    for _ in range(window_at - 1):
+    expect(label).to_have_text(f"Version 1 of {final['version']}")
+    for version in range(2, final["version"] + 1):
         person.page.keyboard.press("ArrowRight")
-    expect(label).to_have_text(f"Version {window_at} of {final['version']}")
-    replay = person.page.locator("#replay-board")
-    expect(replay).to_contain_text("could still come from Sacha (seat 1)")
-    expect(replay).to_contain_text("Result: ")
-    for live in ("to play", "waiting for", "closes in", "Your move"):
-        expect(replay).not_to_contain_text(live)
+        expect(label).to_have_text(f"Version {version} of {final['version']}")
+        expect(replay).to_contain_text("Result: ")
+        for live_words in ("to play", "waiting for", "closes in", "Your move", "Your turn"):
+            expect(person.page.locator("main")).not_to_contain_text(live_words)
+        expect(replay.locator(".coup-action, .coup-clock, .on-turn")).to_have_count(0)
+        if version == window_at:
+            expect(replay).to_contain_text("could still come from Sacha (seat 1)")
+            # The log follows the slider: its newest line is the version shown.
+            expect(person.page.locator("#feed li").first).to_have_attribute("data-seq", str(window_at))
     expect(person.page.locator("#decision")).to_be_empty()
-    # The log follows the slider: its newest line is the version shown.
-    expect(person.page.locator("#feed li").first).to_have_attribute("data-seq", str(window_at))
 
 
 def test_revolution_results_agree_with_the_city_after_a_spy(players: Callable[..., Player], web_server: str) -> None:
