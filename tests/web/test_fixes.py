@@ -203,3 +203,47 @@ def test_revolution_results_agree_with_the_city_after_a_spy(players: Callable[..
     expect(harbor.get_by_role("cell").nth(3)).to_have_text("")  # Boris's column: his is gone
     bids = page.get_by_role("table", name="Round 1 bids, as revealed")
     expect(bids).to_contain_text("Captain: 1 blackmail, 3 gold")
+
+
+#: Every region's tile and labels on screen, and what is wrong with them: a label outside its
+#: own tile, a label over another region's tile, two labels or two tiles meeting.
+MAP_FAULTS = """() => {
+    const regions = [...document.querySelectorAll("svg.ideology-map g.region")].map((g) => ({
+        id: g.dataset.region, tile: g.querySelector("rect, circle").getBoundingClientRect(),
+        labels: [...g.querySelectorAll("text")].map((t) => t.getBoundingClientRect())}));
+    const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+    const faults = [];
+    const labels = regions.flatMap((r) => r.labels.map((box) => ({id: r.id, box})));
+    for (const r of regions) {
+        if (r.labels.some((box) => !inside(box, r.tile))) faults.push(`${r.id}: a label leaves its tile`);
+        for (const other of regions) {
+            if (other === r) continue;
+            if (r.labels.some((box) => meet(box, other.tile))) faults.push(`${r.id}: a label crosses ${other.id}`);
+            if (other.id > r.id && meet(r.tile, other.tile)) faults.push(`${r.id} and ${other.id} overlap`);
+        }
+    }
+    labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => {
+        if (meet(a.box, b.box)) faults.push(`labels of ${a.id} and ${b.id} meet`);
+    }));
+    const smallest = Math.min(...regions.flatMap((r) => r.labels.map((box) => box.height)));
+    return {count: regions.length, faults, smallest, page: document.documentElement.scrollWidth};
+}"""
+
+
+def test_the_ideology_map_keeps_every_name_inside_its_region_on_a_phone_and_a_desktop(
+        players: Callable[..., Player], web_server: str) -> None:
+    iris, igor = ApiPlayer(web_server, "Iris"), ApiPlayer(web_server, "Igor")
+    game_id = iris.call("POST", "/v1/games", {"game": "ideology", "seats": 2})["id"]
+    iris.call("POST", f"/v1/games/{game_id}/join")
+    igor.call("POST", f"/v1/games/{game_id}/join")
+    for width in (390, 1280):
+        person = players(f"Iris{width}", width=width)
+        person.sign_in(iris.token)
+        person.open(f"/games/{game_id}")
+        expect(person.page.locator("svg.ideology-map g.region.live")).to_have_count(2)
+        expect(person.page.locator("svg.ideology-map g.region")).to_have_count(43)  # the whole map, Europe included
+        seen = person.page.evaluate(MAP_FAULTS)
+        assert seen["count"] == 43 and not seen["faults"], (width, seen["faults"])
+        assert seen["smallest"] >= 8.5, f"at {width} px the smallest label is {seen['smallest']:.1f} px high"
+        assert seen["page"] <= width, f"the page scrolls sideways at {width} px"  # the map pans in its frame

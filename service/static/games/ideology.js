@@ -8,10 +8,28 @@ import {tipsOf, withTip} from "../tips.js";
 
 const layouts = new Map();
 
-/** Positions for a region graph: a few hundred steps of a spring layout, the same every time. */
-function layout(regions) {
-  const key = regions.map((r) => r.id).join(",");
-  if (layouts.has(key)) return layouts.get(key);
+/** Where the default map's regions sit: [column, row(, rows)] on a grid that follows the world:
+ * the Americas, then (after the Atlantic) Europe and Africa, the Middle East, Asia and Oceania.
+ * Every pair of neighbours is side by side or corner to corner, so no link runs under a tile;
+ * Russia spans two rows to touch Sweden, Eastern Europe, Turkey and Asia. */
+const WORLD = {
+  canada: [0, 0], united_states: [0, 1], mexico: [0, 2], cuba: [1, 2], central_america: [1, 3], colombia: [1, 4],
+  peru: [0, 5], brazil: [1, 5], chile: [0, 6], argentina: [1, 6],
+  iceland: [2, 0], sweden: [3, 0], great_britain: [2, 1], germany: [3, 1], eastern_europe: [4, 1], russia: [5, 0, 2],
+  france: [2, 2], italy: [3, 2], balkans: [4, 2], turkey: [5, 2], spain: [2, 3], north_africa: [3, 3], israel: [4, 3],
+  iraq: [5, 3], iran: [6, 3], west_africa: [2, 4], central_africa: [3, 4], egypt: [4, 4], arabia: [5, 4],
+  south_africa: [3, 5], east_africa: [4, 5],
+  siberia: [6, 1], central_asia: [6, 2], japan: [7, 0], korea: [7, 1], china: [7, 2], pakistan: [7, 3],
+  southeast_asia: [8, 2], india: [8, 3], philippines: [9, 2], indonesia: [9, 3], australia: [9, 4], new_zealand: [9, 5],
+};
+const CELL = {w: 106, h: 62};
+const TILE = {w: 102, h: 54};
+const ATLANTIC = 0.25;  // extra columns of sea between the Americas and the Old World
+const MARGIN = 8;
+
+/** Grid cells for any other map: a spring layout of its graph, each region then given the
+ * free cell nearest its spot, so tiles never overlap whatever the map. */
+function springCells(regions) {
   const n = regions.length;
   const index = new Map(regions.map((r, i) => [r.id, i]));
   const pos = regions.map((_, i) => ({x: Math.cos((2 * Math.PI * i) / n) * 300, y: Math.sin((2 * Math.PI * i) / n) * 200}));
@@ -25,8 +43,7 @@ function layout(regions) {
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         const dx = pos[i].x - pos[j].x, dy = pos[i].y - pos[j].y;
-        const d2 = Math.max(dx * dx + dy * dy, 1);
-        const push = 4000 / d2;
+        const push = 4000 / Math.max(dx * dx + dy * dy, 1);
         force[i].x += dx * push; force[i].y += dy * push;
         force[j].x -= dx * push; force[j].y -= dy * push;
       }
@@ -43,17 +60,71 @@ function layout(regions) {
       pos[i].y += Math.max(-20, Math.min(20, force[i].y)) * cool;
     }
   }
-  // Fitted into a fixed frame, so node sizes read the same whatever the graph's spread.
+  const cols = Math.max(1, Math.ceil(Math.sqrt(n * 1.8))), rows = Math.ceil(n / cols) + 1;
   const xs = pos.map((p) => p.x), ys = pos.map((p) => p.y);
   const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  for (const p of pos) {
-    p.x = 60 + ((p.x - x0) / (x1 - x0 || 1)) * 880;
-    p.y = 50 + ((p.y - y0) / (y1 - y0 || 1)) * 520;
-  }
-  const box = {x: 0, y: 0, w: 1000, h: 600};
-  const result = {pos, edges, box};
+  const taken = new Set();
+  return pos.map((p) => {
+    const want = {c: ((p.x - x0) / (x1 - x0 || 1)) * (cols - 1), r: ((p.y - y0) / (y1 - y0 || 1)) * (rows - 1)};
+    let best = null;
+    for (let c = 0; c < cols; c++) {
+      for (let r = 0; r < rows; r++) {
+        const d = (c - want.c) ** 2 + (r - want.r) ** 2;
+        if (!taken.has(`${c},${r}`) && (!best || d < best.d)) best = {c, r, d};
+      }
+    }
+    taken.add(`${best.c},${best.r}`);
+    return [best.c, best.r];
+  });
+}
+
+/** Tiles for a region graph: the world grid for the default map, else a spring layout on a grid. */
+function layout(regions) {
+  const key = regions.map((r) => r.id).join(",");
+  if (layouts.has(key)) return layouts.get(key);
+  const world = regions.every((r) => WORLD[r.id]);
+  const cells = world ? regions.map((r) => WORLD[r.id]) : springCells(regions);
+  const tiles = cells.map(([c, r, span = 1]) => {
+    const x = MARGIN + (c + (world && c >= 2 ? ATLANTIC : 0)) * CELL.w;
+    const y = MARGIN + r * CELL.h;
+    return {x, y, w: TILE.w, h: TILE.h + (span - 1) * CELL.h, cx: x + TILE.w / 2, cy: y + TILE.h / 2, span};
+  });
+  const index = new Map(regions.map((r, i) => [r.id, i]));
+  const edges = [];
+  regions.forEach((r, i) => (r.neighbours || []).forEach((other) => {
+    const j = index.get(other);
+    if (j !== undefined && j > i) edges.push([i, j]);
+  }));
+  const box = {w: Math.max(...tiles.map((t) => t.x + t.w)) + MARGIN, h: Math.max(...tiles.map((t) => t.y + t.h)) + MARGIN};
+  const result = {tiles, edges, box};
   layouts.set(key, result);
   return result;
+}
+
+/** Where a link leaves ``tile`` towards ``other``: its centre, or for a tall tile the row facing it. */
+function anchor(tile, other) {
+  const top = tile.y + TILE.h / 2, bottom = tile.y + tile.h - TILE.h / 2;
+  return {x: tile.cx, y: Math.max(top, Math.min(bottom, other.cy))};
+}
+
+/** A name in at most two lines that fit a tile: "Central America" -> ["Central", "America"]. */
+function nameLines(name) {
+  if (name.length <= 10 || !name.includes(" ")) return [name];
+  const middle = name.length / 2;
+  let cut = -1;
+  for (let i = 0; i < name.length; i++) if (name[i] === " " && (cut < 0 || Math.abs(i - middle) < Math.abs(cut - middle))) cut = i;
+  return [name.slice(0, cut), name.slice(cut + 1)];
+}
+
+/** What a region is and does, from the map's own data (its printed level and its neighbours). */
+export function regionTip(region, names, live, seatName) {
+  const level = region.level;
+  const near = (region.neighbours || []).map((id) => names.get(id) || titleCase(id));
+  const now = live ? ` Now: ${live.status}${live.controller !== null && live.controller !== undefined ? ` by ${seatName(live.controller)}` : ""}, development ${
+    live.development ?? live.level}, ${Object.values(live.influence || {}).flat().length} influence cards.` : " Not in play yet: it comes up from the region pile.";
+  return `${region.name}, printed level ${level}. Independent, each area holds as many cards as its development level; `
+    + `controlled, up to ${2 * level}. Its controller adds its development level to Global Influence. `
+    + `Neighbours: ${near.join(", ") || "none"} (no distance penalty from a controlled neighbour).${now}`;
 }
 
 function mapSvg(view, board, seatName) {
@@ -61,40 +132,53 @@ function mapSvg(view, board, seatName) {
   // The whole map (TableSet's board: regions keyed by id) when the feed brought it, else what is in play.
   const known = board?.regions ? (Array.isArray(board.regions) ? board.regions : Object.values(board.regions)) : [];
   const all = known.length ? known : view.regions;
-  const {pos, edges, box} = layout(all);
-  const svg = h("svg:svg", {viewBox: `${box.x} ${box.y} ${box.w} ${box.h}`, class: "ideology-map", role: "img",
-                            "aria-label": `Map: ${view.regions.length} regions in play`});
+  const names = new Map(all.map((r) => [r.id, r.name]));
+  const {tiles, edges, box} = layout(all);
+  const svg = h("svg:svg", {viewBox: `0 0 ${box.w} ${box.h}`, class: "ideology-map", role: "group",
+                            "aria-label": `Map: ${view.regions.length} regions in play of ${all.length}`});
   for (const [i, j] of edges) {
-    svg.append(h("svg:line", {x1: pos[i].x, y1: pos[i].y, x2: pos[j].x, y2: pos[j].y, class: "edge"}));
+    const a = anchor(tiles[i], tiles[j]), b = anchor(tiles[j], tiles[i]);
+    svg.append(h("svg:line", {x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "edge"}));
   }
-  // Labels are placed one by one, above their region if that spot is free, else below or further
-  // out: crowded parts of the map (Europe) keep every name readable.
-  const placed = [];
-  const labelY = (i, name, radius) => {
-    const width = name.length * 7.2, height = 14;
-    for (const dy of [-(radius + 8), radius + 16, -(radius + 22), radius + 30, -(radius + 36), radius + 44]) {
-      const box = {x0: pos[i].x - width / 2, x1: pos[i].x + width / 2, y0: pos[i].y + dy - height, y1: pos[i].y + dy};
-      if (!placed.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) {
-        placed.push(box);
-        return dy;
-      }
-    }
-    return -(radius + 8);
+  // One tooltip for the whole map, placed under the tile it tells about (hover, focus or tap).
+  const tip = h("div", {role: "tooltip", id: "map-tip", class: "tip-text map-tip"});
+  const wrap = h("div", {class: "map-wrap"});
+  let pinned = null;
+  const show = (g, text) => {
+    tip.textContent = text;
+    const frame = wrap.getBoundingClientRect(), at = g.getBoundingClientRect();
+    tip.style.top = `${at.bottom - frame.top + 4}px`;
+    tip.style.left = `${Math.max(0, Math.min(at.left - frame.left, frame.width - Math.min(352, frame.width)))}px`;
+    tip.classList.add("open");
   };
+  const hide = (g) => { if (pinned !== g) tip.classList.remove("open"); };
   all.forEach((region, i) => {
     const live = inPlay.get(region.id);
     const owner = live?.controller;
+    const controlled = owner !== null && owner !== undefined;
     const cards = live ? Object.values(live.influence).flat().length : 0;
-    const title = live ? `${region.name}: ${live.status}${owner !== null && owner !== undefined ? `, controlled by ${seatName(owner)}` : ""}, ${cards} influence`
-      : `${region.name}: not in play`;
-    svg.append(h("svg:g", {class: ["region", live ? "live" : "dormant", owner !== null && owner !== undefined ? `seat-${owner}` : null],
-                           transform: `translate(${pos[i].x.toFixed(1)},${pos[i].y.toFixed(1)})`},
-      h("svg:title", {}, title),
-      h("svg:circle", {r: live ? 16 + 2 * (live.development || 0) : 10}),
-      h("svg:text", {y: labelY(i, region.name, live ? 16 + 2 * (live.development || 0) : 10), "text-anchor": "middle"}, region.name),
-      live ? h("svg:text", {y: 5, "text-anchor": "middle", class: "count"}, String(cards)) : null));
+    const t = tiles[i];
+    const lines = nameLines(region.name);
+    const info = live ? `level ${live.development ?? live.level} · ${cards}` : `level ${region.level}`;
+    const top = t.h / 2 - (lines.length === 1 ? 2 : 10);  // the name's first baseline, from the tile's top
+    const text = regionTip(region, names, live, seatName);
+    const label = live ? `${region.name}: ${live.status}${controlled ? `, controlled by ${seatName(owner)}` : ""}, level ${
+      live.development ?? live.level}, ${cards} influence` : `${region.name}: not in play`;
+    const g = h("svg:g", {class: ["region", live ? "live" : "dormant", controlled ? `seat-${owner}` : null],
+                          transform: `translate(${t.x},${t.y})`, tabindex: 0, role: "button", "aria-label": label,
+                          "aria-describedby": "map-tip", dataset: {region: region.id},
+                          onmouseenter: () => show(g, text), onmouseleave: () => hide(g), onfocus: () => show(g, text),
+                          onblur: () => { if (pinned === g) pinned = null; hide(g); },
+                          onclick: (event) => { event.stopPropagation(); pinned = pinned === g ? null : g; if (pinned) show(g, text); else hide(g); },
+                          onkeydown: (event) => { if (event.key === "Escape") { pinned = null; tip.classList.remove("open"); } }},
+      h("svg:rect", {width: t.w, height: t.h, rx: 6}),
+      h("svg:text", {class: "name", x: t.w / 2, y: top, "text-anchor": "middle"},
+        lines.map((line, k) => h("svg:tspan", {x: t.w / 2, dy: k ? 15 : 0}, line))),
+      h("svg:text", {class: "info", x: t.w / 2, y: top + 15 * (lines.length - 1) + 16, "text-anchor": "middle"}, info));
+    svg.append(g);
   });
-  return svg;
+  wrap.append(h("div", {class: "map-frame"}, svg), tip);
+  return wrap;
 }
 
 /** "Iris (seat 0) ×3, Igor (seat 1)": whose cards are in an area, counted. */
@@ -181,7 +265,8 @@ export const ideology = {
         view.players.map((p) => h("li", {}, h("span", {class: `swatch seat-${p.seat}`, "aria-hidden": "true"}), `${seatName(p.seat)} controls`)),
         h("li", {}, h("span", {class: "swatch free", "aria-hidden": "true"}), "in play, nobody controls it"),
         h("li", {}, h("span", {class: "swatch dormant", "aria-hidden": "true"}), "not in play yet"),
-        h("li", {}, "the number: influence cards in the region; a bigger circle: a more developed region")),
+        h("li", {}, "“level 3 · 9”: the region's development level, then the influence cards in it"),
+        h("li", {}, "a line: neighbouring regions; hover, focus or tap a region to read about it")),
       h("div", {class: "scroll"}, h("table", {},
         h("caption", {}, "Regions in play"),
         h("thead", {}, h("tr", {}, ["Region", "Level", "Status", "Controller", "Military", "Economic", "Cultural"].map((c) => h("th", {scope: "col"}, c)))),
