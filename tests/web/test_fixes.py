@@ -211,8 +211,10 @@ MAP_FAULTS = """() => {
     const regions = [...document.querySelectorAll("svg.ideology-map g.region")].map((g) => ({
         id: g.dataset.region, tile: g.querySelector("rect, circle").getBoundingClientRect(),
         labels: [...g.querySelectorAll("text")].map((t) => t.getBoundingClientRect())}));
-    const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-    const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+    const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+        && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+        && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
     const faults = [];
     const labels = regions.flatMap((r) => r.labels.map((box) => ({id: r.id, box})));
     for (const r of regions) {

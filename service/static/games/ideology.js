@@ -258,6 +258,10 @@ export const ideology = {
     if (!view) return h("p", {}, "The map is laid out when every seat is taken.");
     const table = feed.find((e) => e.type === "TableSet");
     const me = view.players.find((p) => p.seat === view.seat);
+    const tips = tipsOf("ideology");
+    const known = table?.data?.board?.regions ? Object.values(table.data.board.regions) : view.regions;
+    const regionNames = new Map([...view.regions, ...known].map((r) => [r.id, r.name]));
+    const regionWords = (r) => regionTip(known.find((k) => k.id === r.id) || r, regionNames, r, seatName);
     return h("div", {class: "ideology"},
       h("p", {class: "phase"}, `Turn ${view.turn} · the ${PHASE_NAMES[view.phase] || titleCase(view.phase)} phase`, view.why ? ` — ${view.why}` : ""),
       mapSvg(view, table?.data?.board, seatName),
@@ -271,18 +275,20 @@ export const ideology = {
         h("caption", {}, "Regions in play"),
         h("thead", {}, h("tr", {}, ["Region", "Level", "Status", "Controller", "Military", "Economic", "Cultural"].map((c) => h("th", {scope: "col"}, c)))),
         h("tbody", {}, view.regions.map((r) => h("tr", {},
-          h("th", {scope: "row"}, r.name), h("td", {}, r.development ?? r.level), h("td", {}, r.status),
+          h("th", {scope: "row"}, withTip(h("span", {}, r.name), regionWords(r))), h("td", {}, r.development ?? r.level), h("td", {}, r.status),
           h("td", {}, r.controller === null || r.controller === undefined ? "—" : seatName(r.controller)),
           ["military", "economic", "cultural"].map((k) => h("td", {}, tally(r.influence?.[k] || [], seatName)))))))),
       h("div", {class: "scroll"}, h("table", {},
         h("caption", {}, "Ideologies"),
         h("thead", {}, h("tr", {}, ["Seat", "Ideology", "Global influence", "Trade power", "Hand", "Regions", "Advancements"].map((c) => h("th", {scope: "col"}, c)))),
         h("tbody", {}, view.players.map((p) => h("tr", {class: [`seat-${p.seat}`, p.seat === view.seat && "mine"]},
-          h("th", {scope: "row"}, seatName(p.seat)), h("td", {}, p.name), h("td", {}, p.global_influence), h("td", {}, p.trade_power),
+          h("th", {scope: "row"}, seatName(p.seat)), h("td", {}, withTip(h("span", {}, p.name), tips[`ideology:${p.ideology}`])),
+          h("td", {}, p.global_influence), h("td", {}, p.trade_power),
           h("td", {}, p.hand_size), h("td", {}, p.regions.map((r) => lexicon(game, feed).region(r)).join(", ")),
           h("td", {}, Object.entries(p.advancements).length ? Object.entries(p.advancements).map(([a, n], i) => [i ? ", " : "",
-            withTip(h("span", {}, `${lexicon(game, feed).advancement(a)}${n > 1 ? ` ×${n}` : ""}`), tipsOf("ideology")[a])]) : "—")))))),
-      view.hand ? h("p", {class: "hand"}, "Your hand: ", Object.entries(view.hand.counts).map(([k, n]) => `${n} ${k}`).join(", ")) : null,
+            withTip(h("span", {}, `${lexicon(game, feed).advancement(a)}${n > 1 ? ` ×${n}` : ""}`), tips[a])]) : "—")))))),
+      view.hand ? h("p", {class: "hand"}, "Your hand: ", Object.entries(view.hand.counts).map(([k, n], i) => [i ? ", " : "",
+        withTip(h("span", {}, `${n} ${k}`), tips[`card:${k}`])])) : null,
       me && view.discard_owed ? h("p", {}, `You owe a discard of ${view.discard_owed}.`) : null,
       view.conflict ? h("p", {}, `Conflict: ${seatName(view.conflict.attacker)} attacks ${seatName(view.conflict.defender)} in ${
         lexicon(game, feed).region(view.conflict.region)} with ${view.conflict.influence} influence (${view.conflict.stage === "defend" ? "the defender answers" : "the attacker decides"})`) : null,

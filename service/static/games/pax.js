@@ -3,7 +3,7 @@
 
 import {h, titleCase} from "../dom.js";
 import {actionForms} from "./generic.js";
-import {tipsOf, withTip} from "../tips.js";
+import {paxCardWords, paxRegimes, tipsOf, withTip} from "../tips.js";
 import {awaitedWords} from "../words.js";
 
 const nameOf = (view, id) => view.cards?.[id]?.name || view.names?.[id] || titleCase(id);
@@ -11,7 +11,28 @@ const nameOf = (view, id) => view.cards?.[id]?.name || view.names?.[id] || title
 function cardTile(view, id, extra = null) {
   const card = view.cards?.[id];
   return h("div", {class: ["pax-card", card?.category && `cat-${card.category}`]},
-    withTip(h("strong", {}, nameOf(view, id)), tipsOf("pax")[id]), card?.category ? h("small", {}, ` ${card.category}`) : null, extra);
+    withTip(h("strong", {}, nameOf(view, id)), tipFor(view, id)), card?.category ? h("small", {}, ` ${card.category}`) : null, extra);
+}
+
+/** A card's name that explains the card on hover, focus or tap. */
+const tipped = (view, id) => withTip(h("span", {}, nameOf(view, id)), tipFor(view, id));
+
+/** The words of a card: from the table's own card definitions when the view carries them (a
+ * custom set too), else from the starter set's file. */
+function tipFor(view, id) {
+  const card = view.cards?.[id];
+  if (!card) return tipsOf("pax")[id];
+  const regimes = Object.fromEntries(Object.entries(view.cards).filter(([, c]) => c.category === "regime").map(([key, c]) => [key, c.name]));
+  if (view.regime?.id) regimes[view.regime.id] ??= view.regime.name;
+  return paxCardWords({id, ...card}, {...paxRegimes, ...regimes});
+}
+const cardList = (view, ids) => (ids.length ? ids.map((id, i) => [i ? ", " : "", tipped(view, id)]) : "—");
+
+/** " (turned: the Maderista)" once a manifesto turned the hacendado; nothing while loyal. */
+function hacendadoSide(view, hacendado) {
+  if (hacendado.side === null || hacendado.side === undefined || hacendado.side === "loyalist") return "";
+  const turned = view.cards?.[hacendado.card]?.orientations?.[hacendado.side]?.name;
+  return ` (turned${turned ? `: the ${turned}` : ""})`;
 }
 
 const GOLD_WHY = {income: "income", buy: "a purchase", sell: "a sale", bribe: "a bribe", payroll: "payroll"};
@@ -111,7 +132,7 @@ export const pax = {
     if (!view) return h("p", {}, "The market is dealt when every seat is taken.");
     const me = view.players.find((p) => p.seat === view.seat);
     return h("div", {class: "pax"},
-      h("p", {class: "regime"}, h("strong", {}, `Regime: ${view.regime.name}`),
+      h("p", {class: "regime"}, h("strong", {}, "Regime: ", withTip(h("span", {}, view.regime.name), tipFor(view, view.regime.id))),
         ` · mines ${view.regime.mines} · economy ${view.regime.economy} · topple prestige ${view.regime.topple_prestige}`,
         view.depression ? " · depression" : "", ` · turn ${view.turn} · ${titleCase(view.phase)}`,
         view.active !== undefined && view.active !== null ? (live ? ` · ${seatName(view.active)} acts (${view.actions_left} actions left)`
@@ -128,9 +149,9 @@ export const pax = {
         h("thead", {}, h("tr", {}, ["Seat", "Gold", "Hand", "Hacendado", "Tableau", "Troops", "Prestige", "Income"].map((c) => h("th", {scope: "col"}, c)))),
         h("tbody", {}, view.players.map((p) => h("tr", {class: [p.seat === view.seat && "mine"]},
           h("th", {scope: "row"}, seatName(p.seat)), h("td", {}, p.gold), h("td", {}, p.hand_count),
-          h("td", {}, nameOf(view, p.hacendado.card)),
-          h("td", {}, [...p.enterprises.map((e) => nameOf(view, e.card)), ...p.partners.map((c) => nameOf(view, c.card ?? c))].join(", ") || "—"),
-          h("td", {}, (p.troops.length + p.army.length) || "—"),
+          h("td", {class: "hacendado"}, tipped(view, p.hacendado.card), hacendadoSide(view, p.hacendado)),
+          h("td", {}, cardList(view, [...p.enterprises.map((e) => e.card), ...p.partners.map((c) => c.card ?? c)])),
+          h("td", {}, cardList(view, p.troops || [])),
           h("td", {}, Object.entries(p.prestige).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") || "—"),
           h("td", {}, p.income)))))),
       me ? h("p", {}, `Your gold: ${me.gold}`) : null,
