@@ -162,8 +162,9 @@ function mapSvg(view, board, seatName) {
     const info = live ? `level ${live.development ?? live.level} · ${cards}` : `level ${region.level}`;
     const top = t.h / 2 - (lines.length === 1 ? 2 : 10);  // the name's first baseline, from the tile's top
     const text = regionTip(region, names, live, seatName);
-    const label = live ? `${region.name}: ${live.status}${controlled ? `, controlled by ${seatName(owner)}` : ""}, level ${
-      live.development ?? live.level}, ${cards} influence` : `${region.name}: not in play`;
+    // The accessible name starts with what the tile shows (its name and its numbers), then says it.
+    const label = `${lines.join(" ")} ${info}: ${live ? `${live.status}${controlled ? ` by ${seatName(owner)}` : ""}, development ${
+      live.development ?? live.level}, ${cards} influence cards` : "not in play yet"}`;
     const g = h("svg:g", {class: ["region", live ? "live" : "dormant", controlled ? `seat-${owner}` : null],
                           transform: `translate(${t.x},${t.y})`, tabindex: 0, role: "button", "aria-label": label,
                           "aria-describedby": "map-tip", dataset: {region: region.id},
@@ -173,7 +174,8 @@ function mapSvg(view, board, seatName) {
                           onkeydown: (event) => { if (event.key === "Escape") { pinned = null; tip.classList.remove("open"); } }},
       h("svg:rect", {width: t.w, height: t.h, rx: 6}),
       h("svg:text", {class: "name", x: t.w / 2, y: top, "text-anchor": "middle"},
-        lines.map((line, k) => h("svg:tspan", {x: t.w / 2, dy: k ? 15 : 0}, line))),
+        // A space ends each line, so the tile's text reads "Great Britain level 3" (its accessible name starts so too).
+        lines.map((line, k) => h("svg:tspan", {x: t.w / 2, dy: k ? 15 : 0}, `${line} `))),
       h("svg:text", {class: "info", x: t.w / 2, y: top + 15 * (lines.length - 1) + 16, "text-anchor": "middle"}, info));
     svg.append(g);
   });
@@ -189,6 +191,9 @@ function tally(seats, seatName) {
 }
 
 const LETTERS = {m: "military", e: "economic", c: "cultural"};
+/** Why a game of Ideology ended, in words (GameScored's reason). */
+const END_WORDS = {global_influence: "a seat holds 12 Global Influence at the end of a turn", stalled: "nothing could change any more",
+                   turn_limit: "the turn limit"};
 const PHASE_NAMES = {resources: "resources", exchange: "exchange", development: "development",
                      foreign_affairs: "foreign affairs", conflict: "conflict", diplomacy: "diplomacy", over: "the end"};
 
@@ -253,8 +258,9 @@ export function describeIdeology(item, game, {seatName, feed = []}) {
 export const ideology = {
   orders: [{label: "Cancel every attack on me while I can pay for it", order: {decision: "defend", answer: {type: "cancel"}}},
            {label: "Concede every attack on me", order: {decision: "defend", answer: {type: "concede"}}}],
-  board(game, {seatName, feed = []}) {
+  board(game, {seatName, feed = [], replay = false}) {
     const view = game.view;
+    const live = !replay && game.status === "active";
     if (!view) return h("p", {}, "The map is laid out when every seat is taken.");
     const table = feed.find((e) => e.type === "TableSet");
     const me = view.players.find((p) => p.seat === view.seat);
@@ -289,11 +295,13 @@ export const ideology = {
             withTip(h("span", {}, `${lexicon(game, feed).advancement(a)}${n > 1 ? ` ×${n}` : ""}`), tips[a])]) : "—")))))),
       view.hand ? h("p", {class: "hand"}, "Your hand: ", Object.entries(view.hand.counts).map(([k, n], i) => [i ? ", " : "",
         withTip(h("span", {}, `${n} ${k}`), tips[`card:${k}`])])) : null,
-      me && view.discard_owed ? h("p", {}, `You owe a discard of ${view.discard_owed}.`) : null,
-      view.conflict ? h("p", {}, `Conflict: ${seatName(view.conflict.attacker)} attacks ${seatName(view.conflict.defender)} in ${
-        lexicon(game, feed).region(view.conflict.region)} with ${view.conflict.influence} influence (${view.conflict.stage === "defend" ? "the defender answers" : "the attacker decides"})`) : null,
+      me && view.discard_owed && live ? h("p", {}, `You owe a discard of ${view.discard_owed}.`) : null,
+      view.conflict && !view.result ? h("p", {}, live ? "Conflict: " : "At this version, a conflict: ", `${seatName(view.conflict.attacker)} attacks ${seatName(view.conflict.defender)} in ${
+        lexicon(game, feed).region(view.conflict.region)} with ${view.conflict.influence} influence (${view.conflict.stage === "defend"
+          ? (live ? "the defender answers" : "the defender was to answer") : (live ? "the attacker decides" : "the attacker was to decide")})`) : null,
       h("p", {}, "Relations: ", view.relations.map((r) => `${r.seats.map(seatName).join(" & ")}: ${r.status}`).join("; ")),
-      view.result ? h("p", {class: "result"}, `Over (${view.result.reason})`) : null);
+      view.result ? h("p", {class: "result"}, `Game over (${END_WORDS[view.result.reason] || titleCase(view.result.reason).toLowerCase()}): ${
+        (view.result.winners || []).map(seatName).join(" and ") || "nobody"} ${(view.result.winners || []).length > 1 ? "share the win" : "wins"}.`) : null);
   },
   describe: describeIdeology,
   actions(game, post, {seatName, feed = []}) {

@@ -35,6 +35,11 @@ function hacendadoSide(view, hacendado) {
   return ` (turned${turned ? `: the ${turned}` : ""})`;
 }
 
+/** Why a game of Pax ended, in words (GameDecided's reason). */
+const END_WORDS = {succession: "Díaz is toppled: a succession", annexation: "Díaz is toppled: an annexation", coup: "Díaz is toppled: a coup",
+                   revolt: "Díaz is toppled: a revolt", diaz_survives: "Díaz survived the last topple: the richest seat wins",
+                   turn_limit: "the turn limit: the richest seat wins"};
+
 const GOLD_WHY = {income: "income", buy: "a purchase", sell: "a sale", bribe: "a bribe", payroll: "payroll"};
 const STEPS = {actions: "actions", discard: "discards", restore: "the market is restored", income: "income",
                upkeep: "upkeep", end: "the end of the turn"};
@@ -75,13 +80,15 @@ function actionWords(action, name, seatName) {
   }
 }
 
-/** The decision the game waits on, in words: who decides what, and which card asks it. */
-function decisionWords(view, seatName) {
+/** The decision the game waits on, in words: who decides what, and which card asks it (in the
+ * past tense at a replayed version: nobody is asked anything any more). */
+function decisionWords(view, seatName, live = true) {
   const d = view.decision;
   const name = cardNamer(view);
   const from = d.source || d.card ? ` (${name(d.source || d.card)})` : "";
-  if (d.seat === null || d.seat === undefined) return `Being settled: ${titleCase(d.kind).toLowerCase()}${from}`;
-  return `Decision: ${seatName(d.seat)} ${awaitedWords("pax", d.kind)}${from}`;
+  if (d.seat === null || d.seat === undefined) return `${live ? "Being settled" : "At this version, being settled"}: ${titleCase(d.kind).toLowerCase()}${from}`;
+  return live ? `Decision: ${seatName(d.seat)} ${awaitedWords("pax", d.kind)}${from}`
+    : `At this version, ${seatName(d.seat)} was still ${awaitedWords("pax", d.kind)}${from}`;
 }
 
 export function describePax(item, game, {seatName, feed = []}) {
@@ -118,7 +125,7 @@ export function describePax(item, game, {seatName, feed = []}) {
     case "ToppleStarted": return `${seatName(d.buyer)} buys ${name(d.card)}: a topple under ${name(d.regime)}, ${d.prestige} counts, Díaz holds ${d.diaz}`;
     case "ToppleResolved": return d.topplers?.length ? `Díaz falls: ${d.topplers.map(seatName).join(" and ")} beat their rivals` : "Díaz survives the topple";
     case "ToppleLeftMarket": return `${name(d.card)} leaves the market`;
-    case "GameDecided": return `The game ends (${String(d.reason ?? "").replace(/_/g, " ")}): ${(d.winners || []).map(seatName).join(" and ")} ${(d.winners || []).length === 1 ? "wins" : "share the win"}`;
+    case "GameDecided": return `The game ends (${END_WORDS[d.reason] || String(d.reason ?? "").replace(/_/g, " ")}): ${(d.winners || []).map(seatName).join(" and ")} ${(d.winners || []).length === 1 ? "wins" : "share the win"}`;
     default: return null;
   }
 }
@@ -155,8 +162,9 @@ export const pax = {
           h("td", {}, Object.entries(p.prestige).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") || "—"),
           h("td", {}, p.income)))))),
       me ? h("p", {}, `Your gold: ${me.gold}`) : null,
-      view.decision ? h("p", {class: "pax-decision"}, decisionWords(view, seatName)) : null,
-      view.result ? h("p", {class: "result"}, `Over: ${view.result.reason ?? ""}`) : null);
+      view.decision && !view.result ? h("p", {class: "pax-decision"}, decisionWords(view, seatName, live)) : null,
+      view.result ? h("p", {class: "result"}, `Game over (${END_WORDS[view.result.reason] || String(view.result.reason ?? "").replace(/_/g, " ")}): ${
+        (view.result.winners || []).map(seatName).join(" and ") || "nobody"} ${(view.result.winners || []).length > 1 ? "share the win" : "wins"}.`) : null);
   },
   actions(game, post, {seatName}) {
     const view = game.view;

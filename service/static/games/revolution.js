@@ -7,6 +7,10 @@ import {tipsOf, withTip} from "../tips.js";
 
 const PHASES = {bidding: "bids are being sealed", resolution: "the characters are being resolved",
                 patronage: "patronage is paid", over: "the game is over"};
+/** The same at a replayed version: history, not a prompt. */
+const PAST_PHASES = {bidding: "bids were being sealed", resolution: "the characters were being resolved",
+                     patronage: "patronage was being paid", over: "the game is over"};
+const END_WORDS = {board_full: "the city's areas are full", round_limit: "the last round is played"};
 const KINDS = ["force", "blackmail", "gold"];
 const characterName = (id) => titleCase(id);
 const areaName = (id) => titleCase(id);
@@ -46,7 +50,7 @@ export const revolution = {
     const seats = Array.from({length: view.seats}, (_, s) => s);
     const results = lastRound(feed);
     return h("div", {class: "revolution"},
-      h("p", {}, `Round ${view.round} of at most ${view.max_rounds} · ${PHASES[view.phase] || titleCase(view.phase)}`),
+      h("p", {}, `Round ${view.round} of at most ${view.max_rounds} · ${(live || view.result ? PHASES : PAST_PHASES)[view.phase] || titleCase(view.phase)}`),
       h("div", {class: "scroll"}, h("table", {class: "rev-seats"},
         h("caption", {}, "Factions"),
         h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Seat"), h("th", {scope: "col"}, "Support"),
@@ -72,7 +76,9 @@ export const revolution = {
         results.bids ? h("div", {class: "scroll"}, h("table", {class: "rev-bids"}, h("caption", {}, `Round ${results.round} bids, as revealed`),
           h("tbody", {}, results.bids.map((bids, s) => h("tr", {}, h("th", {scope: "row"}, seatName(s)),
             h("td", {}, Object.entries(bids || {}).map(([c, t]) => `${characterName(c)}: ${tokens(t)}`).join("; ") || "forfeit")))))) : null) : null,
-      view.result ? h("p", {class: "result"}, `Final support: ${view.result.support.map((v, s) => `${seatName(s)} ${v}`).join(", ")}`) : null);
+      view.result ? h("p", {class: "result"}, `Game over (${END_WORDS[view.result.reason] || titleCase(view.result.reason ?? "").toLowerCase()}): ${
+        (view.result.winners || []).map(seatName).join(" and ") || "nobody"} ${(view.result.winners || []).length > 1 ? "share the win" : "wins"}. Final support: ${
+        view.result.support.map((v, s) => `${seatName(s)} ${v}`).join(", ")}.`) : null);
   },
   decisionKey(game) {
     return [game.view?.my_bid, game.view?.bid_limits, game.view?.round, game.view?.decision];
