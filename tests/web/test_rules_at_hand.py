@@ -92,7 +92,7 @@ def test_ideology_cards_regions_ideologies_and_advancements_explain_themselves(
     tile = person.page.locator(f'svg.ideology-map [data-region="{home["id"]}"]')
     person.page.mouse.move(0, 0)  # the pointer rests off the map: the keyboard decides
     tile.focus()
-    map_tip = person.page.locator("#map-tip")
+    map_tip = board.locator(".map-tip")
     expect(map_tip).to_be_visible()
     expect(map_tip).to_contain_text(f"{home['name']}, printed level 3. ")
     expect(map_tip).to_contain_text("controlled, up to 6")

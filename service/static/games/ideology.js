@@ -7,6 +7,7 @@ import {actionForms, describeAction} from "./generic.js";
 import {tipsOf, withTip} from "../tips.js";
 
 const layouts = new Map();
+let maps = 0;
 
 /** Where the default map's regions sit: [column, row(, rows)] on a grid that follows the world:
  * the Americas, then (after the Atlantic) Europe and Africa, the Middle East, Asia and Oceania.
@@ -141,7 +142,8 @@ function mapSvg(view, board, seatName) {
     svg.append(h("svg:line", {x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "edge"}));
   }
   // One tooltip for the whole map, placed under the tile it tells about (hover, focus or tap).
-  const tip = h("div", {role: "tooltip", id: "map-tip", class: "tip-text map-tip"});
+  const tipId = `map-tip-${++maps}`;  // a finished table draws two maps (live and replayed)
+  const tip = h("div", {role: "tooltip", id: tipId, class: "tip-text map-tip"});
   const wrap = h("div", {class: "map-wrap"});
   let pinned = null;
   const show = (g, text) => {
@@ -167,7 +169,7 @@ function mapSvg(view, board, seatName) {
       live.development ?? live.level}, ${cards} influence cards` : "not in play yet"}`;
     const g = h("svg:g", {class: ["region", live ? "live" : "dormant", controlled ? `seat-${owner}` : null],
                           transform: `translate(${t.x},${t.y})`, tabindex: 0, role: "button", "aria-label": label,
-                          "aria-describedby": "map-tip", dataset: {region: region.id},
+                          "aria-describedby": tipId, dataset: {region: region.id},
                           onmouseenter: () => show(g, text), onmouseleave: () => hide(g), onfocus: () => show(g, text),
                           onblur: () => { if (pinned === g) pinned = null; hide(g); },
                           onclick: (event) => { event.stopPropagation(); pinned = pinned === g ? null : g; if (pinned) show(g, text); else hide(g); },
