@@ -249,3 +249,37 @@ def test_the_ideology_map_keeps_every_name_inside_its_region_on_a_phone_and_a_de
         assert seen["count"] == 43 and not seen["faults"], (width, seen["faults"])
         assert seen["smallest"] >= 8.5, f"at {width} px the smallest label is {seen['smallest']:.1f} px high"
         assert seen["page"] <= width, f"the page scrolls sideways at {width} px"  # the map pans in its frame
+
+
+def test_a_finished_revolution_table_says_who_won_and_asks_nothing_at_any_version(
+        players: Callable[..., Player], web_server: str) -> None:
+    tag = uuid.uuid4().hex[:4]
+    people = [ApiPlayer(web_server, f"{name}{tag}") for name in ("Nadia", "Oleg", "Pavla")]
+    game_id = people[0].call("POST", "/v1/games", {"game": "revolution", "seats": 3})["id"]
+    for person in people:
+        person.call("POST", f"/v1/games/{game_id}/join")
+    final = play_until(dict(enumerate(people)), game_id, lambda seen: seen["status"] == "finished",
+                       choose=lambda view, legal: legal[0], limit=600)
+    assert final["status"] == "finished"
+    winners = " and ".join(f"{final['players'][s]['name']} (seat {s})" for s in final["winners"])
+    browser = players(f"Nadia{tag}")
+    browser.sign_in(people[0].token)
+    browser.open(f"/games/{game_id}")
+    live, replay = browser.page.locator(".board"), browser.page.locator("#replay-board")
+    won = f"{winners} {'share the win' if len(final['winners']) > 1 else 'wins'}"
+    for board in (live, replay):
+        expect(board.locator(".result")).to_contain_text("Game over (")
+        expect(board.locator(".result")).to_contain_text(won)
+        expect(board.locator(".result")).not_to_contain_text("_")
+    label = browser.page.locator("#replay-label")
+    browser.page.get_by_label("Version", exact=True).focus()
+    browser.page.keyboard.press("Home")
+    shown = 1
+    while shown < final["version"]:  # every few versions: bidding, resolving, patronage
+        for _ in range(min(5, final["version"] - shown)):
+            browser.page.keyboard.press("ArrowRight")
+            shown += 1
+        expect(label).to_have_text(f"Version {shown} of {final['version']}")
+        expect(replay).to_contain_text("Result: ")
+        for asking in ("thinking", "are being", "is paid", "Your move", "Your turn", "deadline", "Seal my bid"):
+            expect(browser.page.locator("main")).not_to_contain_text(asking)
