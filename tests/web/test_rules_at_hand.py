@@ -97,6 +97,12 @@ def test_ideology_cards_regions_ideologies_and_advancements_explain_themselves(
     expect(map_tip).to_contain_text(f"{home['name']}, printed level 3. ")
     expect(map_tip).to_contain_text("controlled, up to 6")
     expect(map_tip).to_contain_text("controlled by Ida (seat 0), development 3, 9 influence cards")
+    # The map is one tab stop (her own region); the arrow keys walk from tile to tile.
+    expect(person.page.locator('svg.ideology-map [tabindex="0"]')).to_have_attribute("data-region", home["id"])
+    person.page.keyboard.press("ArrowDown")
+    expect(map_tip).to_be_visible()
+    expect(map_tip).not_to_contain_text(f"{home['name']}, printed level 3. ")
+    expect(person.page.locator('svg.ideology-map [tabindex="0"]')).not_to_have_attribute("data-region", home["id"])
     person.page.locator("h1").click()
     expect(map_tip).to_be_hidden()
     elsewhere = person.page.locator("svg.ideology-map g.region.dormant").first

@@ -108,6 +108,21 @@ function anchor(tile, other) {
   return {x: tile.cx, y: Math.max(top, Math.min(bottom, other.cy))};
 }
 
+/** The tile an arrow key leads to from tile ``i``: the nearest one that way (rows count double). */
+function neighbourTile(tiles, i, key) {
+  const way = {ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1]}[key];
+  if (!way) return null;
+  let best = null;
+  tiles.forEach((t, j) => {
+    const dx = t.cx - tiles[i].cx, dy = t.cy - tiles[i].cy;
+    const along = dx * way[0] + dy * way[1], across = Math.abs(dx * way[1]) + Math.abs(dy * way[0]);
+    if (j === i || along <= 0) return;
+    const cost = along + 2 * across;
+    if (best === null || cost < best.cost) best = {j, cost};
+  });
+  return best ? best.j : null;
+}
+
 /** A name in at most two lines that fit a tile: "Central America" -> ["Central", "America"]. */
 function nameLines(name) {
   if (name.length <= 10 || !name.includes(" ")) return [name];
@@ -154,6 +169,16 @@ function mapSvg(view, board, seatName) {
     tip.classList.add("open");
   };
   const hide = (g) => { if (pinned !== g) tip.classList.remove("open"); };
+  // One tab stop for the whole map (the seat's own region, else the first in play); the arrow
+  // keys go from tile to tile, as in any grid, so the keyboard need not cross 43 tiles.
+  const mine = all.findIndex((r) => inPlay.get(r.id)?.controller === view.seat && view.seat !== null && view.seat !== undefined);
+  const first = mine >= 0 ? mine : Math.max(0, all.findIndex((r) => inPlay.has(r.id)));
+  const groups = [];
+  const move = (from, to) => {
+    groups[from].setAttribute("tabindex", "-1");
+    groups[to].setAttribute("tabindex", "0");
+    groups[to].focus();
+  };
   all.forEach((region, i) => {
     const live = inPlay.get(region.id);
     const owner = live?.controller;
@@ -168,17 +193,23 @@ function mapSvg(view, board, seatName) {
     const label = `${lines.join(" ")} ${info}: ${live ? `${live.status}${controlled ? ` by ${seatName(owner)}` : ""}, development ${
       live.development ?? live.level}, ${cards} influence cards` : "not in play yet"}`;
     const g = h("svg:g", {class: ["region", live ? "live" : "dormant", controlled ? `seat-${owner}` : null],
-                          transform: `translate(${t.x},${t.y})`, tabindex: 0, role: "button", "aria-label": label,
+                          transform: `translate(${t.x},${t.y})`, tabindex: i === first ? 0 : -1, role: "button", "aria-label": label,
                           "aria-describedby": tipId, dataset: {region: region.id},
                           onmouseenter: () => show(g, text), onmouseleave: () => hide(g), onfocus: () => show(g, text),
                           onblur: () => { if (pinned === g) pinned = null; hide(g); },
                           onclick: (event) => { event.stopPropagation(); pinned = pinned === g ? null : g; if (pinned) show(g, text); else hide(g); },
-                          onkeydown: (event) => { if (event.key === "Escape") { pinned = null; tip.classList.remove("open"); } }},
+                          onkeydown: (event) => {
+                            if (event.key === "Escape") { pinned = null; tip.classList.remove("open"); return; }
+                            if (event.key === "Enter" || event.key === " ") { event.preventDefault(); g.dispatchEvent(new MouseEvent("click")); return; }
+                            const next = neighbourTile(tiles, i, event.key);
+                            if (next !== null) { event.preventDefault(); move(i, next); }
+                          }},
       h("svg:rect", {width: t.w, height: t.h, rx: 6}),
       h("svg:text", {class: "name", x: t.w / 2, y: top, "text-anchor": "middle"},
         // A space ends each line, so the tile's text reads "Great Britain level 3" (its accessible name starts so too).
         lines.map((line, k) => h("svg:tspan", {x: t.w / 2, dy: k ? 15 : 0}, `${line} `))),
       h("svg:text", {class: "info", x: t.w / 2, y: top + 15 * (lines.length - 1) + 16, "text-anchor": "middle"}, info));
+    groups.push(g);
     svg.append(g);
   });
   wrap.append(h("div", {class: "map-frame"}, svg), tip);
