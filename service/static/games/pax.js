@@ -28,6 +28,16 @@ function tipFor(view, id) {
 }
 const cardList = (view, ids) => (ids.length ? ids.map((id, i) => [i ? ", " : "", tipped(view, id)]) : "—");
 
+/** "(its rail connection, 3 gold)": an upgrade's oval by what it builds, never by its index
+ * (an ordinal only when the card prints two of the same kind). */
+function ovalWords(ovals, index) {
+  const oval = ovals[index];
+  if (!oval) return "(a connection)";
+  const twin = ovals.filter((o) => o.connection === oval.connection).length > 1;
+  return `(its ${twin ? `${index === 0 ? "first" : "second"} ` : ""}${oval.connection} connection${oval.cost !== undefined ? `, ${oval.cost} gold` : ""}${
+    oval.trunk ? ", a trunk line" : ""})`;
+}
+
 /** " (turned: the Maderista)" once a manifesto turned the hacendado; nothing while loyal. */
 function hacendadoSide(view, hacendado) {
   if (hacendado.side === null || hacendado.side === undefined || hacendado.side === "loyalist") return "";
@@ -140,7 +150,7 @@ export const pax = {
     const me = view.players.find((p) => p.seat === view.seat);
     return h("div", {class: "pax"},
       h("p", {class: "regime"}, h("strong", {}, "Regime: ", withTip(h("span", {}, view.regime.name), tipFor(view, view.regime.id))),
-        ` · mines ${view.regime.mines} · economy ${view.regime.economy} · topple prestige ${view.regime.topple_prestige}`,
+        ` · mines pay ${view.regime.mines} · economy ${view.regime.economy} · a topple counts ${titleCase(view.regime.topple_prestige)} prestige`,
         view.depression ? " · depression" : "", ` · turn ${view.turn} · ${titleCase(view.phase)}`,
         view.active !== undefined && view.active !== null ? (live ? ` · ${seatName(view.active)} acts (${view.actions_left} actions left)`
           : ` · ${seatName(view.active)} had the turn`) : ""),
@@ -174,7 +184,7 @@ export const pax = {
       if (a.enterprise) parts.push(nameOf(view, a.enterprise));
       if (a.side !== undefined) parts.push(`(its ${titleCase(String(a.side)).toLowerCase()} side)`);
       if (a.face !== undefined) parts.push(`as ${view.cards?.[a.card]?.faces?.[a.face]?.name || `face ${a.face + 1}`}`);
-      if (a.oval !== undefined) parts.push(`(connection ${a.oval + 1}${view.cards?.[a.enterprise]?.ovals?.[a.oval]?.connection ? `: ${view.cards[a.enterprise].ovals[a.oval].connection}` : ""})`);
+      if (a.oval !== undefined) parts.push(ovalWords(view.cards?.[a.enterprise]?.ovals || [], a.oval));
       if (a.to !== undefined) parts.push(`to ${typeof a.to === "string" ? (a.to === "hacendado" ? "your private army" : nameOf(view, a.to))
         : typeof a.to === "number" ? seatName(a.to) : Object.entries(a.to).map(([k, v]) => `${titleCase(k).toLowerCase()} ${
           typeof v === "string" && (view.cards?.[v] || view.names?.[v]) ? nameOf(view, v) : v}`).join(", ")}`);
