@@ -201,12 +201,23 @@ export function tipsOf(game) {
   return held instanceof Promise || !held ? {} : held;
 }
 
+/** A tap anywhere else closes a tapped tooltip (one open at a time, as on a phone). */
+function closeOthers(keep = null) {
+  for (const open of document.querySelectorAll(".tip.open")) if (open !== keep) open.classList.remove("open");
+}
+let listening = false;
+
 /** ``el`` with its tooltip: focusable, described by the text, opened by hover, focus or a tap. */
 export function withTip(el, text) {
   if (!text) return el;
+  if (!listening) {
+    listening = true;
+    document.addEventListener("click", () => closeOthers());
+  }
   const id = `tip-${++made}`;
   const wrap = h("span", {class: "tip", tabindex: 0, "aria-describedby": id, onclick: (event) => {
     event.stopPropagation();
+    closeOthers(wrap);
     wrap.classList.toggle("open");
   }, onkeydown: (event) => { if (event.key === "Escape") { wrap.classList.remove("open"); wrap.blur(); } }},
   el, h("span", {role: "tooltip", id, class: "tip-text"}, text));

@@ -131,6 +131,8 @@ def test_pax_cards_hacendados_and_the_regime_explain_their_effects(players: Call
     assert "2 income cubes that pay each turn" in said, said
     for side in hacendado["orientations"]:
         assert f"the {side['name']} (" in said, said
+    person.page.locator("h1").click()  # a tap elsewhere puts the tapped tooltip away
+    expect(board.locator("td.hacendado .tip-text").first).to_be_hidden()
 
     # The regime: what mines and the economy pay, what a topple counts.
     said = focused_tip(board.locator(".regime .tip"))
