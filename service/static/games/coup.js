@@ -78,20 +78,22 @@ export const coup = {
       const hidden = faces ? faces.map((id) => card(view, id)) : Array.from({length: seat.influence}, () => card(view, null, {hidden: true}));
       const onTurn = view.turn === seat.seat && view.phase !== "over" && !ended;
       return h("article", {class: ["coup-seat", mine && "mine", !seat.alive && "exiled", onTurn && live && "on-turn",
-                                   ended && seat.seat === view.winner && "winner"],
+                                   ended && (seat.seat === view.winner || (view.winner == null && game.winners?.includes(seat.seat))) && "winner"],
                            "aria-label": seatName(seat.seat), dataset: {seat: seat.seat}},
         h("h3", {}, seatName(seat.seat), mine ? " · you" : "", onTurn ? (live ? " · to play" : " · had the turn") : "",
-          ended && seat.seat === view.winner ? " · the winner" : ""),
+          ended && (seat.seat === view.winner || (view.winner == null && game.winners?.includes(seat.seat))) ? " · the winner" : ""),
         h("p", {class: "coins"}, h("span", {class: "coin-count"}, String(seat.coins)), seat.coins === 1 ? " coin" : " coins"),
         h("div", {class: "cards", "aria-label": mine ? "your cards" : "cards"}, hidden, seat.revealed.map((id) => card(view, id, {lost: true}))),
         !seat.alive ? h("p", {class: "muted"}, "Exiled") : null);
     });
     if (ended) {
       const standing = view.seats.filter((seat) => seat.alive);
+      // A game ended by the platform (a resignation) has its winners on the game, not in the view.
+      const winners = view.winner !== null && view.winner !== undefined ? [view.winner] : (game.winners || []);
       return h("div", {class: "coup"},
         h("div", {class: "coup-seats"}, seats),
         h("div", {class: "coup-centre coup-final"},
-          h("p", {class: "result"}, view.winner !== null && view.winner !== undefined ? `Game over: ${seatName(view.winner)} wins.` : "Game over."),
+          h("p", {class: "result"}, winners.length ? `Game over: ${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}.` : "Game over."),
           h("p", {}, `Final state after ${view.turn_number} turns: ${standing.map((seat) => `${seatName(seat.seat)} with ${
             seat.influence ?? (seat.hand || seat.shown || []).length} influence and ${seat.coins} coin${seat.coins === 1 ? "" : "s"}`).join("; ") || "nobody standing"}; `,
             `treasury ${view.treasury} coins, court deck ${view.deck_size} cards.`)));
