@@ -10,6 +10,9 @@ A published log may end with the seats' ``StandingOrdersSet`` events, a hash cha
 their own (they never were in the game's stream, see ``engine.orders``). A batch whose
 cause names a standing order is replayed against them: the orders the seat had set by
 then must give that very answer, as the first order that matched and was legal.
+
+It ends, when the server published it, with a ``LogSigned`` record: the server's
+signature of the final hash (``engine.final_record``), checked apart by ``intrigue verify``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,14 @@ from games.base import GameEvent, RuleViolation, derive_rng
 from projections.orders import ORDERS_SET, first_answer
 from projections.record import Record, fold, platform_outcome, rules_of
 from projections.renderable import Unrenderable, check_renders
+
+#: The type of the signed final record a published log ends with (``engine.final_record``).
+LOG_SIGNED = "LogSigned"
+
+
+def game_events(events: Iterable[Envelope]) -> list[Envelope]:
+    """The game's own chain: a published log without the orders' chain and the signed final record."""
+    return [e for e in events if e.type not in (ORDERS_SET, LOG_SIGNED)]
 
 
 @dataclass(frozen=True)
@@ -42,7 +53,7 @@ class AuditError(ValueError):
 def audit(events: list[Envelope]) -> AuditReport:
     """Raise :class:`AuditError` at the first event the chain, the seed or the rules disown."""
     orders_log = [e for e in events if e.type == ORDERS_SET]
-    events = [e for e in events if e.type != ORDERS_SET]
+    events = game_events(events)
     if not events:
         raise AuditError(0, "the log is empty")
     try:

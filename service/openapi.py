@@ -287,7 +287,9 @@ def _operations() -> list[Operation]:
         Operation("get", "/v1/games/{game_id}/log", "The full hash-chained log (NDJSON) of a finished game",
                   "optional", 200, None, _join(OPTIONAL_TOKEN, GAME, {403: ("game_in_progress",)}),
                   params=(GAME_ID,), ok_type="application/x-ndjson",
-                  description="The operator's token reads it at any time. Check it with `intrigue verify`."),
+                  description="The operator's token reads it at any time. A finished game's log ends with a "
+                              "`LogSigned` record: the server's Ed25519 signature of the final hash (key id named; "
+                              "docs/transparency.md). Check it all with `intrigue verify --url` or `--key`."),
         Operation("get", "/v1/games/{game_id}/transcript", "A finished game as readable text, table talk in place",
                   "optional", 200, None, _join(OPTIONAL_TOKEN, GAME, {403: ("game_in_progress",)}),
                   params=(GAME_ID,), ok_type="text/plain"),

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, request
 
 from engine import directory
 from engine.chat import readable
+from engine.final_record import final_record
 from events.envelope import parse_time
 from games import registry
 from projections.listing import BadCursor, Page
@@ -34,6 +35,7 @@ from service.event_stream import MAX_PAGE, EventStream
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.schemas import PlayerCreateSchema
 from service.setup_requests import GAME_CREATE_SCHEMA
+from service.transparency import signer
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -291,18 +293,22 @@ def log(game_id: str) -> Response:
     if record["status"] != "finished" and not is_operator():
         raise Problem(403, "game_in_progress", "the full log is published when the game ends")
 
+    signing = signer() if record["status"] == "finished" else None  # read here: the lines stream outside the app
+
     def lines():
-        after = 0
+        after, last = 0, None
         while True:
             batch = eng.read_events(game_id, after=after, count=MAX_PAGE)
             if not batch:
                 break
             for event in batch:
                 yield event.to_json() + "\n"
-            after = batch[-1].seq
+            after, last = batch[-1].seq, batch[-1]
         # The seats' standing orders, a chain of their own that never was in the game's stream.
         for event in eng.orders.log(game_id):
             yield event.to_json() + "\n"
+        if signing is not None and last is not None:  # the server's signature of the final hash
+            yield final_record(signing, game_id, last).to_json() + "\n"
 
     return Response(lines(), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})
