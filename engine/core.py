@@ -26,6 +26,7 @@ from engine.accounts import Accounts
 from engine.bot_turns import BotTurns
 from engine.chat import Chat
 from engine.commit import CommitPath
+from engine.export import Exports
 from engine.follow_up import STALE_DUE_SECONDS, FollowUps
 from engine.gating import Gating
 from engine.moves import Moves
@@ -99,6 +100,7 @@ class Engine:
                            revisions_per_decision=revisions)
         self.reading = Reading(client, self.keys, self.store, self.projector, self.commits, self.chat,
                                self.ratings, self.streams, self.gating)
+        self.exports = Exports(client, self.keys, self.projector)
         self.bots = BotTurns(self.store, self.projector, self.seeds, self.commits, self.moves, settings)
         self.upkeep = Upkeep(client, self.keys, self.store, self.projector, self.seeds, self.commits,
                              self.follow_ups, self.bots, scheduler, self.ratings, settings)
@@ -149,6 +151,7 @@ class Engine:
         self.transcript = reading.transcript
         self.player_profile = reading.player_profile
         self.leaderboard = reading.leaderboard
+        self.finished_games = self.exports.finished_games
 
         self.create_webhook = self.hooks.create
         self.webhooks_of = self.hooks.listing

@@ -18,6 +18,7 @@ from typing import Any, TypeAlias
 
 import redis
 
+from engine.export import queue_finished
 from engine.ratings import Ratings, result_of
 from engine.scheduling import JobScheduler
 from engine.seat_bots import bot_seats
@@ -148,6 +149,8 @@ class FollowUps:
             if record.get("unlisted"):
                 pipe.zrem(self.keys.unlisted(), game_id)
             pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
+        if record["status"] == "finished":  # among each player's finished games, for their export
+            queue_finished(pipe, self.keys, record)
         if record["status"] == "active":
             pipe.sadd(self.keys.active(), game_id)
         else:

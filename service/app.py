@@ -21,6 +21,7 @@ from service.answers import OrjsonProvider, Problem, as_problem, problem_respons
 from service.chat import chat_bp
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
 from service.context import client_address, current_player, take
+from service.export import export_bp
 from service.express import SPENT, ExpressLane
 from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
 from service.idempotency import install as honour_idempotency_keys
@@ -86,7 +87,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     honour_idempotency_keys(app, engine)
 
     for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp, orders_bp,
-                      keys_bp, transparency_bp):
+                      keys_bp, transparency_bp, export_bp):
         app.register_blueprint(blueprint)
 
     @app.before_request

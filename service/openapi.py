@@ -380,6 +380,21 @@ def _transparency_operations() -> list[Operation]:
                   params=({**_query("from", "The earlier tree size (at least 1)", size), **needed},
                           {**_query("to", "The later tree size (at most the log's)", size), **needed}),
                   description="RFC 9162's consistency proof (section 2.1.4); check it with section 2.1.4.2."),
+        Operation("get", "/v1/players/{player_id}/games/export", "A player's finished games, one NDJSON line each, "
+                                                                  "oldest end first", "optional", 200, None,
+                  _join(OPTIONAL_TOKEN, {400: ("bad_query",), 404: ("player_not_found",)}),
+                  params=(_path("player_id", "The player's id"),
+                          _query("since", "Only games that ended at or after this moment: a line's `ended_at` "
+                                          "(ISO-8601 with its offset) or Unix milliseconds; resumes an export",
+                                 {"type": "string", "minLength": 1, "maxLength": 40}),
+                          _query("logs", "`true`: each line also holds the game's whole published log (`log`)",
+                                 {"type": "string", "enum": ["true", "false", "1", "0"]})),
+                  ok_type="application/x-ndjson",
+                  description="Each line: `id`, `title`, `players`, `result` {`winners`, `reason`}, `rated`, "
+                              "`final_hash`, `seed_hash`, `created_at`, `ended_at` (and `log` with `logs=true`). "
+                              "Starting an export spends a token of the caller's own export bucket (the player, "
+                              "else the address): three at once, then one every 20 seconds (429 rate_limited "
+                              "with Retry-After beyond)."),
         Operation("post", "/v1/transparency/cosignatures", "A witness's cosignature of a checkpoint", "optional", 200,
                   "Cosigned", _join(BODY, OPTIONAL_TOKEN, {422: ("bad_cosignature",)}), body="Cosignature",
                   description="The checkpoint must be one this server signed, matching the log; the cosignature "

@@ -31,6 +31,7 @@ from intrigue_client.types import (
     ActionResult,
     Delivery,
     EventPage,
+    ExportedGame,
     GamePage,
     GameSummary,
     GameView,
@@ -390,6 +391,23 @@ class Client:
         """``GET /v1/transparency/consistency``: the proof that the tree of ``second`` extends that of ``first``."""
         return cast(list[str], self._json("GET", "/v1/transparency/consistency",
                                           params={"from": first, "to": second}, retry=True)["hashes"])
+
+    def export_games(self, player_id: str, *, since: str | int | None = None,
+                     logs: bool = False) -> Iterator[ExportedGame]:
+        """``GET /v1/players/<id>/games/export``: the player's finished games, oldest end first, as they stream.
+
+        ``since`` (a line's ``ended_at``, or Unix milliseconds) resumes an export: the games
+        that ended at that moment come again, so keep the ids you have. ``logs`` puts each
+        game's whole published log in its line (``log``). Each export spends one token of the
+        caller's export bucket: a ``429`` is waited out as for any request.
+        """
+        params = _params(since=since, logs="true" if logs else None)
+        response = self.request("GET", f"/v1/players/{player_id}/games/export", params=params,
+                                headers={"Accept": "application/x-ndjson"}, retry=True, stream=True)
+        with response:
+            for line in response.iter_lines():
+                if line.strip():
+                    yield cast(ExportedGame, json.loads(line))
 
     def openapi(self) -> dict[str, Any]:
         """``GET /v1/openapi.json``: the API's own description."""

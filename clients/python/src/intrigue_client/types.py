@@ -166,6 +166,26 @@ class InclusionProof(TypedDict):
     hashes: list[str]
 
 
+class ExportResult(TypedDict):
+    winners: list[int] | None
+    reason: str | None
+
+
+class ExportedGame(TypedDict, total=False):
+    """One line of ``GET /v1/players/<id>/games/export``; ``log`` only with ``logs=true``."""
+
+    id: str
+    title: str
+    players: list[dict[str, str] | None]
+    result: ExportResult
+    rated: bool
+    final_hash: str
+    seed_hash: str
+    created_at: str
+    ended_at: str
+    log: list[dict[str, Any]]
+
+
 class FeedEvent(TypedDict):
     """One item of a feed: an event as the caller may see it, or a ``ChatMessage`` (``seq`` null)."""
 
