@@ -151,7 +151,7 @@ class FollowUps:
             pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
         if record["status"] == "finished":  # among each player's finished games, for their export
             queue_finished(pipe, self.keys, record)
-        if record["status"] == "active":
+        if record["status"] in ("active", "starting"):  # a starting game too: the reconcile repairs it
             pipe.sadd(self.keys.active(), game_id)
         else:
             pipe.srem(self.keys.active(), game_id)
@@ -283,6 +283,6 @@ def sweep_score(record: Record, due: str) -> float:
     under load found nothing due). A step that is late means its job was lost.
     """
     moment = parse_time(due).timestamp()
-    if all(deadline is None for deadline in record["deadlines"]):
+    if record["status"] == "active" and all(deadline is None for deadline in record["deadlines"]):
         return moment + STALE_DUE_SECONDS
     return moment

@@ -29,7 +29,7 @@ from engine.seat_bots import STRATEGIES
 from games import registry
 from projections.listing import CURSOR_PATTERN
 from service import openapi_correspondence as correspondence
-from service import schemas, transparency
+from service import schemas, shuffles, transparency
 from service.openapi_shapes import action_schema, options_schema
 from service.orders import StandingOrderListSchema, StandingOrderSchema, StandingOrdersSchema
 from service.problem_status import rule_status
@@ -201,8 +201,22 @@ def _operations() -> list[Operation]:
                           CURSOR)),
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
                   "required", 200, "JoinResult",
-                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy")}),
-                  params=(GAME_ID,), description="The last seat to join starts the game."),
+                  _join(BODY, TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy"),
+                                            422: ("bad_commitment",)}),
+                  params=(GAME_ID,), description="The last seat to join starts the game; when some seat joined "
+                                                 "with a `commitment` (fair shuffles), the game is `starting` "
+                                                 "until the committed seats reveal or INTRIGUE_REVEAL_SECONDS pass. "
+                                                 "The body is optional.",
+                  extra={"requestBody": {"required": False, "content": {"application/json": {
+                      "schema": {"$ref": "#/components/schemas/JoinBody"}}}}}),
+        Operation("post", "/v1/games/{game_id}/reveal", "Reveal your seat's committed secret (fair shuffles)",
+                  "required", 200, "Revealed",
+                  _join(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_not_starting", "nothing_to_reveal",
+                                                                        "busy"), 422: ("bad_reveal",)}),
+                  params=(GAME_ID,), body="Reveal",
+                  description="Once every seat is taken (status `starting`). The last secret missing starts the "
+                              "game; every draw then comes from the server's seed mixed with the secrets revealed "
+                              "(docs/transparency.md). Sending the same secret again changes nothing."),
         Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
                   "required", 200, "GameView",
                   _join(TOKEN, GAME, {403: ("not_seated",), 409: ("game_started", "game_cancelled", "busy")}),
@@ -426,6 +440,7 @@ SCHEMAS = {
     "KeyList": schemas.KeyListSchema, "InclusionProof": schemas.InclusionProofSchema,
     "ConsistencyProof": schemas.ConsistencyProofSchema, "Cosignature": transparency.CosignatureSchema,
     "Cosigned": transparency.CosignedSchema,
+    "JoinBody": shuffles.JoinSchema, "Reveal": shuffles.RevealSchema, "Revealed": shuffles.RevealedSchema,
     **correspondence.SCHEMAS,
     "StandingOrders": StandingOrdersSchema, "StandingOrder": StandingOrderSchema,
     "StandingOrderList": StandingOrderListSchema,
@@ -554,6 +569,7 @@ def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
     for status in sorted(problems):
         responses[str(status)] = _problem_response(status, problems[status], op.open_codes if status == 422 else ())
     result["responses"] = responses
+    result.update(op.extra)
     return result
 
 

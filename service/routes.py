@@ -35,6 +35,7 @@ from service.event_stream import MAX_PAGE, EventStream
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.schemas import PlayerCreateSchema
 from service.setup_requests import GAME_CREATE_SCHEMA
+from service.shuffles import join_commitment
 from service.transparency import signer
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -117,7 +118,7 @@ def lobby() -> dict[str, Any]:
 @games_bp.post("/<game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
-    joined = engine().join(player, game_id, answer_first=True)
+    joined = engine().join(player, game_id, answer_first=True, commitment=join_commitment())
     after_answer(joined.after_answer)
     return setup_requests.join_answer(joined), 200
 
