@@ -11,8 +11,9 @@ export, which reads far more than any page, it is paced apart.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, Response, request
@@ -30,24 +31,31 @@ from service.transparency import signer
 
 export_bp = Blueprint("export", __name__, url_prefix="/v1/players")
 
-#: The latest ``since`` taken as Unix milliseconds (year 9999); longer digit strings are refused.
-MAX_SINCE_MS = 253402300799999
+#: ``since``: Unix milliseconds, or an ISO-8601 time with its offset as the lines spell ``ended_at``.
+SINCE_PATTERN = (r"^([0-9]{1,14}|([1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):"
+                 r"([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,6})?(Z|([+-])([01][0-9]|2[0-3]):([0-5][0-9])))$")
+_SINCE = re.compile(SINCE_PATTERN)
 
 
 def parse_since(raw: str | None) -> float | None:
-    """``since`` in seconds since the epoch: Unix milliseconds, or an ISO-8601 time with its offset."""
+    """``since`` in seconds since the epoch. A day past its month's end counts on into the next
+    (the pattern is the whole check, so every value it admits is read)."""
     if raw is None:
         return None
-    if raw.isascii() and raw.isdigit() and len(raw) <= 15 and int(raw) <= MAX_SINCE_MS:
-        return int(raw) / 1000
-    try:
-        moment = datetime.fromisoformat(raw) if len(raw) <= 40 else None
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
+    found = _SINCE.fullmatch(raw)
+    if found is None:
         raise Problem(400, "bad_query", "since must be Unix milliseconds or an ISO-8601 time with its offset, "
-                                        "such as a line's ended_at")
-    return moment.astimezone(UTC).timestamp()
+                                        "such as a line's ended_at (2026-11-29T10:00:00.000Z)")
+    if found.group(2) is None:
+        return int(raw) / 1000
+    year, month, day, hour, minute, second = (int(found.group(i)) for i in range(2, 8))
+    fraction = float(found.group(8) or 0)
+    moment = datetime(year, month, 1, tzinfo=UTC) + timedelta(days=day - 1, hours=hour, minutes=minute,
+                                                              seconds=second + fraction)
+    if found.group(9) != "Z":
+        sign = 1 if found.group(10) == "+" else -1
+        moment -= sign * timedelta(hours=int(found.group(11)), minutes=int(found.group(12)))
+    return moment.timestamp()
 
 
 @export_bp.get("/<player_id>/games/export")

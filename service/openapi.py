@@ -28,8 +28,8 @@ from engine.orders import MAX_ORDERS
 from engine.seat_bots import STRATEGIES
 from games import registry
 from projections.listing import CURSOR_PATTERN
+from service import export, schemas, shuffles, transparency
 from service import openapi_correspondence as correspondence
-from service import schemas, shuffles, transparency
 from service.openapi_shapes import action_schema, options_schema
 from service.orders import StandingOrderListSchema, StandingOrderSchema, StandingOrdersSchema
 from service.problem_status import rule_status
@@ -158,7 +158,7 @@ def _operations() -> list[Operation]:
         Operation("get", "/v1/players", "Find players by the start of their name", "optional", 200, "PlayerMatches",
                   _join(OPTIONAL_TOKEN, {400: ("bad_query",)}),
                   params=({**_query("name", "The start of a name (any case), 1 to 40 characters",
-                                    {"type": "string", "minLength": 1, "maxLength": 40}), "required": True},
+                                    {"type": "string", "pattern": export.SINCE_PATTERN}), "required": True},
                           _query("limit", "At most this many (20 at most)", {"type": "integer", "minimum": 1,
                                                                              "maximum": 20})),
                   description="Players whose name starts with `name`, compared case-folded, in name order; "
