@@ -158,7 +158,7 @@ def _operations() -> list[Operation]:
         Operation("get", "/v1/players", "Find players by the start of their name", "optional", 200, "PlayerMatches",
                   _join(OPTIONAL_TOKEN, {400: ("bad_query",)}),
                   params=({**_query("name", "The start of a name (any case), 1 to 40 characters",
-                                    {"type": "string", "pattern": export.SINCE_PATTERN}), "required": True},
+                                    {"type": "string", "minLength": 1, "maxLength": 40}), "required": True},
                           _query("limit", "At most this many (20 at most)", {"type": "integer", "minimum": 1,
                                                                              "maximum": 20})),
                   description="Players whose name starts with `name`, compared case-folded, in name order; "
@@ -400,7 +400,7 @@ def _transparency_operations() -> list[Operation]:
                   params=(_path("player_id", "The player's id"),
                           _query("since", "Only games that ended at or after this moment: a line's `ended_at` "
                                           "(ISO-8601 with its offset) or Unix milliseconds; resumes an export",
-                                 {"type": "string", "minLength": 1, "maxLength": 40}),
+                                 {"type": "string", "pattern": export.SINCE_PATTERN}),
                           _query("logs", "`true`: each line also holds the game's whole published log (`log`)",
                                  {"type": "string", "enum": ["true", "false", "1", "0"]})),
                   ok_type="application/x-ndjson",
