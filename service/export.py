@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Response
+from marshmallow import Schema
 
 from engine.core import Engine
 from engine.export import EXPORT_BUCKET, summary_line
@@ -24,9 +25,10 @@ from engine.final_record import final_record
 from engine.signing import NoteSigner
 from events.envelope import Envelope
 from service.answers import Problem
+from service.api_doc import OPTIONAL_TOKEN, Blueprint, declare, path_param
 from service.context import client_address, current_player, engine, is_operator, take
 from service.event_stream import MAX_PAGE
-from service.inputs import query_bool
+from service.queries import Flag, Matching
 from service.transparency import signer
 
 export_bp = Blueprint("export", __name__, url_prefix="/v1/players")
@@ -35,6 +37,9 @@ export_bp = Blueprint("export", __name__, url_prefix="/v1/players")
 SINCE_PATTERN = (r"^([0-9]{1,14}|([1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):"
                  r"([0-5][0-9]):([0-5][0-9])(\.[0-9]{1,6})?(Z|([+-])([01][0-9]|2[0-3]):([0-5][0-9])))$")
 _SINCE = re.compile(SINCE_PATTERN)
+SINCE_REFUSAL = ("since must be Unix milliseconds or an ISO-8601 time with its offset, such as a line's ended_at "
+                 "(2026-11-29T10:00:00.000Z)")
+
 
 
 def parse_since(raw: str | None) -> float | None:
@@ -44,8 +49,7 @@ def parse_since(raw: str | None) -> float | None:
         return None
     found = _SINCE.fullmatch(raw)
     if found is None:
-        raise Problem(400, "bad_query", "since must be Unix milliseconds or an ISO-8601 time with its offset, "
-                                        "such as a line's ended_at (2026-11-29T10:00:00.000Z)")
+        raise Problem(400, "bad_query", SINCE_REFUSAL)
     if found.group(2) is None:
         return int(raw) / 1000
     year, month, day, hour, minute, second = (int(found.group(i)) for i in range(2, 8))
@@ -58,12 +62,28 @@ def parse_since(raw: str | None) -> float | None:
     return moment.timestamp()
 
 
+
+class ExportQuery(Schema):
+    since = Matching(SINCE_PATTERN, SINCE_REFUSAL, metadata={
+        "description": "Only games that ended at or after this moment: a line's `ended_at` (ISO-8601 with its "
+                       "offset) or Unix milliseconds; resumes an export", "pattern": SINCE_PATTERN})
+    logs = Flag(metadata={"description": "`true`: each line also holds the game's whole published log (`log`)"})
+
+
 @export_bp.get("/<player_id>/games/export")
-def export_games(player_id: str) -> Response:
+@declare("A player's finished games, one NDJSON line each, oldest end first", auth="optional", ok=(200, None),
+         problems=(OPTIONAL_TOKEN, {400: ("bad_query",), 404: ("player_not_found",)}),
+         params=(path_param("player_id", "The player's id"),), ok_type="application/x-ndjson",
+         description="Each line: `id`, `title`, `players`, `result` {`winners`, `reason`}, `rated`, `final_hash`, "
+                     "`seed_hash`, `created_at`, `ended_at` (and `log` with `logs=true`). Starting an export "
+                     "spends a token of the caller's own export bucket (the player, else the address): three at "
+                     "once, then one every 20 seconds (429 rate_limited with Retry-After beyond).")
+@export_bp.arguments(ExportQuery, location="query")
+def export_games(query: dict[str, Any], player_id: str) -> Response:
     """The player's finished games, one JSON object a line, oldest end first."""
     caller = current_player(required=False)
-    since = parse_since(request.args.get("since"))
-    logs = query_bool("logs")
+    since = parse_since(query.get("since"))
+    logs = bool(query.get("logs"))
     eng = engine()
     eng.player_profile(player_id)  # 404 player_not_found for an unknown id
     if not is_operator():

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, request
+from flask import request
 from marshmallow import RAISE, Schema, fields, validate
 
 from projections.record import seat_of
 from projections.views import game_view
+from service.api_doc import BODY, GAME, GAME_ID, TOKEN, Blueprint, declare
 from service.context import after_answer, current_player, engine
 from service.inputs import object_body
 
@@ -62,6 +63,13 @@ def join_commitment() -> str | None:
 
 
 @shuffles_bp.post("/<game_id>/reveal")
+@declare("Reveal your seat's committed secret (fair shuffles)", auth="required", ok=(200, "Revealed"),
+         problems=(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_not_starting", "nothing_to_reveal", "busy"),
+                                      422: ("bad_reveal",)}),
+         params=(GAME_ID,), body="Reveal",
+         description="Once every seat is taken (status `starting`). The last secret missing starts the game; every "
+                     "draw then comes from the server's seed mixed with the secrets revealed (docs/transparency.md). "
+                     "Sending the same secret again changes nothing.")
 def reveal(game_id: str) -> dict[str, Any]:
     """A committed seat's secret; the last one missing starts the game. Sending it again changes nothing."""
     player = current_player()

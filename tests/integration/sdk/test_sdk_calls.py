@@ -54,7 +54,8 @@ def test_every_call_of_a_game_in_play(server: str) -> None:
     assert [client.join(game_id)["seat"] for client in (alice, bob, carol)] == [0, 1, 2]
     assert alice.join(game_id)["seat"] == 0  # joining twice keeps the seat (and reveals: the game is starting)
     waiting = alice.game(game_id)
-    assert waiting["status"] == "starting" and waiting["entropy"] == {"0": "revealed", "1": "committed", "2": "revealed"}
+    assert waiting["status"] == "starting"
+    assert waiting["entropy"] == {"0": "revealed", "1": "committed", "2": "revealed"}
     assert bob.game(game_id)["status"] == "active"  # bob's client reveals the last secret: the deal
 
     view = alice.game(game_id)
