@@ -89,6 +89,8 @@ def test_two_committed_seats_and_one_not_deal_from_the_mixed_seed(server: str, t
     after_start = batch[batch.index(start) + 1:]
     setup = load("coup").setup({"deck": None}, 3, derive_rng(mixed, start.cause["batch"]))
     assert [(e.type, dict(e.data)) for e in after_start] == [(d.type, json.loads(json.dumps(d.data))) for d in setup]
+    transcript = players[0].request("GET", f"/v1/games/{game_id}/transcript").text
+    assert "reveals its secret for the shuffle" in transcript and "Every seat is taken" in transcript
     log = tmp_path / "fair.ndjson"
     log.write_text(text)
     assert main(["verify", str(log), "--url", server]) == 0
