@@ -90,7 +90,7 @@ def _cursor() -> fields.String:
 
 
 class LobbyQuery(Schema):
-    game = Choice(registry.available(), f"game must be one of: {', '.join(registry.available())}",
+    game = Choice(registry.available, lambda: f"game must be one of: {', '.join(registry.available())}",
                   metadata={"description": "Only this game"})
     status = Choice(["open"], "the lobby lists open games only; see /v1/me/games for yours",
                     metadata={"description": "Only 'open' is listed here; your own games are at /v1/me/games"})
