@@ -17,14 +17,14 @@ import redis
 from redis.cluster import RedisCluster
 
 from engine.commit_check import refuse_unrenderable
-from engine.errors import NotFound
+from engine.errors import Conflict, NotFound
 from engine.follow_up import FollowUps, owe
 from engine.orders import MAX_ANSWERS_IN_COMMIT, StandingOrders
 from engine.outcomes import Committed
 from engine.ratelimit import limited
 from engine.seeds import Seeds
 from events.envelope import GENESIS_HASH, Envelope, seal, utc_now
-from events.store import Cap, EventStore, Gate, IndexCommands, Keys
+from events.store import AppendResult, Cap, EventStore, Gate, IndexCommands, Keys
 from events.watch import FeedWatcher
 from games.base import GameEvent
 from projections.projector import Projector
@@ -32,8 +32,15 @@ from projections.record import Record, awaiting, fold, platform_outcome, rules_o
 
 log = logging.getLogger(__name__)
 
+#: One append's outcome: the store's answer, the record and events it wrote, the follow-ups'
+#: plan, the index updates' replies and the orders this process holds once it lands.
+_Attempt = tuple[AppendResult, Record, list[Envelope], Any, list[Any], Any]
+
 #: How often a command decides again after losing the append's version check before it answers "busy".
 MAX_RETRIES = 5
+#: How often one commit is decided again because the standing orders changed under it (a PUT
+#: racing the append) before it answers "busy".
+MAX_STALE_RETRIES = 5
 #: System steps a commit takes after its own batch, when every awaited seat has acted (a
 #: reaction window all passed, the last bid of a round): one is the usual case; a game whose
 #: steps chain further than this leaves the rest to a worker (see CommitPath.system_step).
@@ -70,6 +77,7 @@ class CommitPath:
         self.in_flight: dict[bytes, tuple[str, int, Record, list[Envelope]]] = {}
         #: The process's listener of every game's feed (and of the channels others ask it to hear).
         self.watcher = FeedWatcher(client, keys.feed_pattern(), keys.game_id_from_feed, on_events=self.announced)
+        self.watcher.hear(orders.channel, orders.heard)  # every change of orders, on any process
 
     def load(self, game_id: str) -> Record:
         """The game's record, or ``NotFound``."""
@@ -91,6 +99,42 @@ class CommitPath:
         owed after the answer goes to ``later`` when given (see ``engine.follow_up.owe``).
         """
         version = record["version"] if record else 0
+        # Known before deciding, whether or not any seat has orders (engine.orders: a commit's
+        # round trips must not tell), and kept fresh by the orders' announcements after that.
+        self.orders.ensure_known(game_id, record)
+        for _ in range(MAX_STALE_RETRIES):
+            attempt = self._append(game_id, record, drafts, cause, idem, gates, cap)
+            if attempt is not None:
+                break
+            # The orders changed between this process's reading and its append (a race with
+            # a PUT, as a version conflict is one with another writer): again, with them.
+            self.orders.refresh(game_id)
+        else:
+            raise Conflict("busy", "the standing orders of this game kept changing while your action was "
+                                   "decided; try again")
+        result, new, envelopes, plan, replies, holds = attempt
+        if result.status == "limited":
+            assert result.empty is not None and result.wait is not None
+            raise limited(result.empty.name, result.wait)
+        if result.status != "ok":
+            self.projector.forget(game_id)
+            if result.status == "duplicate":
+                raise KeyWonRace(game_id)
+            return None
+        self.orders.landed(game_id, holds)
+        self.projector.remember(game_id, new)
+        self.projector.remember_events(game_id, envelopes)
+        # This process's streams of the game take the commit from here, first of what is owed
+        # once the answer is sent (see FeedWatcher.push); others hear Redis's announcement.
+        owe(partial(self.watcher.push, game_id, version, new, envelopes), later)
+        self.follow_ups.finish(plan, replies, offset=1, later=later)
+        return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
+
+    def _append(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
+                idem: tuple[str, str] | None, gates: Sequence[Gate], cap: Cap | None) -> _Attempt | None:
+        """One try at :meth:`commit`'s append, decided with the orders this process holds; None
+        when the store's orders moved on meanwhile (``stale``)."""
+        version = record["version"] if record else 0
         guard = self.orders.guard(game_id)  # the standing orders' revision this commit decides with
         envelopes, new, settled, spent = self._seal(game_id, record, drafts, cause)
         if self.render_check:  # a state some reader cannot read never reaches the log
@@ -103,6 +147,8 @@ class CommitPath:
         # same atomic step and only if it does: one command per commit. A cluster's script
         # may touch only its game's hash slot: there the updates follow the append.
         replies: list[Any] = []
+        plan: Any = None
+        holds = None
         if self.cluster:
             if gates:
                 raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
@@ -124,25 +170,9 @@ class CommitPath:
             finally:  # two commits of one keyed request can spell the very same events: no KeyError
                 self.in_flight.pop(flight, None)
             replies = [None, *result.replies]
-        if result.status == "stale":  # the orders changed since this process read them: again, with them
-            self.orders.refresh(game_id)
-            return self.commit(game_id, record, drafts, cause, idem, gates, later, cap)
-        if result.status == "limited":
-            assert result.empty is not None and result.wait is not None
-            raise limited(result.empty.name, result.wait)
-        if result.status != "ok":
-            self.projector.forget(game_id)
-            if result.status == "duplicate":
-                raise KeyWonRace(game_id)
+        if result.status == "stale":
             return None
-        self.orders.landed(game_id, holds)
-        self.projector.remember(game_id, new)
-        self.projector.remember_events(game_id, envelopes)
-        # This process's streams of the game take the commit from here, first of what is owed
-        # once the answer is sent (see FeedWatcher.push); others hear Redis's announcement.
-        owe(partial(self.watcher.push, game_id, version, new, envelopes), later)
-        self.follow_ups.finish(plan, replies, offset=1, later=later)
-        return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
+        return result, new, envelopes, plan, replies, holds
 
     def _seal(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any]
               ) -> tuple[list[Envelope], Record, Record | None, set[tuple[int, int]]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -64,6 +65,11 @@ def test_orders_are_replaced_read_and_cleared(server: str) -> None:
     ([{"decision": "react", "answer": {"type": "pass"}, "then": 1}], 0, "then"),
     ([{"decision": "react", "answer": {"type": "block", "card": 2**70}}], 0, "answer"),
     ([ALLOW_UNLESS_TARGETED] * 21, 20, "orders"),
+    # The answer is checked against the game's action schema: its type, its fields, their shapes.
+    ([ALLOW_UNLESS_TARGETED, {"decision": "react", "answer": {"type": "fly"}}], 1, "answer.type"),
+    ([{"decision": "react", "answer": {"type": "block"}}], 0, "answer.card"),
+    ([{"decision": "react", "answer": {"type": "block", "card": 3}}], 0, "answer.card"),
+    ([{"decision": "react", "answer": {"type": "pass", "loudly": True}}], 0, "answer.loudly"),
 ])
 def test_a_bad_order_is_refused_naming_the_order_and_field(server: str, orders: Any, index: int, field: str) -> None:
     players, game_id = _table(server)
@@ -240,3 +246,91 @@ def test_an_order_set_while_its_decision_waits_answers_at_the_next_move(server: 
     assert players[0].game(game_id)["awaiting"] == [1, 2]  # setting it played nothing
     answer = players[2].act(game_id, {"type": "pass"})
     assert answer["game"]["awaiting_kinds"] == {"1": "turn"}
+
+
+# ------------------------------------------------------------------ what a clock can tell
+
+def test_times_shown_while_the_game_is_on_cannot_tell_an_order_from_a_prompt_hand(server: str) -> None:
+    """An order's answer carries its opening move's time; a hand's comes a moment later. Both
+    are shown rounded down to the hour (an untimed game), to every seat and spectator, so an
+    answer typed within the hour reads the same; the operator's log keeps the exact times."""
+    players, game_id = _table(server)
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    players[0].act(game_id, {"type": "tax"})  # seat 1 passes by order, in this commit
+    players[2].act(game_id, {"type": "pass"})  # seat 2 by hand, a moment later
+    exact = {e["seq"]: e["at"] for e in _log(server, game_id) if e["type"] != "StandingOrdersSet"}
+    for reader in (players[0], players[2], Client(players[0].base_url)):
+        feed = reader.events(game_id)["events"]
+        for item in feed:
+            assert item["at"].endswith(":00:00.000Z"), item
+            assert item["at"][:13] == exact[item["seq"]][:13]  # the same hour as the log's
+        game = reader.game(game_id)
+        assert game["updated_at"].endswith(":00:00.000Z")
+        shown = {item["actor"]: item["at"] for item in feed if item["type"] == "Passed"}
+        if exact_hours_agree := {exact[item["seq"]][:13] for item in feed if item["type"] in ("Passed", "Declared")}:
+            # Within one hour of the log (as ever but for a run across the hour), the order's
+            # pass and the hand's read the same.
+            assert len(exact_hours_agree) > 1 or shown[1] == shown[2]
+    for seat in (2, 1):  # the game over, its log is public: every time is shown as it is
+        players[seat].post(f"/v1/games/{game_id}/resign")
+    final = {e["seq"]: e["at"] for e in _log(server, game_id) if e["type"] != "StandingOrdersSet"}
+    assert {e["seq"]: e["at"] for e in players[0].events(game_id)["events"]} == final
+
+
+def _orders_commands(redis_client: Any, game_id: str, act: Any) -> list[str]:
+    """The commands the server sends that touch the game's standing orders while ``act()`` runs
+    (the append's guard names them; a read of them too), as Redis's MONITOR saw them."""
+    marker = f"{{g:{game_id}}}:orders"
+    sentinel = f"orders-probe-{game_id}"
+    seen: list[str] = []
+    with redis_client.monitor() as monitor:
+        act()
+        redis_client.echo(sentinel)
+        while True:
+            command = monitor.next_command()
+            if sentinel in command["command"]:
+                return seen
+            if command["client_type"] != "lua" and marker in command["command"]:
+                seen.append(command["command"].split(" ", 1)[0])
+
+
+@pytest.fixture(scope="module")
+def second_api(redis_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A second API process on the same Redis, as a deployment with several has."""
+    import os
+
+    from tests.integration.conftest import UNREACHABLE_LIMITS, gunicorn_serving
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING",
+           "INTRIGUE_OPERATOR_TOKEN": "operator-secret", **UNREACHABLE_LIMITS}
+    with gunicorn_serving(env, tmp_path_factory.mktemp("second-api") / "gunicorn.log") as base:
+        yield base
+
+
+def _on(base: str, player: Client) -> Client:
+    return Client(base, token=player.token)
+
+
+def test_a_commit_costs_the_same_round_trips_whether_or_not_orders_changed(
+        server: str, second_api: str, redis_client: Any) -> None:
+    """A mover times their own move: its round trips to Redis must not tell that another
+    seat's orders changed since the last move (set on another process, as a load balancer may)."""
+    players, game_id = _table(server)
+    there = [_on(second_api, player) for player in players]
+    there[0].act(game_id, {"type": "income"})  # the second process's first commit in the game
+    unchanged = _orders_commands(redis_client, game_id, lambda: there[1].act(game_id, {"type": "income"}))
+    _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])  # on the first process
+    changed = _orders_commands(redis_client, game_id, lambda: there[2].act(game_id, {"type": "income"}))
+    assert changed == unchanged == ["EVALSHA"]
+
+
+def test_a_first_commit_costs_the_same_round_trips_whether_or_not_anyone_has_orders(
+        server: str, second_api: str, redis_client: Any) -> None:
+    first_moves = []
+    for with_orders in (True, False):
+        players, game_id = _table(server)
+        if with_orders:
+            _put(players[2], game_id, [ALLOW_UNLESS_TARGETED])
+        mover = _on(second_api, players[0])
+        first_moves.append(_orders_commands(redis_client, game_id, partial(mover.act, game_id, {"type": "income"})))
+    assert first_moves[0] == first_moves[1]
+    assert first_moves[0].count("EVALSHA") == 1  # decided once, with the orders read first
