@@ -102,13 +102,14 @@ class CommitPath:
         # Known before deciding, whether or not any seat has orders (engine.orders: a commit's
         # round trips must not tell), and kept fresh by the orders' announcements after that.
         self.orders.ensure_known(game_id, record)
-        for _ in range(MAX_STALE_RETRIES):
+        for tried in range(MAX_STALE_RETRIES):
+            if tried:
+                # The orders changed between this process's reading and its append (a race with
+                # a PUT, as a version conflict is one with another writer): again, with them.
+                self.orders.refresh(game_id)
             attempt = self._append(game_id, record, drafts, cause, idem, gates, cap)
             if attempt is not None:
                 break
-            # The orders changed between this process's reading and its append (a race with
-            # a PUT, as a version conflict is one with another writer): again, with them.
-            self.orders.refresh(game_id)
         else:
             raise Conflict("busy", "the standing orders of this game kept changing while your action was "
                                    "decided; try again")
