@@ -137,7 +137,7 @@ class CommitPath:
         when the store's orders moved on meanwhile (``stale``)."""
         version = record["version"] if record else 0
         guard = self.orders.guard(game_id)  # the standing orders' revision this commit decides with
-        envelopes, new, settled, spent = self._seal(game_id, record, drafts, cause)
+        envelopes, new, settled, spent, since = self._seal(game_id, record, drafts, cause)
         if self.render_check:  # a state some reader cannot read never reaches the log
             refuse_unrenderable(game_id, new, envelopes)
         record_for_key = None
@@ -156,12 +156,12 @@ class CommitPath:
             result = self.store.append(game_id, version, envelopes, record_for_key, guard=guard)
             if result.status == "ok":
                 plan = self.follow_ups.queue(pipe := self.redis.pipeline(transaction=False), new, record,
-                                             notify_from=settled)
+                                             notify_from=settled, since=since)
                 self.projector.queue_snapshot(pipe, game_id, version, new)
                 holds = self.orders.queue_spent(pipe, game_id, spent, guard[1])
                 replies = [None, *pipe.execute()]
         else:
-            plan = self.follow_ups.queue(index := IndexCommands(), new, record, notify_from=settled)
+            plan = self.follow_ups.queue(index := IndexCommands(), new, record, notify_from=settled, since=since)
             self.projector.queue_snapshot(index, game_id, version, new)
             holds = self.orders.queue_spent(index, game_id, spent, guard[1])
             flight = envelopes[-1].to_json().encode()
@@ -176,10 +176,12 @@ class CommitPath:
         return result, new, envelopes, plan, replies, holds
 
     def _seal(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any]
-              ) -> tuple[list[Envelope], Record, Record | None, set[tuple[int, int]]]:
+              ) -> tuple[list[Envelope], Record, Record | None, set[tuple[int, int]], dict[int, int]]:
         """The envelopes of ``drafts`` (and of the game's end, of the system steps they leave
         due and of the standing orders' answers), the record they lead to, the record before
-        the last system step taken (None: none was) and the ``once`` orders spent."""
+        the last system step taken (None: none was), the ``once`` orders spent, and for each
+        seat left awaited since a batch before the last (an order answered after it) the
+        version of that batch: its ``your_turn`` names it, as it would have with no order."""
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
         at = utc_now()
@@ -190,12 +192,15 @@ class CommitPath:
         steps = answered = 0
         settled: Record | None = None
         spent: set[tuple[int, int]] = set()
+        batches: list[tuple[int, set[int]]] = []  # each batch's last version and the seats it left awaited
         while pending:
             draft = pending.pop(0)
             envelope = seal(version + len(envelopes) + 1, draft.type, at, draft.actor, draft.data, cause, prev)
             new = fold(new, envelope)
             envelopes.append(envelope)
             prev = envelope.hash
+            if not pending:
+                batches.append((version + len(envelopes), set(awaiting(new))))
             if not pending and new["status"] == "active":
                 outcome = platform_outcome(new)
                 if outcome is not None:
@@ -215,7 +220,7 @@ class CommitPath:
                     answered += 1
                     pending, cause = order.drafts, order.cause(version + len(envelopes) + 1, version + 1)
         assert new is not None
-        return envelopes, new, settled, spent
+        return envelopes, new, settled, spent, _awaited_since(batches) if answered else {}
 
     def system_step(self, game_id: str, record: Record, seq: int) -> list[GameEvent]:
         """The events of the game's ``resolve`` at ``seq``, or none (then a worker takes the step).
@@ -256,3 +261,18 @@ class CommitPath:
         record = self.projector.cached(game_id) if events else None
         if events and record is not None and record["version"] == events[-1].seq == version:
             self.watcher.push(game_id, before, record, events)
+
+
+def _awaited_since(batches: list[tuple[int, set[int]]]) -> dict[int, int]:
+    """For each seat the last batch left awaited, the last version of the first batch of the
+    run of batches that left it awaited, where that is not the last one."""
+    last = batches[-1][0]
+    since: dict[int, int] = {}
+    for seat in batches[-1][1]:
+        for version, awaited in reversed(batches):
+            if seat not in awaited:
+                break
+            since[seat] = version
+        if since[seat] == last:
+            del since[seat]
+    return since

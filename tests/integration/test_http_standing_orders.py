@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
+import time
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
@@ -11,6 +15,9 @@ import requests
 
 from events.envelope import GENESIS_HASH, seal
 from projections.audit import AuditError, audit, read_log
+from service.embedded import free_port
+from tests.integration.conftest import UNREACHABLE_LIMITS, gunicorn_serving, serving_with_workers
+from tests.integration.test_http_correspondence import Receiver
 from tests.support.client import Client
 from tests.support.observer import INCIDENTAL, normalise
 
@@ -160,6 +167,58 @@ def test_an_order_starts_no_deadline_and_spends_no_reserve(server: str) -> None:
     assert game_id not in [entry["id"] for entry in inbox]
 
 
+class _Stream:
+    """One caller's live server-sent event stream of a game (``view=true``), its frames kept."""
+
+    def __init__(self, base: str, token: str | None, game_id: str) -> None:
+        self.frames: list[dict[str, str]] = []
+        self.changed = threading.Condition()
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.response = requests.get(f"{base}/v1/games/{game_id}/events/stream", params={"view": "true"},
+                                     headers=headers, stream=True, timeout=(5, 60))
+        assert self.response.status_code == 200, self.response.text
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+        self.wait(lambda: bool(self.frames), "the stream's opening view")
+
+    def _read(self) -> None:
+        frame: dict[str, str] = {}
+        try:
+            for line in self.response.iter_lines(decode_unicode=True):
+                if line.startswith(":"):
+                    continue  # a keep-alive
+                if line:
+                    key, _, value = line.partition(": ")
+                    frame[key] = value
+                    continue
+                with self.changed:
+                    self.frames.append(frame)
+                    self.changed.notify_all()
+                frame = {}
+        except (requests.exceptions.RequestException, AttributeError):
+            pass  # closed by close(), under the read
+
+    def wait(self, condition: Any, what: str, timeout: float = 30) -> None:
+        give_up = time.monotonic() + timeout
+        with self.changed:
+            while not condition():
+                assert time.monotonic() < give_up, f"timed out waiting for {what}"
+                self.changed.wait(0.5)
+
+    def seen_through(self, version: int, game_id: str) -> Any:
+        """Every event frame, and the last view, once the view of ``version`` was sent.
+
+        How a stream cuts its frames into pages (a view after each) depends on when it reads,
+        between any two games: the events it sends and the view it ends on do not."""
+        self.wait(lambda: any(f.get("event") == "game" and json.loads(f["data"])["version"] == version
+                              for f in self.frames), f"the view of version {version}")
+        self.response.close()
+        self.thread.join(10)
+        events = [{**f, "data": json.loads(f["data"])} for f in self.frames if "data" in f and f.get("event") != "game"]
+        last_view = json.loads([f for f in self.frames if f.get("event") == "game"][-1]["data"])
+        return normalise({"events": events, "view": last_view}, game_id, INCIDENTAL | {"players", "instance", "name"})
+
+
 def _twin_story(players: list[Client], game_id: str, by_order: bool, looks: list[Any]) -> None:
     """A story where seat 1 lets through every action not aimed at it: by order, or by hand."""
 
@@ -179,6 +238,7 @@ def _twin_story(players: list[Client], game_id: str, by_order: bool, looks: list
 
     if by_order:
         _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])
+    streams = [_Stream(players[0].base_url, token, game_id) for token in (players[0].token, players[2].token, None)]
     look("dealt")
     players[0].act(game_id, {"type": "tax"})
     if not by_order:
@@ -196,17 +256,52 @@ def _twin_story(players: list[Client], game_id: str, by_order: bool, looks: list
     players[1].act(game_id, {"type": "pass"})
     players[2].act(game_id, {"type": "pass"})
     look("steal through")
+    version = players[0].game(game_id)["version"]
+    looks.extend({"stream of": who, **stream.seen_through(version, game_id)}
+                 for who, stream in zip(("seat 0", "seat 2", "a spectator"), streams, strict=True))
+    for seat in (2, 1):  # the end: its game_over deliveries are the webhook worker's last jobs
+        players[seat].post(f"/v1/games/{game_id}/resign")
 
 
-def test_other_seats_cannot_tell_an_order_from_a_hand(server: str) -> None:
-    by_order: list[Any] = []
-    by_hand: list[Any] = []
-    ordered_players, ordered = _table(server)
-    _twin_story(ordered_players, ordered, True, by_order)
-    hand_players, by_hand_game = _table(server)
-    _twin_story(hand_players, by_hand_game, False, by_hand)
-    assert len(by_order) == len(by_hand) == 15
-    for mine, theirs in zip(by_order, by_hand, strict=True):
+@pytest.fixture(scope="module")
+def hooks_server(redis_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """``intrigue serve`` with its workers, delivering webhooks to this machine (Redis database 2)."""
+    env = {**os.environ, "REDIS_URL": redis_server.url.rsplit("/", 1)[0] + "/2",
+           "INTRIGUE_OPERATOR_TOKEN": "operator-secret", "INTRIGUE_LOG_LEVEL": "WARNING",
+           "INTRIGUE_WEBHOOKS_ALLOW_PRIVATE": "1", **UNREACHABLE_LIMITS}
+    with serving_with_workers(env, free_port(), tmp_path_factory.mktemp("orders-hooks") / "serve.log") as base:
+        yield base
+
+
+@pytest.fixture()
+def receiver() -> Iterator[Receiver]:
+    server = Receiver()
+    yield server
+    server.close()
+
+
+def test_other_seats_cannot_tell_an_order_from_a_hand(hooks_server: str, receiver: Receiver) -> None:
+    """Twin games, seat 1 letting things through by order in one and by hand in the other: seats
+    0 and 2 and a spectator see the same views, feeds, replays, inboxes, live event streams and
+    webhook deliveries (each game's ids and clocks aside)."""
+    seen: dict[str, list[Any]] = {"order": [], "hand": []}
+    for twin in seen:
+        players, game_id = _table(hooks_server)
+        for seat in (0, 2):
+            players[seat].post("/v1/me/webhooks", {"url": receiver.url(f"/{twin}/{seat}"),
+                                                    "events": ["your_turn", "deadline_soon", "game_over"]},
+                               expect=201)
+        _twin_story(players, game_id, twin == "order", seen[twin])
+        receiver.wait_for(lambda twin=twin: all(  # type: ignore[misc]  # bound per twin
+            any(json.loads(r["raw"])["type"] == "game_over" for r in receiver.at(f"/{twin}/{seat}"))
+            for seat in (0, 2)), 60, f"the {twin} twin's game_over deliveries")
+        for seat in (0, 2):
+            deliveries = [json.loads(r["raw"]) for r in receiver.at(f"/{twin}/{seat}")]
+            seen[twin].append({"webhooks of seat": seat, "deliveries": sorted(
+                (d["version"], d["type"]) for d in deliveries)})
+    assert len(seen["order"]) == len(seen["hand"]) == 15 + 3 + 2
+    assert [d for d in seen["hand"] if "deliveries" in d][0]["deliveries"]  # seat 0 was told of its turns
+    for mine, theirs in zip(seen["order"], seen["hand"], strict=True):
         assert mine == theirs
 
 
@@ -297,9 +392,6 @@ def _orders_commands(redis_client: Any, game_id: str, act: Any) -> list[str]:
 @pytest.fixture(scope="module")
 def second_api(redis_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A second API process on the same Redis, as a deployment with several has."""
-    import os
-
-    from tests.integration.conftest import UNREACHABLE_LIMITS, gunicorn_serving
     env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING",
            "INTRIGUE_OPERATOR_TOKEN": "operator-secret", **UNREACHABLE_LIMITS}
     with gunicorn_serving(env, tmp_path_factory.mktemp("second-api") / "gunicorn.log") as base:
