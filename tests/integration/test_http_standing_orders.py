@@ -205,6 +205,10 @@ class _Stream:
                 assert time.monotonic() < give_up, f"timed out waiting for {what}"
                 self.changed.wait(0.5)
 
+    def close(self) -> None:
+        self.response.close()
+        self.thread.join(10)
+
     def seen_through(self, version: int, game_id: str) -> Any:
         """Every event frame, and the last view, once the view of ``version`` was sent.
 
@@ -212,8 +216,7 @@ class _Stream:
         between any two games: the events it sends and the view it ends on do not."""
         self.wait(lambda: any(f.get("event") == "game" and json.loads(f["data"])["version"] == version
                               for f in self.frames), f"the view of version {version}")
-        self.response.close()
-        self.thread.join(10)
+        self.close()
         events = [{**f, "data": json.loads(f["data"])} for f in self.frames if "data" in f and f.get("event") != "game"]
         last_view = json.loads([f for f in self.frames if f.get("event") == "game"][-1]["data"])
         return normalise({"events": events, "view": last_view}, game_id, INCIDENTAL | {"players", "instance", "name"})
@@ -410,7 +413,13 @@ def test_a_commit_costs_the_same_round_trips_whether_or_not_orders_changed(
     there = [_on(second_api, player) for player in players]
     there[0].act(game_id, {"type": "income"})  # the second process's first commit in the game
     unchanged = _orders_commands(redis_client, game_id, lambda: there[1].act(game_id, {"type": "income"}))
+    stream = _Stream(second_api, players[0].token, game_id)
     _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])  # on the first process
+    # A word said after the change, heard by the second process's listener (its stream sends
+    # it): that listener hears announcements in order, so it has heard the change too.
+    players[0].post(f"/v1/games/{game_id}/messages", {"text": "your move"}, expect=201)
+    stream.wait(lambda: any(f.get("event") == "ChatMessage" for f in stream.frames), "the word, on the stream")
+    stream.close()
     changed = _orders_commands(redis_client, game_id, lambda: there[2].act(game_id, {"type": "income"}))
     assert changed == unchanged == ["EVALSHA"]
 
