@@ -413,15 +413,34 @@ def test_a_commit_costs_the_same_round_trips_whether_or_not_orders_changed(
     there = [_on(second_api, player) for player in players]
     there[0].act(game_id, {"type": "income"})  # the second process's first commit in the game
     unchanged = _orders_commands(redis_client, game_id, lambda: there[1].act(game_id, {"type": "income"}))
-    stream = _Stream(second_api, players[0].token, game_id)
     _put(players[1], game_id, [ALLOW_UNLESS_TARGETED])  # on the first process
-    # A word said after the change, heard by the second process's listener (its stream sends
-    # it): that listener hears announcements in order, so it has heard the change too.
-    players[0].post(f"/v1/games/{game_id}/messages", {"text": "your move"}, expect=201)
-    stream.wait(lambda: any(f.get("event") == "ChatMessage" for f in stream.frames), "the word, on the stream")
-    stream.close()
+    _heard_on(second_api, players, game_id)  # as it would be by the next move, but for a race
     changed = _orders_commands(redis_client, game_id, lambda: there[2].act(game_id, {"type": "income"}))
     assert changed == unchanged == ["EVALSHA"]
+
+
+def _heard_on(base: str, players: list[Client], game_id: str) -> None:
+    """Block until the process at ``base`` has heard every announcement made so far: a word
+    said now reaches its stream through its listener, which hears announcements in order."""
+    stream = _Stream(base, players[0].token, game_id)
+    said = players[0].post(f"/v1/games/{game_id}/messages", {"text": "your move"}, expect=201)
+    stream.wait(lambda: any(f.get("event") == "ChatMessage" and said["id"] in f["data"] for f in stream.frames),
+                "the word, on the stream")
+    stream.close()
+
+
+def test_a_once_order_spent_on_one_process_costs_another_no_round_trip(
+        server: str, second_api: str, redis_client: Any) -> None:
+    players, game_id = _table(server)
+    there = [_on(second_api, player) for player in players]
+    there[0].act(game_id, {"type": "income"})  # the second process holds the game's orders (none)
+    _put(players[1], game_id, [{"decision": "react", "answer": {"type": "pass"}, "once": True}])
+    players[1].act(game_id, {"type": "income"})
+    players[2].act(game_id, {"type": "tax"})  # on the first process: seat 1's once order passes, and is spent
+    assert players[1].get(f"/v1/games/{game_id}/orders")["orders"] == []
+    _heard_on(second_api, players, game_id)
+    answered = _orders_commands(redis_client, game_id, lambda: there[0].act(game_id, {"type": "pass"}))
+    assert answered == ["EVALSHA"]
 
 
 def test_a_first_commit_costs_the_same_round_trips_whether_or_not_anyone_has_orders(
