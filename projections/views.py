@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from events.envelope import PLATFORM_EVENTS, Envelope, format_at, parse_time
+from events.envelope import PLATFORM_EVENTS, Envelope
 from projections.record import Record, reserve_left, resigned, rules_of
 
 OPERATOR = "operator"
@@ -34,16 +34,14 @@ def shown_step(record: Record) -> int:
 
 def shown_time(record: Record, at: str, exact: bool = False) -> str:
     """``at`` as callers see it: exact once the game is over (its log is public then) or when
-    ``exact``, else rounded down to :func:`shown_step`."""
+    ``exact``, else rounded down to :func:`shown_step`.
+
+    Every ``at`` is spelt by ``events.envelope.format_at`` (``2026-11-29T11:19:06.123Z``), and a
+    minute or an hour since the epoch is a whole one on the clock: rounding is cutting the
+    string (this runs for every event of every feed)."""
     if exact or record["status"] == "finished":
         return at
-    return format_at(floor_time(parse_time(at), shown_step(record)))
-
-
-def floor_time(moment: datetime, step: int) -> datetime:
-    """``moment`` rounded down to a whole ``step`` of seconds since the epoch."""
-    seconds = int(moment.timestamp())
-    return datetime.fromtimestamp(seconds - seconds % step, UTC)
+    return at[:16] + ":00.000Z" if shown_step(record) == SHOWN_STEP_LIVE else at[:13] + ":00:00.000Z"
 
 
 def summary(record: Record, exact: bool = False) -> dict[str, Any]:
