@@ -202,7 +202,7 @@ def test_revolution_results_agree_with_the_city_after_a_spy(players: Callable[..
     expect(harbor.get_by_role("cell").nth(2)).to_have_text("1")  # Vera's column: the cube is hers now
     expect(harbor.get_by_role("cell").nth(3)).to_have_text("")  # Boris's column: his is gone
     bids = page.get_by_role("table", name="Round 1 bids, as revealed")
-    expect(bids).to_contain_text("Captain: 1 blackmail, 3 gold")
+    expect(bids).to_contain_text("Captain: 1 blackmail, 3 gold", use_inner_text=True)
 
 
 #: Every region's tile and labels on screen, and what is wrong with them: a label outside its
