@@ -38,6 +38,7 @@ def summary(record: Record) -> dict[str, Any]:
         "invite": list(record.get("invite") or []),
         "rematch_of": record.get("rematch_of"),
         "rated": bool(record.get("rated")),
+        **({"tournament": record["tournament"], "round": record.get("round")} if record.get("tournament") else {}),
     }
 
 

@@ -27,6 +27,7 @@ from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp
 from service.orders import orders_bp
 from service.routes import games_bp, leaderboards_bp, me_bp, players_bp
+from service.tournaments import tournaments_bp
 from service.transparency import keys_bp, transparency_bp
 from service.webclient import WebClient
 from service.webhooks import webhooks_bp
@@ -86,7 +87,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     honour_idempotency_keys(app, engine)
 
     for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp, orders_bp,
-                      keys_bp, transparency_bp):
+                      keys_bp, transparency_bp, tournaments_bp):
         app.register_blueprint(blueprint)
 
     @app.before_request

@@ -1,0 +1,176 @@
+"""The tournaments resource: Swiss tournaments over any title (``engine.tournaments`` runs them).
+
+``POST /v1/tournaments`` creates one; the list is paged like the lobby, by status; a
+tournament's page shows its standings and every round's tables; players join and leave
+before the start, the creator may start it early, and a player withdraws once it runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, request
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from engine.tournaments import STATUSES
+from projections.listing import BadCursor
+from service.answers import Problem
+from service.context import current_player, engine
+from service.inputs import object_body, query_int
+from service.schemas import TimeControlSchema
+
+tournaments_bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
+
+#: A round lasts at most this long by default: 14 days.
+DEFAULT_ROUND_SECONDS = 14 * 86400
+
+
+class TournamentCreateSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(load_default=None, validate=validate.Length(min=1, max=80),
+                         metadata={"example": "Sunday Coup Swiss"})
+    game = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={"example": "coup"})
+    seats_per_table = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=12),
+                                     metadata={"example": 3})
+    rounds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=50),
+                            metadata={"example": 3})
+    time_control = fields.Nested(TimeControlSchema, load_default=lambda: TimeControlSchema().load({}))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    starts_at = fields.AwareDateTime(required=True, format="iso", default_timezone=None,
+                                     metadata={"example": "2026-12-06T18:00:00Z",
+                                               "description": "When it starts by itself (cancelled with fewer "
+                                                              "than min_players)"})
+    min_players = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=1000),
+                                 metadata={"example": 6})
+    max_players = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                 validate=validate.Range(min=2, max=1000), metadata={"example": 30})
+    rated = fields.Boolean(load_default=True, metadata={"description": "Whether its games move ratings"})
+    round_seconds = fields.Integer(load_default=DEFAULT_ROUND_SECONDS, strict=True,
+                                   validate=validate.Range(min=60, max=365 * 86400),
+                                   metadata={"description": "How long a round may last; then the takeover bot "
+                                                            "plays every seat still owing decisions (14 days)"})
+
+
+TOURNAMENT_CREATE_SCHEMA = TournamentCreateSchema()
+
+
+class StandingSchema(Schema):
+    rank = fields.Integer()
+    player = fields.Dict()
+    points = fields.Float(metadata={"description": "(seats - rank) / (seats - 1) a table; a bye is a win (1)"})
+    buchholz = fields.Float(metadata={"description": "The points of the players met, summed over the tables"})
+    rating = fields.Float(metadata={"description": "The rating the player had when joining"})
+    tables = fields.Integer()
+    bye = fields.Boolean()
+    withdrawn = fields.Boolean()
+
+
+class TournamentTableSchema(Schema):
+    table = fields.Integer()
+    game = fields.String(metadata={"description": "The game's id: GET /v1/games/<id>"})
+    players = fields.List(fields.String(), metadata={"description": "Player ids in seat order"})
+    ranks = fields.List(fields.Integer(), allow_none=True,
+                        metadata={"description": "Each seat's rank once the game ended (0 the best; ties share)"})
+
+
+class TournamentRoundSchema(Schema):
+    round = fields.Integer()
+    deadline = fields.String()
+    ended = fields.Boolean()
+    byes = fields.List(fields.String())
+    tables = fields.List(fields.Nested(TournamentTableSchema))
+
+
+class TournamentSummarySchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    status = fields.String(validate=validate.OneOf(["open", "running", "finished", "cancelled"]))
+    seats_per_table = fields.Integer()
+    rounds = fields.Integer()
+    round = fields.Integer(metadata={"description": "Rounds paired so far"})
+    starts_at = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer(allow_none=True)
+    rated = fields.Boolean()
+    round_seconds = fields.Integer()
+    created_by = fields.String()
+    created_at = fields.String()
+    players = fields.Integer()
+
+
+class TournamentSchema(TournamentSummarySchema):
+    time_control = fields.Nested(TimeControlSchema)
+    options = fields.Dict()
+    version = fields.Integer()
+    entrants = fields.List(fields.Dict())
+    standings = fields.List(fields.Nested(StandingSchema))
+    rounds_played = fields.List(fields.Nested(TournamentRoundSchema))
+
+
+class TournamentListSchema(Schema):
+    tournaments = fields.List(fields.Nested(TournamentSummarySchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+@tournaments_bp.post("")
+def create_tournament() -> tuple[dict[str, Any], int]:
+    player = current_player()
+    assert player is not None
+    raw = object_body()
+    try:
+        body = TOURNAMENT_CREATE_SCHEMA.load(raw)
+    except ValidationError as err:
+        raise Problem(422, "invalid_tournament", "the tournament's settings do not hold",
+                      errors=err.messages) from None
+    return engine().tournaments.create(player, body), 201
+
+
+@tournaments_bp.get("")
+def list_tournaments() -> dict[str, Any]:
+    current_player(required=False)
+    status = request.args.get("status", "open")
+    if status not in STATUSES:
+        raise Problem(400, "bad_query", "status must be one of: open, running, finished")
+    limit = query_int("limit", 50, 1, 200)
+    try:
+        page = engine().tournaments.page(status, limit, request.args.get("cursor"))
+    except BadCursor:
+        raise Problem(400, "bad_cursor", "cursor must be a next_cursor: <score>_<tournament id>") from None
+    return {"tournaments": page.cards, "next_cursor": page.next_cursor}
+
+
+@tournaments_bp.get("/<tournament_id>")
+def tournament(tournament_id: str) -> dict[str, Any]:
+    current_player(required=False)
+    return engine().tournaments.view(tournament_id)
+
+
+@tournaments_bp.post("/<tournament_id>/join")
+def join(tournament_id: str) -> dict[str, Any]:
+    player = current_player()
+    assert player is not None
+    return engine().tournaments.join(player, tournament_id)
+
+
+@tournaments_bp.post("/<tournament_id>/leave")
+def leave(tournament_id: str) -> dict[str, Any]:
+    player = current_player()
+    assert player is not None
+    return engine().tournaments.leave(player, tournament_id)
+
+
+@tournaments_bp.post("/<tournament_id>/start")
+def start(tournament_id: str) -> dict[str, Any]:
+    player = current_player()
+    assert player is not None
+    return engine().tournaments.start(player, tournament_id)
+
+
+@tournaments_bp.post("/<tournament_id>/withdraw")
+def withdraw(tournament_id: str) -> dict[str, Any]:
+    player = current_player()
+    assert player is not None
+    return engine().tournaments.withdraw(player, tournament_id)
