@@ -300,6 +300,10 @@ def _verify(args: argparse.Namespace) -> int:
     except UnusableLog as err:
         print(f"unusable input: {args.file}: {err}", file=sys.stderr)
         return 2
+    if events and events[0].type == "TournamentCreated":  # a tournament's stream: its pairings re-run
+        from service.tournament_verify import verify_tournament
+
+        return verify_tournament(events)
     try:
         report = audit(events)
     except AuditError as err:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, request
+from flask import Blueprint, Response, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from engine.tournaments import STATUSES
@@ -174,3 +174,14 @@ def withdraw(tournament_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
     return engine().tournaments.withdraw(player, tournament_id)
+
+
+@tournaments_bp.get("/<tournament_id>/log")
+def tournament_log(tournament_id: str) -> Response:
+    """The tournament's hash-chained stream as NDJSON, public at any time: ``intrigue verify`` re-runs its pairings."""
+    current_player(required=False)
+    events = engine().tournaments.events(tournament_id)
+    if not events:
+        engine().tournaments.load(tournament_id)  # 404 tournament_not_found
+    return Response("".join(event.to_json() + "\n" for event in events), mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.ndjson"'})
