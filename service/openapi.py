@@ -30,6 +30,7 @@ from games import registry
 from projections.listing import CURSOR_PATTERN
 from service import openapi_correspondence as correspondence
 from service import schemas, transparency
+from service import tournaments as tournament_schemas
 from service.openapi_shapes import action_schema, options_schema
 from service.orders import StandingOrderListSchema, StandingOrderSchema, StandingOrdersSchema
 from service.problem_status import rule_status
@@ -346,6 +347,7 @@ def _operations() -> list[Operation]:
                   _join(TOKEN, {404: ("token_not_found",)}),
                   params=(_path("token_id", "The token's id (from GET /v1/me/tokens)"),), ok_type=""),
         *_transparency_operations(),
+        *_tournament_operations(),
         Operation("get", "/v1/openapi.json", "This document", "none", 200, None, {}, ok_type="application/json"),
     ]
 
@@ -386,6 +388,57 @@ def _transparency_operations() -> list[Operation]:
     ]
 
 
+def _tournament_operations() -> list[Operation]:
+    """Swiss tournaments (docs/tournaments.md): their rounds are ordinary games."""
+    tid = (_path("tournament_id", "The tournament's id"),)
+    found = {404: ("tournament_not_found",)}
+    return [
+        Operation("post", "/v1/tournaments", "Create a Swiss tournament", "required", 201, "Tournament",
+                  _join(BODY, TOKEN, {422: ("invalid_tournament", "unknown_game", "bad_seat_count",
+                                            "bad_player_bounds", "bad_starts_at")}),
+                  body="TournamentCreate", open_codes=("the game's option codes",),
+                  description="Every field is checked: a field of the wrong type or out of bounds is 422 "
+                              "`invalid_tournament` naming it in `errors`. `round_seconds` (14 days by default) "
+                              "caps a round: then the takeover bot plays every seat still owing decisions."),
+        Operation("get", "/v1/tournaments", "Tournaments by status, oldest first", "optional", 200,
+                  "TournamentList", _join(OPTIONAL_TOKEN, {400: ("bad_query", "bad_cursor")}),
+                  params=(_query("status", "open (the default), running or finished",
+                                 {"type": "string", "enum": ["open", "running", "finished"]}),
+                          _query("limit", "At most this many", {"type": "integer", "minimum": 1,
+                                                                "maximum": LOBBY_LIMIT}),
+                          CURSOR),
+                  description="Paged like the lobby: pass `next_cursor` as `cursor` until it is null."),
+        Operation("get", "/v1/tournaments/{tournament_id}", "A tournament: standings, rounds, tables and results",
+                  "optional", 200, "Tournament", _join(OPTIONAL_TOKEN, found), params=tid,
+                  description="Standings by points, then Buchholz, then rating; each round's tables name their "
+                              "game (GET /v1/games/<id>) and, once it ended, each seat's rank."),
+        Operation("get", "/v1/tournaments/{tournament_id}/log", "The tournament's hash-chained stream (NDJSON)",
+                  "optional", 200, None, _join(OPTIONAL_TOKEN, found), params=tid, ok_type="application/x-ndjson",
+                  description="Public at any time: `intrigue verify FILE` re-runs each round's pairing from the "
+                              "results before it."),
+        Operation("post", "/v1/tournaments/{tournament_id}/join", "Join a tournament before its start", "required",
+                  200, "Tournament", _join(TOKEN, found, {409: ("tournament_started", "tournament_cancelled",
+                                                                 "tournament_full", "busy")}), params=tid,
+                  description="Joining twice changes nothing. Your rating in the title now is the one pairing "
+                              "uses."),
+        Operation("post", "/v1/tournaments/{tournament_id}/leave", "Leave a tournament before its start", "required",
+                  200, "Tournament", _join(TOKEN, found, {403: ("not_entered",),
+                                                          409: ("tournament_started", "tournament_cancelled",
+                                                                "busy")}), params=tid),
+        Operation("post", "/v1/tournaments/{tournament_id}/start", "Its creator starts it early", "required", 200,
+                  "Tournament", _join(TOKEN, found, {403: ("not_creator",),
+                                                     409: ("tournament_started", "tournament_cancelled",
+                                                           "too_few_players", "busy")}), params=tid,
+                  description="Once `min_players` have joined; round 1 is paired at once. Otherwise it starts "
+                              "by itself at `starts_at`, or is cancelled with too few players."),
+        Operation("post", "/v1/tournaments/{tournament_id}/withdraw", "Withdraw from a running tournament",
+                  "required", 200, "Tournament",
+                  _join(TOKEN, found, {403: ("not_entered",), 409: ("tournament_not_started", "tournament_over",
+                                                                    "already_withdrawn", "busy")}), params=tid,
+                  description="You are not paired again, and every running game of yours in it is resigned."),
+    ]
+
+
 ORDERS_DESCRIPTION = (
     "At most 20 orders, each {decision, when, answer, once}. When the game comes to await you for `decision` "
     "(a kind `awaiting_kinds` names) and every condition of `when` holds (each game's are listed in "
@@ -412,6 +465,8 @@ SCHEMAS = {
     **correspondence.SCHEMAS,
     "StandingOrders": StandingOrdersSchema, "StandingOrder": StandingOrderSchema,
     "StandingOrderList": StandingOrderListSchema,
+    "TournamentCreate": tournament_schemas.TournamentCreateSchema, "Tournament": tournament_schemas.TournamentSchema,
+    "TournamentList": tournament_schemas.TournamentListSchema,
 }
 
 
