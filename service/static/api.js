@@ -124,3 +124,13 @@ export function follow(path, onFrame, {onState = () => {}, done = () => false} =
   })();
   return () => control.abort();
 }
+
+/** Swiss tournaments (docs/tournaments.md): the few calls the tournament pages make. */
+export const tournaments = {
+  list: (status, cursor) => api("GET", `/v1/tournaments?${new URLSearchParams({status, limit: "20", ...(cursor ? {cursor} : {})})}`),
+  get: (id) => api("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
+  join: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/join`),
+  leave: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/leave`),
+  start: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/start`),
+  withdraw: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/withdraw`),
+};
