@@ -207,3 +207,25 @@ def check_pairings(events: Iterable[Envelope]) -> list[str]:
                                   f"give ({expected.tables}, byes {expected.byes})")
         state = fold(state, event)
     return faults
+
+
+def summary(state: State) -> dict[str, Any]:
+    """A tournament as a listing shows it."""
+    return {key: state.get(key) for key in ("id", "name", "game", "status", "seats_per_table", "starts_at",
+                                            "min_players", "max_players", "rated", "round_seconds",
+                                            "created_by", "created_at")} | {
+        "rounds": state["rounds_total"], "players": len(state["players"]), "round": len(state["rounds"])}
+
+
+def present(state: State) -> dict[str, Any]:
+    """A tournament as ``GET /v1/tournaments/<id>`` shows it."""
+    rounds = []
+    for round_ in state["rounds"]:
+        rounds.append({"round": round_["round"], "deadline": round_["deadline"], "ended": round_["ended"],
+                       "byes": round_["byes"],
+                       "tables": [{"table": t["table"], "game": t["game"], "players": t["players"],
+                                   "ranks": t["ranks"]} for t in round_["tables"]]})
+    return {**summary(state), "time_control": state["time_control"], "options": state["options"],
+            "version": state["version"],
+            "entrants": [{"id": p["id"], "name": p["name"], "withdrawn": p["withdrawn"]} for p in state["players"]],
+            "standings": standings(state), "rounds_played": rounds}

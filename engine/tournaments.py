@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import redis
+from rq.exceptions import DuplicateJobError
 
 from engine.bot_turns import BotTurns
 from engine.commit import MAX_RETRIES, CommitPath
@@ -41,9 +42,10 @@ from engine.tournament_state import (
     current_round,
     fold,
     next_pairing,
+    present,
     replay,
     round_complete,
-    standings,
+    summary,
 )
 from engine.webhooks import Webhooks
 from events.envelope import Envelope, format_at, parse_time, seal, utc_now
@@ -88,6 +90,10 @@ class TournamentKeys(Keys):
     def due(self) -> str:
         """Tournaments by the time the sweep looks at them next: the start, a round's deadline."""
         return f"{self.prefix}:tournaments:due"
+
+    def told(self, tournament_id: str, version: int) -> str:
+        """Set once the webhooks of a version were asked for, so a repair does not ask twice."""
+        return f"{self.prefix}:{{t:{tournament_id}}}:told:{version}"
 
 
 class Tournaments:
@@ -320,9 +326,7 @@ class Tournaments:
         """``tournament_round`` to each player of the round just paired; ``tournament_over`` at the end."""
         latest = current_round(state)
         assert latest is not None
-        told = self.redis.set(f"{self.keys.prefix}:{{t:{state['id']}}}:told:{state['version']}", 1, nx=True,
-                              ex=86400)
-        if not told:
+        if not self.redis.set(self.keys.told(state["id"], state["version"]), 1, nx=True, ex=86400):
             return
         try:
             if state["status"] == "finished":
@@ -403,11 +407,37 @@ class Tournaments:
         return "capped" if capped else "checked"
 
     def _ask_play_out(self, game_id: str) -> None:
+        """A bot worker plays the game out (its searches never hold up a game's step); without
+        workers (a test's engine), here and now."""
         if self.scheduler is None:
             self.play_out(game_id)
             return
-        self.scheduler.queue.enqueue(PLAY_OUT, game_id, job_id=f"play-out-{game_id}", result_ttl=0,
-                                     failure_ttl=3600, job_timeout=1800)
+        try:
+            self.scheduler.bots.enqueue(PLAY_OUT, game_id, job_id=f"play-out-{game_id}", unique=True, result_ttl=0,
+                                        failure_ttl=3600, job_timeout=1800)
+        except DuplicateJobError:  # asked for already, and still waiting
+            pass
+
+    def rebuild_indexes(self) -> int:
+        """Drop and rebuild the listings and the due set from the streams (``intrigue reindex``)."""
+        found = sorted({key.decode().split("{t:", 1)[1].split("}", 1)[0]
+                        for key in self.redis.scan_iter(match=f"{self.keys.prefix}:{{t:*}}:events", count=500)})
+        self.redis.delete(self.keys.due(), *(self.keys.listing(status) for status in STATUSES))
+        for tournament_id in found:
+            state = replay(self.events(tournament_id))
+            if state is None:
+                continue
+            pipe = self.redis.pipeline(transaction=False)
+            if state["status"] in STATUSES:
+                created = parse_time(state["created_at"]).timestamp()
+                pipe.zadd(self.keys.listing(state["status"]), {tournament_id: created})
+            latest = current_round(state)
+            if state["status"] == "open":
+                pipe.zadd(self.keys.due(), {tournament_id: parse_time(state["starts_at"]).timestamp()})
+            elif state["status"] == "running" and latest is not None and not latest["ended"]:
+                pipe.zadd(self.keys.due(), {tournament_id: parse_time(latest["deadline"]).timestamp()})
+            pipe.execute()
+        return len(found)
 
     def play_out(self, game_id: str) -> str:
         """At its round's deadline: the takeover bot plays every seat still owing decisions, to the end."""
@@ -452,25 +482,3 @@ def _fold_drafts(state: State, drafts: Sequence[GameEvent]) -> State:
     for offset, draft in enumerate(drafts, start=1):
         out = fold(out, seal(state["version"] + offset, draft.type, utc_now(), None, draft.data, {}, "0" * 64))
     return out
-
-
-def summary(state: State) -> dict[str, Any]:
-    """A tournament as a listing shows it."""
-    return {key: state.get(key) for key in ("id", "name", "game", "status", "seats_per_table", "starts_at",
-                                            "min_players", "max_players", "rated", "round_seconds",
-                                            "created_by", "created_at")} | {
-        "rounds": state["rounds_total"], "players": len(state["players"]), "round": len(state["rounds"])}
-
-
-def present(state: State) -> dict[str, Any]:
-    """A tournament as ``GET /v1/tournaments/<id>`` shows it."""
-    rounds = []
-    for round_ in state["rounds"]:
-        rounds.append({"round": round_["round"], "deadline": round_["deadline"], "ended": round_["ended"],
-                       "byes": round_["byes"],
-                       "tables": [{"table": t["table"], "game": t["game"], "players": t["players"],
-                                   "ranks": t["ranks"]} for t in round_["tables"]]})
-    return {**summary(state), "time_control": state["time_control"], "options": state["options"],
-            "version": state["version"],
-            "entrants": [{"id": p["id"], "name": p["name"], "withdrawn": p["withdrawn"]} for p in state["players"]],
-            "standings": standings(state), "rounds_played": rounds}

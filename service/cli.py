@@ -370,7 +370,9 @@ def _reindex(args: argparse.Namespace) -> int:
                     settings=settings)
     count = engine.rebuild_indexes(progress=progress.update)
     players = backfill(client, engine.keys)
-    print(f"rebuilt the indexes of {count} game(s) and the name index of {players} player(s)")
+    tournaments = engine.tournaments.rebuild_indexes()
+    print(f"rebuilt the indexes of {count} game(s), {tournaments} tournament(s) and the name index of "
+          f"{players} player(s)")
     return 0
 
 

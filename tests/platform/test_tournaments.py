@@ -96,3 +96,23 @@ def test_a_game_end_nobody_told_is_told_by_the_sweep(engine: Engine) -> None:
     assert [(row["player"]["id"], row["points"]) for row in standings] == [(guest.id, 1.0), (host.id, 0.0)]
     state = replay(engine.tournaments.events(tid))
     assert state is not None and state["version"] == shown["version"]
+
+
+def test_the_listings_and_the_due_set_rebuild_from_the_streams(engine: Engine) -> None:
+    host, guest = players(engine, 2)
+    waiting = engine.tournaments.create(host, settings())["id"]
+    running = engine.tournaments.create(host, settings())["id"]
+    for player in (host, guest):
+        engine.tournaments.join(player, running)
+    engine.tournaments.start(host, running)
+    keys = engine.tournaments.keys
+    before = {key: engine.redis.zrange(key, 0, -1, withscores=True)
+              for key in (keys.due(), keys.listing("open"), keys.listing("running"))}
+    engine.redis.delete(*before)
+    assert engine.tournaments.rebuild_indexes() == 2
+    after = {key: engine.redis.zrange(key, 0, -1, withscores=True) for key in before}
+    assert {key: [m for m, _ in found] for key, found in after.items()} == {
+        key: [m for m, _ in found] for key, found in before.items()}
+    assert [m.decode() for m, _ in after[keys.listing("open")]] == [waiting]
+    assert after[keys.due()] and all(score == pytest.approx(old, abs=1) for (_, score), (_, old)
+                                     in zip(after[keys.due()], before[keys.due()], strict=True))
