@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.pairing import Entrant, PairingImpossible, pair_round, repeats, seat_points, table_sizes
@@ -121,3 +122,40 @@ def test_seat_points_share_tied_ranks() -> None:
     assert seat_points([1, 0]) == [0, 1]
     assert seat_points([0, 0, 2, 3]) == [Fraction(5, 6), Fraction(5, 6), Fraction(1, 3), 0]
     assert sum(seat_points([0, 1, 1, 1, 2])) == Fraction(5, 2)  # a table always hands out seats / 2
+
+
+@settings(max_examples=25)
+@given(st.integers(2, 40), st.sampled_from([(2, 2, 6), (3, 2, 6), (4, 3, 4), (5, 2, 5), (6, 2, 6)]),
+       st.integers(1, 8), st.randoms(use_true_random=False))
+def test_round_after_round_tables_stay_legal_and_nobody_has_two_byes(
+        count: int, game: tuple[int, int, int], rounds: int, rng: Any) -> None:
+    per_table, min_seats, max_seats = game
+    points = {f"p{i}": Fraction(0) for i in range(count)}
+    met: dict[str, set[str]] = {pid: set() for pid in points}
+    had_bye: set[str] = set()
+    handed_out = Fraction(0)
+    for _ in range(rounds):
+        entrants = [Entrant(pid, got, 0.0, i) for i, (pid, got) in enumerate(points.items())]
+        try:
+            pairing = pair_round(entrants, {k: frozenset(v) for k, v in met.items()}, had_bye, per_table,
+                                 min_seats, max_seats)
+        except PairingImpossible:
+            shape = table_sizes(count, per_table, min_seats, max_seats)
+            assert shape is None or count - len(had_bye) < shape[1]
+            return
+        seated = [pid for table in pairing.tables for pid in table]
+        assert sorted(seated + pairing.byes) == sorted(points)
+        assert all(min_seats <= len(table) <= per_table for table in pairing.tables)
+        assert not set(pairing.byes) & had_bye
+        had_bye |= set(pairing.byes)
+        for pid in pairing.byes:
+            points[pid] += 1
+        for table in pairing.tables:
+            ranks = [rng.randrange(len(table)) for _ in table]
+            for pid, got in zip(table, seat_points(ranks), strict=True):
+                points[pid] += got
+            for pid in table:
+                met[pid].update(other for other in table if other != pid)
+        # A table hands out seats / 2 points, a bye one: nothing is lost or made up.
+        handed_out += sum(Fraction(len(t), 2) for t in pairing.tables) + len(pairing.byes)
+        assert sum(points.values()) == handed_out
