@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Response
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from engine.tournaments import STATUSES
-from projections.listing import BadCursor
+from projections.listing import CURSOR_PATTERN, BadCursor
 from service.answers import Problem
+from service.api_doc import BODY, OPTIONAL_TOKEN, TOKEN, Blueprint, declare, path_param
 from service.context import current_player, engine
-from service.inputs import object_body, query_int
+from service.inputs import object_body
+from service.queries import Choice, WholeNumber
 from service.schemas import TimeControlSchema
 
 tournaments_bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
+TOURNAMENT_ID = (path_param("tournament_id", "The tournament's id"),)
+FOUND = {404: ("tournament_not_found",)}
 
 #: A round lasts at most this long by default: 14 days.
 DEFAULT_ROUND_SECONDS = 14 * 86400
@@ -115,7 +119,25 @@ class TournamentListSchema(Schema):
     next_cursor = fields.String(allow_none=True)
 
 
+class TournamentListQuery(Schema):
+    status = Choice(list(STATUSES), "status must be one of: open, running, finished",
+                    metadata={"description": "open (the default), running or finished"})
+    limit = WholeNumber(1, 200, metadata={"description": "At most this many"})
+    cursor = fields.String(metadata={"description": "The `next_cursor` of the previous page (omit for the first page)",
+                                     "pattern": CURSOR_PATTERN})
+
+
+TOURNAMENT_LIST_QUERY = TournamentListQuery()
+
+
 @tournaments_bp.post("")
+@declare("Create a Swiss tournament", auth="required", ok=(201, "Tournament"),
+         problems=(BODY, TOKEN, {422: ("invalid_tournament", "unknown_game", "bad_seat_count", "bad_player_bounds",
+                                       "bad_starts_at")}),
+         body="TournamentCreate", open_codes=("the game's option codes",),
+         description="Every field is checked: a field of the wrong type or out of bounds is 422 "
+                     "`invalid_tournament` naming it in `errors`. `round_seconds` (14 days by default) caps a round: "
+                     "then the takeover bot plays every seat still owing decisions.")
 def create_tournament() -> tuple[dict[str, Any], int]:
     player = current_player()
     assert player is not None
@@ -129,26 +151,34 @@ def create_tournament() -> tuple[dict[str, Any], int]:
 
 
 @tournaments_bp.get("")
-def list_tournaments() -> dict[str, Any]:
+@declare("Tournaments by status, oldest first", auth="optional", ok=(200, "TournamentList"),
+         problems=(OPTIONAL_TOKEN, {400: ("bad_query", "bad_cursor")}),
+         description="Paged like the lobby: pass `next_cursor` as `cursor` until it is null.")
+@tournaments_bp.arguments(TOURNAMENT_LIST_QUERY, location="query")
+def list_tournaments(query: dict[str, Any]) -> dict[str, Any]:
     current_player(required=False)
-    status = request.args.get("status", "open")
-    if status not in STATUSES:
-        raise Problem(400, "bad_query", "status must be one of: open, running, finished")
-    limit = query_int("limit", 50, 1, 200)
     try:
-        page = engine().tournaments.page(status, limit, request.args.get("cursor"))
+        page = engine().tournaments.page(query.get("status", "open"), query.get("limit", 50), query.get("cursor"))
     except BadCursor:
         raise Problem(400, "bad_cursor", "cursor must be a next_cursor: <score>_<tournament id>") from None
     return {"tournaments": page.cards, "next_cursor": page.next_cursor}
 
 
 @tournaments_bp.get("/<tournament_id>")
+@declare("A tournament: standings, rounds, tables and results", auth="optional", ok=(200, "Tournament"),
+         problems=(OPTIONAL_TOKEN, FOUND), params=TOURNAMENT_ID,
+         description="Standings by points, then Buchholz, then rating; each round's tables name their game "
+                     "(GET /v1/games/<id>) and, once it ended, each seat's rank.")
 def tournament(tournament_id: str) -> dict[str, Any]:
     current_player(required=False)
     return engine().tournaments.view(tournament_id)
 
 
 @tournaments_bp.post("/<tournament_id>/join")
+@declare("Join a tournament before its start", auth="required", ok=(200, "Tournament"),
+         problems=(TOKEN, FOUND, {409: ("tournament_started", "tournament_cancelled", "tournament_full", "busy")}),
+         params=TOURNAMENT_ID,
+         description="Joining twice changes nothing. Your rating in the title now is the one pairing uses.")
 def join(tournament_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
@@ -156,6 +186,9 @@ def join(tournament_id: str) -> dict[str, Any]:
 
 
 @tournaments_bp.post("/<tournament_id>/leave")
+@declare("Leave a tournament before its start", auth="required", ok=(200, "Tournament"),
+         problems=(TOKEN, FOUND, {403: ("not_entered",), 409: ("tournament_started", "tournament_cancelled", "busy")}),
+         params=TOURNAMENT_ID)
 def leave(tournament_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
@@ -163,6 +196,12 @@ def leave(tournament_id: str) -> dict[str, Any]:
 
 
 @tournaments_bp.post("/<tournament_id>/start")
+@declare("Its creator starts it early", auth="required", ok=(200, "Tournament"),
+         problems=(TOKEN, FOUND, {403: ("not_creator",),
+                                  409: ("tournament_started", "tournament_cancelled", "too_few_players", "busy")}),
+         params=TOURNAMENT_ID,
+         description="Once `min_players` have joined; round 1 is paired at once. Otherwise it starts by itself at "
+                     "`starts_at`, or is cancelled with too few players.")
 def start(tournament_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
@@ -170,6 +209,11 @@ def start(tournament_id: str) -> dict[str, Any]:
 
 
 @tournaments_bp.post("/<tournament_id>/withdraw")
+@declare("Withdraw from a running tournament", auth="required", ok=(200, "Tournament"),
+         problems=(TOKEN, FOUND, {403: ("not_entered",),
+                                  409: ("tournament_not_started", "tournament_over", "already_withdrawn", "busy")}),
+         params=TOURNAMENT_ID,
+         description="You are not paired again, and every running game of yours in it is resigned.")
 def withdraw(tournament_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
@@ -177,6 +221,10 @@ def withdraw(tournament_id: str) -> dict[str, Any]:
 
 
 @tournaments_bp.get("/<tournament_id>/log")
+@declare("The tournament's hash-chained stream (NDJSON)", auth="optional", ok=(200, None),
+         problems=(OPTIONAL_TOKEN, FOUND), params=TOURNAMENT_ID, ok_type="application/x-ndjson",
+         description="Public at any time: `intrigue verify FILE` re-runs each round's pairing from the results "
+                     "before it.")
 def tournament_log(tournament_id: str) -> Response:
     """The tournament's hash-chained stream as NDJSON, public at any time: ``intrigue verify`` re-runs its pairings."""
     current_player(required=False)
