@@ -15,7 +15,10 @@ from engine.errors import Conflict
 from engine.outcomes import Player
 from engine.tournament_hooks import DISPATCH_TOURNAMENT, dispatch
 from engine.tournament_state import check_pairings, replay
+from engine.tournaments import PLAY_OUT
 from tests.platform.test_webhooks import Answering
+from workers.jobs import install_engine, play_out
+from workers.runner import Sweeper
 
 
 def settings(**changes: Any) -> dict[str, Any]:
@@ -116,3 +119,24 @@ def test_the_listings_and_the_due_set_rebuild_from_the_streams(engine: Engine) -
     assert [m.decode() for m, _ in after[keys.listing("open")]] == [waiting]
     assert after[keys.due()] and all(score == pytest.approx(old, abs=1) for (_, score), (_, old)
                                      in zip(after[keys.due()], before[keys.due()], strict=True))
+
+
+def test_the_workers_sweep_starts_it_and_a_bot_worker_plays_out_a_round_at_its_deadline(engine: Engine) -> None:
+    host, guest = players(engine, 2)
+    tid = engine.tournaments.create(host, settings(rounds=1))["id"]
+    engine.tournaments.join(host, tid)
+    engine.tournaments.join(guest, tid)
+    starts = datetime.fromisoformat(engine.tournaments.view(tid)["starts_at"])
+    Sweeper(engine).sweep_tournaments(starts + timedelta(seconds=1))  # the worker's sweep, at that moment
+    round_one = engine.tournaments.view(tid)["rounds_played"][0]
+    game_id = round_one["tables"][0]["game"]
+    assert engine.load(game_id)["status"] == "active"
+    deadline = datetime.fromisoformat(round_one["deadline"])
+    Sweeper(engine).sweep_tournaments(deadline + timedelta(seconds=1))
+    asked = [job for job in engine.scheduler.bots.jobs  # type: ignore[union-attr]  # the fixture has one
+             if job.func_name == PLAY_OUT]
+    assert [job.args for job in asked] == [[game_id]]
+    install_engine(engine)
+    assert play_out(game_id) == "over"  # what the bot worker runs
+    assert engine.load(game_id)["status"] == "finished"
+    assert engine.tournaments.view(tid)["status"] == "finished"
