@@ -129,6 +129,7 @@ export function follow(path, onFrame, {onState = () => {}, done = () => false} =
 export const tournaments = {
   list: (status, cursor) => api("GET", `/v1/tournaments?${new URLSearchParams({status, limit: "20", ...(cursor ? {cursor} : {})})}`),
   get: (id) => api("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
+  create: (body) => api("POST", "/v1/tournaments", {body}),
   join: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/join`),
   leave: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/leave`),
   start: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/start`),

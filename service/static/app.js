@@ -53,7 +53,7 @@ const routes = [
   [/^\/players\/([A-Za-z0-9_-]+)\/?$/, playerPage],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, leaderboardPage],
   [/^\/rules\/([a-z]+)\/?$/, rulesPage],
-  [/^\/tournaments\/?$/, (el) => tournamentsPage(el, {showError})],
+  [/^\/tournaments\/?$/, (el) => tournamentsPage(el, {showError, navigate})],
   [/^\/tournaments\/([A-Za-z0-9_-]+)\/?$/, (el, id) => tournamentPage(el, id, {showError, clearError})],
 ];
 

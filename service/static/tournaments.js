@@ -3,7 +3,7 @@
 
 import {session, tournaments} from "./api.js";
 import {fill, h} from "./dom.js";
-import {gameName} from "./words.js";
+import {GAME_NAMES, gameName} from "./words.js";
 
 const STATUSES = [["open", "Open"], ["running", "Running"], ["finished", "Finished"]];
 
@@ -13,10 +13,44 @@ function summaryLine(t) {
   return `${gameName(t.game)} · ${size} · ${who}`;
 }
 
-export function tournamentsPage(el, {showError}) {
+function createForm({showError, navigate}) {
+  const field = (id, label, input) => h("div", {class: "field"}, h("label", {for: id}, label), input);
+  const game = h("select", {id: "t-game", name: "game"}, Object.keys(GAME_NAMES).map((g) => h("option", {value: g}, gameName(g))));
+  const name = h("input", {id: "t-name", name: "name", maxlength: 80, placeholder: "Sunday Swiss"});
+  const seats = h("input", {id: "t-seats", name: "seats_per_table", type: "number", value: 3, min: 2, max: 6, required: true});
+  const rounds = h("input", {id: "t-rounds", name: "rounds", type: "number", value: 3, min: 1, max: 50, required: true});
+  const least = h("input", {id: "t-min", name: "min_players", type: "number", value: 6, min: 2, required: true});
+  const later = new Date(Date.now() + 86400000);
+  const starts = h("input", {id: "t-starts", name: "starts_at", type: "datetime-local", required: true,
+    value: new Date(later.getTime() - later.getTimezoneOffset() * 60000).toISOString().slice(0, 16)});
+  const days = h("input", {id: "t-days", name: "days", type: "number", value: 1, min: 0.001, step: "any", required: true});
+  return h("details", {class: "card"}, h("summary", {}, "Create a tournament"),
+    h("form", {onsubmit: async (event) => {
+      event.preventDefault();
+      const body = {game: game.value, seats_per_table: +seats.value, rounds: +rounds.value, min_players: +least.value,
+        starts_at: new Date(starts.value).toISOString(),
+        time_control: {seconds_per_move: Math.max(1, Math.round(+days.value * 86400))}};
+      if (name.value.trim()) body.name = name.value.trim();
+      if (body.min_players < body.seats_per_table) {  // the server would refuse it (bad_player_bounds): say so first
+        showError(new Error(`at least ${body.seats_per_table} players are needed to fill a table of ${body.seats_per_table}`));
+        return;
+      }
+      try {
+        const made = await tournaments.create(body);
+        navigate(`/tournaments/${made.id}`);
+      } catch (err) { showError(err); }
+    }},
+      field("t-name", "Name", name), field("t-game", "Game", game), field("t-seats", "Seats per table", seats),
+      field("t-rounds", "Rounds", rounds), field("t-min", "Players needed to start", least),
+      field("t-starts", "Starts at (your local time)", starts), field("t-days", "Days per move", days),
+      h("button", {type: "submit"}, "Create the tournament")));
+}
+
+export function tournamentsPage(el, {showError, navigate}) {
   document.title = "Tournaments · Intrigue";
   el.append(h("h1", {}, "Tournaments"),
     h("p", {class: "muted"}, "Swiss tournaments: each round seats players of equal score together; a round's tables are ordinary games."));
+  if (session.token) el.append(createForm({showError, navigate}));
   for (const [status, title] of STATUSES) {
     const list = h("div", {class: "games", id: `tournaments-${status}`, "aria-live": "polite"}, h("p", {}, "Loading…"));
     const more = h("button", {type: "button", hidden: true}, `More ${title.toLowerCase()} tournaments`);

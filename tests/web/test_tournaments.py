@@ -59,3 +59,24 @@ def test_a_player_joins_leaves_joins_again_follows_a_table_and_withdraws(
     expect(tess.page.get_by_role("button", name="Withdraw")).to_have_count(0)
     after = host.call("GET", f"/v1/tournaments/{tid}")
     assert [p["withdrawn"] for p in after["entrants"] if p["name"] == "Tess"] == [True]
+
+
+def test_a_player_creates_a_tournament_with_the_form_and_is_refused_what_does_not_hold(
+        players: Callable[..., Player], axe_source: str) -> None:
+    ulla = players("Ulla")
+    ulla.sign_up()
+    ulla.open("/tournaments")
+    ulla.page.get_by_text("Create a tournament").click()
+    assert axe_violations(ulla.page, axe_source) == []
+    ulla.page.get_by_label("Name").fill("Form Swiss")
+    ulla.page.get_by_label("Game").select_option("revolution")
+    ulla.page.get_by_label("Seats per table").fill("4")
+    ulla.page.get_by_label("Players needed to start").fill("3")  # fewer than a table: refused, nothing sent
+    ulla.page.get_by_role("button", name="Create the tournament").click()
+    expect(ulla.page.locator("#notice")).to_contain_text("at least 4 players are needed to fill a table of 4")
+    ulla.page.get_by_label("Players needed to start").fill("8")
+    ulla.page.get_by_role("button", name="Create the tournament").click()
+    expect(ulla.page.get_by_role("heading", name="Form Swiss")).to_be_visible()
+    expect(ulla.page).to_have_url(re.compile(r"/tournaments/[0-9a-f]+$"))
+    expect(ulla.page.get_by_text("Revolution! · 4 seats a table · 3 rounds · 0 players (at least 8)")).to_be_visible()
+    expect(ulla.page.get_by_role("button", name="Start now")).to_be_visible()
