@@ -140,3 +140,13 @@ def test_the_workers_sweep_starts_it_and_a_bot_worker_plays_out_a_round_at_its_d
     assert play_out(game_id) == "over"  # what the bot worker runs
     assert engine.load(game_id)["status"] == "finished"
     assert engine.tournaments.view(tid)["status"] == "finished"
+
+
+def test_the_list_pages_like_the_lobby(engine: Engine) -> None:
+    (host,) = players(engine, 1)
+    made = [engine.tournaments.create(host, settings(name=f"T{i}"))["id"] for i in range(3)]
+    first = engine.tournaments.page("open", 2, None)
+    assert [card["id"] for card in first.cards] == made[:2] and first.next_cursor is not None
+    second = engine.tournaments.page("open", 2, first.next_cursor)
+    assert [card["id"] for card in second.cards] == made[2:] and second.next_cursor is None
+    assert engine.tournaments.page("running", 2, None).cards == []
