@@ -310,10 +310,7 @@ class Tournaments:
             game_id = table["game"]
             try:
                 if not self.commits.store.exists(game_id):
-                    self.tables.create_game(creator, state["game"], len(table["players"]), state["options"],
-                                            state["time_control"], unlisted=True, invite=table["players"],
-                                            game_id=game_id, rated=state["rated"], tournament=state["id"],
-                                            round_=round_["round"])
+                    self._create_table(creator, state, round_["round"], table)
                 for player_id in table["players"]:
                     record = self.commits.load(game_id)
                     if record["status"] != "open":
@@ -321,6 +318,18 @@ class Tournaments:
                     self.tables.join(Player(player_id, names.get(player_id, "")), game_id)
             except Exception:  # the sweep repairs it on its next pass
                 log.exception("could not open table %s of tournament %s", table["table"], state["id"])
+
+    def _create_table(self, creator: Player, state: State, number: int, table: Mapping[str, Any]) -> None:
+        """A table's game, with the tournament's options; a smaller table whose seat count they do
+        not fit (a scenario's deck for a full table, say) gets the game's defaults instead."""
+        seats = len(table["players"])
+        try:
+            options = registry.load(state["game"]).validate_options(dict(state["options"]), seats)
+        except InvalidOptions:
+            options = {}
+        self.tables.create_game(creator, state["game"], seats, options, state["time_control"], unlisted=True,
+                                invite=table["players"], game_id=table["game"], rated=state["rated"],
+                                tournament=state["id"], round_=number)
 
     def _tell(self, state: State) -> None:
         """``tournament_round`` to each player of the round just paired; ``tournament_over`` at the end."""
