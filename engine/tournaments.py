@@ -460,12 +460,12 @@ class Tournaments:
             waiting = awaiting(record)
             version = record["version"]
             if not waiting:
-                drafts = rules.resolve(record["state"], self.seeds.rng(game_id, version + 1))
+                drafts = rules.resolve(record["state"], self.seeds.rng(record, version + 1))
                 self.commits.commit(game_id, record, drafts, {"kind": "system"})
                 continue
             seat = sorted(waiting)[0]
-            action, strategy = self.bots.takeover(record, seat, self.seeds.rng(game_id, version + 1, "bot"))
-            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(game_id, version + 1))
+            action, strategy = self.bots.takeover(record, seat, self.seeds.rng(record, version + 1, "bot"))
+            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(record, version + 1))
             self.commits.commit(game_id, record, drafts, {"kind": "bot", "seat": seat, "strategy": strategy,
                                                           "action": action, "reason": "round_deadline"})
         return "unfinished"

@@ -110,6 +110,8 @@ class Operation:
     open_codes: tuple[str, ...] = ()
     #: Headers a success may carry (an OpenAPI response's ``headers``).
     ok_headers: dict[str, Any] = field(default_factory=dict)
+    #: Whether the body must be sent (a join's may be left out).
+    body_required: bool = True
     method: str = ""
     path: str = ""
 
@@ -139,7 +141,8 @@ class Operation:
         if params:
             result["parameters"] = params
         if self.body:
-            result["requestBody"] = {"required": True, "content": {"application/json": {"schema": ref(self.body)}}}
+            result["requestBody"] = {"required": self.body_required,
+                                     "content": {"application/json": {"schema": ref(self.body)}}}
         ok: dict[str, Any] = {"description": "Success"}
         if self.ok_type:
             media: dict[str, Any] = {"schema": ref(self.ok_schema) if self.ok_schema else {"type": "string"}}
@@ -166,10 +169,11 @@ class Operation:
 def declare(summary: str, *, auth: str, ok: tuple[int, str | None], problems: tuple[dict[int, tuple[str, ...]], ...],
             params: tuple[dict[str, Any], ...] = (), body: str | None = None, ok_type: str = "application/json",
             description: str = "", open_codes: tuple[str, ...] = (),
-            ok_headers: dict[str, Any] | None = None) -> Callable[[F], F]:
+            ok_headers: dict[str, Any] | None = None, body_required: bool = True) -> Callable[[F], F]:
     """Declare a route's operation; the route decorator of :class:`Blueprint` (above it) files it."""
     operation = Operation(summary, auth, ok[0], ok[1], join(*problems), params=params, body=body, ok_type=ok_type,
-                          description=description, open_codes=open_codes, ok_headers=ok_headers or {})
+                          description=description, open_codes=open_codes, ok_headers=ok_headers or {},
+                          body_required=body_required)
 
     def mark(view: F) -> F:
         view.declared = operation  # type: ignore[attr-defined]  # read by Blueprint.route

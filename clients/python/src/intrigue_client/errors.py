@@ -192,6 +192,10 @@ class AlreadyWithdrawn(Conflict): ...
 class InvalidTournament(RuleViolation): ...
 class BadPlayerBounds(RuleViolation): ...
 class BadStartsAt(RuleViolation): ...
+class BadCommitment(RuleViolation): ...
+class BadReveal(RuleViolation): ...
+class GameNotStarting(Conflict): ...
+class NothingToReveal(Conflict): ...
 
 
 #: ``code`` -> exception class, for every code the API documents.
@@ -230,6 +234,8 @@ ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
     "tournament_not_started": TournamentNotStarted, "tournament_over": TournamentOver,
     "already_withdrawn": AlreadyWithdrawn, "invalid_tournament": InvalidTournament,
     "bad_player_bounds": BadPlayerBounds, "bad_starts_at": BadStartsAt,
+    "bad_commitment": BadCommitment, "bad_reveal": BadReveal, "game_not_starting": GameNotStarting,
+    "nothing_to_reveal": NothingToReveal,
 }
 
 _BY_STATUS: dict[int, type[IntrigueError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
@@ -266,4 +272,6 @@ __all__ = [
     "TournamentNotFound", "NotEntered", "TournamentStarted", "TournamentCancelled", "TournamentFull", "TooFewPlayers",
     "TournamentNotStarted", "TournamentOver", "AlreadyWithdrawn", "InvalidTournament", "BadPlayerBounds",
     "BadStartsAt",
+    "NotInLog", "BeyondLog", "BadRange", "BadCosignature", "BadCommitment", "BadReveal", "GameNotStarting",
+    "NothingToReveal",
 ]
