@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed",
                                  description="Exit 0: the log checks; 1: it was tampered with (or the game has "
                                              "not ended); 2: the input is not a game log.")
-    verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
+    verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log, or a tournament's from "
+                                     "GET /v1/tournaments/<id>/log: its pairings re-run ('-' for stdin)")
     verify.add_argument("--checkpoint", metavar="FILE",
                         help="also prove the game is in the transparency log this signed checkpoint "
                              "(GET /v1/transparency/checkpoint) commits to; needs --url for the proof")
