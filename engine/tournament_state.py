@@ -22,13 +22,14 @@ numbers, and ``intrigue verify`` can re-run each round's pairing from the result
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from engine.pairing import BYE_POINTS, Entrant, Pairing, pair_round, seat_points
-from events.envelope import Envelope
+from events.envelope import Envelope, seal, utc_now
 from games import registry
+from games.base import GameEvent
 
 State = dict[str, Any]
 
@@ -54,6 +55,14 @@ def fold(state: State | None, event: Envelope) -> State:
     new["last_hash"] = event.hash
     new["updated_at"] = event.at
     return new
+
+
+def fold_drafts(state: State, drafts: Sequence[GameEvent]) -> State:
+    """``state`` after ``drafts`` (unsealed): what an append of them would lead to."""
+    out = state
+    for offset, draft in enumerate(drafts, start=1):
+        out = fold(out, seal(state["version"] + offset, draft.type, utc_now(), None, draft.data, {}, "0" * 64))
+    return out
 
 
 def replay(events: Iterable[Envelope]) -> State | None:

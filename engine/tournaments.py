@@ -40,7 +40,7 @@ from engine.tournament_hooks import notify
 from engine.tournament_state import (
     State,
     current_round,
-    fold,
+    fold_drafts,
     next_pairing,
     present,
     replay,
@@ -253,7 +253,7 @@ class Tournaments:
     def _begin(self, state: State, cause: Mapping[str, Any]) -> bool:
         """Start: ``TournamentStarted`` and round 1 in one append; the round's games then."""
         started = GameEvent("TournamentStarted", {"at": utc_now()})
-        after = _fold_drafts(state, [started])
+        after = fold_drafts(state, [started])
         drafts = [started, *self._next_round(after)]
         done = self._append(state["id"], state, drafts, cause, self._index(state, drafts))
         if done:
@@ -277,7 +277,7 @@ class Tournaments:
 
     def _index(self, before: State, drafts: Sequence[GameEvent]) -> IndexCommands:
         """The listing and due sets after ``drafts``, written in their append."""
-        after = _fold_drafts(before, drafts)
+        after = fold_drafts(before, drafts)
         index = IndexCommands()
         tournament_id = before["id"]
         if after["status"] != before["status"]:
@@ -363,11 +363,11 @@ class Tournaments:
             finished = GameEvent("TableFinished", {"round": number, "table": table["table"], "game": record["id"],
                                                    "ranks": final_ranks(record), "reason": record.get("reason")})
             drafts = [finished]
-            after = _fold_drafts(state, drafts)
+            after = fold_drafts(state, drafts)
             if round_complete(after["rounds"][number - 1]):
                 ended = GameEvent("RoundEnded", {"round": number})
                 drafts.append(ended)
-                drafts += self._next_round(_fold_drafts(after, [ended]))
+                drafts += self._next_round(fold_drafts(after, [ended]))
             if self._append(tournament_id, state, drafts, {"kind": "game", "game": record["id"]},
                             self._index(state, drafts)):
                 self._after_append(tournament_id)
@@ -473,7 +473,10 @@ class Tournaments:
     # ------------------------------------------------------------ the stream
     def _append(self, tournament_id: str, state: State | None, drafts: Sequence[GameEvent],
                 cause: Mapping[str, Any], index: IndexCommands | None = None) -> bool:
-        """Seal ``drafts`` after ``state`` and append them if the stream is still at its version."""
+        """Seal ``drafts`` after ``state`` and append them if the stream is still at its version.
+
+        The ``index`` commands ride in the append; on a Redis Cluster, whose listings live in other
+        hash slots than the stream, they follow it (``intrigue reindex`` rebuilds them if lost)."""
         version = 0 if state is None else state["version"]
         prev = "0" * 64 if state is None else state["last_hash"]
         at = utc_now()
@@ -482,12 +485,9 @@ class Tournaments:
             event = seal(version + offset, draft.type, at, None, draft.data, {**cause, "batch": version + 1}, prev)
             sealed.append(event)
             prev = event.hash
-        return self.store.append(tournament_id, version, sealed, index=index).status == "ok"
-
-
-def _fold_drafts(state: State, drafts: Sequence[GameEvent]) -> State:
-    """``state`` after ``drafts`` (unsealed): what an append of them would lead to."""
-    out = state
-    for offset, draft in enumerate(drafts, start=1):
-        out = fold(out, seal(state["version"] + offset, draft.type, utc_now(), None, draft.data, {}, "0" * 64))
-    return out
+        apart = index if self.commits.cluster else None
+        if self.store.append(tournament_id, version, sealed, index=None if apart else index).status != "ok":
+            return False
+        for command in apart.commands if apart else ():
+            self.redis.execute_command(*command)
+        return True
