@@ -275,8 +275,13 @@ class Webhooks:
         pipe.smismember(self.keys.hooked_players(), sorted({player for _, _, player in notes}))
         return notes
 
-    def after_commit(self, record: Mapping[str, Any], notes: list, hooked_flags: Sequence[int]) -> None:
-        """Ask for the dispatch jobs of players who have webhooks (a deadline_soon check is booked)."""
+    def after_commit(self, record: Mapping[str, Any], notes: list, hooked_flags: Sequence[int],
+                     since: Mapping[int, int] | None = None) -> None:
+        """Ask for the dispatch jobs of players who have webhooks (a deadline_soon check is booked).
+
+        A ``your_turn`` names the version the seat has been awaited since: the commit's, or
+        the one ``since`` gives (a standing order answered after it in the same commit), so it
+        reads as it would have had that answer been typed in a commit of its own."""
         assert self.queue is not None
         players = sorted({player for _, _, player in notes})
         hooked = {player for player, flag in zip(players, hooked_flags, strict=True) if flag}
@@ -289,8 +294,9 @@ class Webhooks:
                 assert seat is not None and deadline is not None
                 self._book_deadline_soon(record, seat, deadline)
                 continue
-            self._enqueue(DISPATCH, f"hook-{game_id}-{version}-{seat}-{kind}", player, kind, game_id, version,
-                          seat, deadline if kind == "your_turn" else None, str(version))
+            news = (since or {}).get(seat, version) if kind == "your_turn" and seat is not None else version
+            self._enqueue(DISPATCH, f"hook-{game_id}-{news}-{seat}-{kind}", player, kind, game_id, news,
+                          seat, deadline if kind == "your_turn" else None, str(news))
 
     def _book_deadline_soon(self, record: Mapping[str, Any], seat: int, deadline: str) -> None:
         """Book the check for when a quarter of the seat's time is left; the sweeper asks for it then."""

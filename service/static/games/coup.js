@@ -41,6 +41,11 @@ const ORDERS = [
    order: {decision: "react", when: {action: "steal", targeted: true, holding: "ambassador"}, answer: {type: "block", card: "ambassador"}}},
   {label: "Always block an assassination of me with the Contessa if I hold it",
    order: {decision: "react", when: {action: "assassinate", targeted: true, holding: "contessa"}, answer: {type: "block", card: "contessa"}}},
+  // Listed after the blocks: when one of those is on and answers, these are not reached.
+  {label: "Never challenge a steal from me (a block above, if on, comes first)",
+   order: {decision: "react", when: {action: "steal", targeted: true, blocking: false}, answer: {type: "pass"}}},
+  {label: "Never challenge an assassination of me (a block above, if on, comes first)",
+   order: {decision: "react", when: {action: "assassinate", targeted: true, blocking: false}, answer: {type: "pass"}}},
 ];
 
 /** Why ``me`` must give up a card now: the latest challenge, assassination or coup that costs it one. */
