@@ -87,6 +87,8 @@ class FollowUps:
         self.hooks = hooks
         self.ratings = ratings
         self.transparency = GamesLog(client, keys.prefix)
+        #: Told of every game of a tournament that ends (``engine.tournaments``, set by the facade).
+        self.on_game_end: Callable[[Record], None] | None = None
 
     def run(self, record: Record, before: Record | None = None) -> None:
         """Update the indexes of one game and ask a worker for its next system step.
@@ -246,6 +248,12 @@ class FollowUps:
             except Exception:
                 log.exception("could not ask for the webhook notifications of game %s at version %s",
                               plan.record["id"], plan.record["version"])
+        if plan.ended and plan.record.get("tournament") and self.on_game_end is not None:
+            try:  # a tournament's trouble must not fail the game's commit: its sweep tells it again
+                self.on_game_end(plan.record)
+            except Exception:
+                log.exception("could not tell tournament %s that game %s ended", plan.record["tournament"],
+                              plan.record["id"])
         if plan.ended and plan.archive_here:
             self.archive(plan.record["id"], plan.record)
         elif plan.ended:

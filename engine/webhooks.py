@@ -49,7 +49,7 @@ from events.store import Keys
 
 log = logging.getLogger(__name__)
 
-EVENT_TYPES = ("your_turn", "deadline_soon", "game_over", "invited")
+EVENT_TYPES = ("your_turn", "deadline_soon", "game_over", "invited", "tournament_round", "tournament_over")
 #: ``deadline_soon`` fires when this share of a seat's time before its default is left.
 DEADLINE_SOON_SHARE = 0.25
 QUEUE_NAME = "intrigue-webhooks"
@@ -445,4 +445,5 @@ def _delivery_view(delivery: Mapping[str, str]) -> dict[str, Any]:
             "version": int(delivery.get("version", 0)), "status": delivery.get("status"),
             "attempts": int(delivery.get("attempts", 0)), "created_at": delivery.get("created_at"),
             "last_attempt_at": delivery.get("last_attempt_at"), "last_status": delivery.get("last_status") or None,
-            "next_retry": delivery.get("next_retry") or None, "delivered_at": delivery.get("delivered_at")}
+            "next_retry": delivery.get("next_retry") or None, "delivered_at": delivery.get("delivered_at"),
+            **({"tournament": delivery["tournament"]} if delivery.get("tournament") else {})}

@@ -67,6 +67,7 @@ def summary(record: Record, exact: bool = False) -> dict[str, Any]:
         "rematch_of": record.get("rematch_of"),
         "rated": bool(record.get("rated")),
         "entropy": dict(record.get("entropy") or {}),
+        **({"tournament": record["tournament"], "round": record.get("round")} if record.get("tournament") else {}),
     }
 
 

@@ -134,6 +134,8 @@ class GameSummarySchema(Schema):
     unlisted = fields.Boolean(metadata={"description": "Kept out of the lobby"})
     rematch_of = fields.String(allow_none=True, metadata={"description": "The game this one is the rematch of"})
     rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
+    tournament = fields.String(metadata={"description": "Present on a table of a tournament's round: its id"})
+    round = fields.Integer(metadata={"description": "Present on a table of a tournament: the round it belongs to"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
     entropy = fields.Dict(keys=fields.String(), values=fields.String(
