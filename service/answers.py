@@ -115,7 +115,6 @@ HTTP_CODES: dict[str, ProblemCode] = {
     "bad_range": ProblemCode(422, "a consistency proof's `from` below 1 or above its `to`"),
     "bad_cosignature": ProblemCode(422, "a cosignature that does not hold, of a checkpoint this server did not "
                                         "sign, or past the number of witnesses the log keeps"),
-    "invalid_tournament": ProblemCode(422, "fields of a tournament's settings at fault (each listed in `errors`)"),
     "too_many_open_games": ProblemCode(409, "the creator's open games are at the operator's limit"),
     "body_too_large": ProblemCode(413, "a body, or a chunk of one, over the size limit"),
     "unsupported_media_type": ProblemCode(415, "a body not sent as application/json"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, fields, validate
 
 from engine.tournaments import STATUSES
 from projections.listing import CURSOR_PATTERN, BadCursor
@@ -132,21 +132,18 @@ TOURNAMENT_LIST_QUERY = TournamentListQuery()
 
 @tournaments_bp.post("")
 @declare("Create a Swiss tournament", auth="required", ok=(201, "Tournament"),
-         problems=(BODY, TOKEN, {422: ("invalid_tournament", "unknown_game", "bad_seat_count", "bad_player_bounds",
+         problems=(BODY, TOKEN, {422: ("unknown_game", "bad_seat_count", "bad_player_bounds",
                                        "bad_starts_at")}),
          body="TournamentCreate", open_codes=("the game's option codes",),
-         description="Every field is checked: a field of the wrong type or out of bounds is 422 "
-                     "`invalid_tournament` naming it in `errors`. `round_seconds` (14 days by default) caps a round: "
+         description="Every field is checked: a field of the wrong type or out of bounds is 400 "
+                     "`invalid_body` naming it in `errors`, as for every body. "
+                     "`round_seconds` (14 days by default) caps a round: "
                      "then the takeover bot plays every seat still owing decisions.")
 def create_tournament() -> tuple[dict[str, Any], int]:
     player = current_player()
     assert player is not None
     raw = object_body()
-    try:
-        body = TOURNAMENT_CREATE_SCHEMA.load(raw)
-    except ValidationError as err:
-        raise Problem(422, "invalid_tournament", "the tournament's settings do not hold",
-                      errors=err.messages) from None
+    body = TOURNAMENT_CREATE_SCHEMA.load(raw)  # a field at fault: the app's 400 invalid_body, as every body
     return engine().tournaments.create(player, body), 201
 
 
