@@ -13,7 +13,8 @@ a method of the part that does it, named here so callers need not know which:
 - upkeep (``engine.upkeep``): the workers' steps, deadlines, sweeps, expiry, the drain,
   reconciling and rebuilding indexes;
 - bot turns (``engine.bot_turns``);
-- the seats' standing orders (``engine.orders``), which the commit path consults.
+- the seats' standing orders (``engine.orders``), which the commit path consults;
+- Swiss tournaments (``engine.tournaments``): a stream of their own, whose rounds are games.
 
 The parts share one store, projector, seed keeper and rate-limit gating, made here.
 """
@@ -26,6 +27,8 @@ from engine.accounts import Accounts
 from engine.bot_turns import BotTurns
 from engine.chat import Chat
 from engine.commit import CommitPath
+from engine.export import Exports
+from engine.fair_shuffle import Reveals
 from engine.follow_up import STALE_DUE_SECONDS, FollowUps
 from engine.gating import Gating
 from engine.moves import Moves
@@ -39,6 +42,7 @@ from engine.seeds import Seeds
 from engine.settings import Settings
 from engine.streams import StreamLeases
 from engine.tables import Tables
+from engine.tournaments import Tournaments
 from engine.upkeep import BOT_STALL_SECONDS, Upkeep
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
@@ -94,12 +98,17 @@ class Engine:
         self.accounts = Accounts(client, self.keys, self.watcher, operator_token or settings.operator_token)
         revisions = settings.revisions_per_decision
         self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating,
-                             revisions_per_decision=revisions)
+                             revisions_per_decision=revisions, reveal_seconds=settings.reveal_seconds)
+        self.reveals = Reveals(self.seeds, self.commits)
         self.moves = Moves(self.store, self.projector, self.seeds, self.commits, self.gating,
                            revisions_per_decision=revisions)
         self.reading = Reading(client, self.keys, self.store, self.projector, self.commits, self.chat,
                                self.ratings, self.streams, self.gating)
+        self.exports = Exports(client, self.keys, self.projector)
         self.bots = BotTurns(self.store, self.projector, self.seeds, self.commits, self.moves, settings)
+        self.tournaments = Tournaments(client, self.keys, self.seeds, self.commits, self.tables, self.bots,
+                                       self.ratings, self.hooks, scheduler)
+        self.follow_ups.on_game_end = self.tournaments.game_ended
         self.upkeep = Upkeep(client, self.keys, self.store, self.projector, self.seeds, self.commits,
                              self.follow_ups, self.bots, scheduler, self.ratings, settings)
 
@@ -129,6 +138,7 @@ class Engine:
         self.leave = tables.leave
         self.cancel = tables.cancel
         self.resign = tables.resign
+        self.reveal = self.reveals.reveal
 
         self.act = self.moves.act
 
@@ -149,6 +159,7 @@ class Engine:
         self.transcript = reading.transcript
         self.player_profile = reading.player_profile
         self.leaderboard = reading.leaderboard
+        self.finished_games = self.exports.finished_games
 
         self.create_webhook = self.hooks.create
         self.webhooks_of = self.hooks.listing

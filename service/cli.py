@@ -57,12 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed",
                                  description="Exit 0: the log checks; 1: it was tampered with (or the game has "
                                              "not ended); 2: the input is not a game log.")
-    verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
+    verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log, or a tournament's from "
+                                     "GET /v1/tournaments/<id>/log: its pairings re-run ('-' for stdin)")
     verify.add_argument("--checkpoint", metavar="FILE",
                         help="also prove the game is in the transparency log this signed checkpoint "
                              "(GET /v1/transparency/checkpoint) commits to; needs --url for the proof")
-    verify.add_argument("--url", help="the server: its published key and the game's inclusion proof")
-    verify.add_argument("--key", help="the server's Ed25519 public key in base64 (else fetched from --url)")
+    verify.add_argument("--url", help="the server: its published key (checks the log's signed final record) "
+                                      "and the game's inclusion proof")
+    verify.add_argument("--key", help="the server's Ed25519 public key, to check the log's signed final record "
+                                      "and the checkpoint: base64, PEM or GET /v1/keys's JSON, or a file holding "
+                                      "one (else fetched from --url)")
 
     witness = commands.add_parser("witness", help="check the transparency log grows honestly, and cosign it",
                                   description="Exit 0: the checkpoint extends the last one seen and is cosigned; "
@@ -300,6 +304,10 @@ def _verify(args: argparse.Namespace) -> int:
     except UnusableLog as err:
         print(f"unusable input: {args.file}: {err}", file=sys.stderr)
         return 2
+    if events and events[0].type == "TournamentCreated":  # a tournament's stream: its pairings re-run
+        from service.tournament_verify import verify_tournament
+
+        return verify_tournament(events)
     try:
         report = audit(events)
     except AuditError as err:
@@ -307,19 +315,23 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     print(f"OK: {report.events} events, hash chain intact, seed matches its commitment, every step replayed; "
           f"winners {report.winners}")
-    if args.checkpoint is None:
-        return 0
-    from service.log_proof import NotProved, Unusable, check
+    from engine.final_record import BadSignature, check_final_record
+    from service.log_proof import NotProved, Unusable, check, resolve_key
 
     try:
-        print("OK: " + check(events, Path(args.checkpoint).read_text(encoding="utf-8"), args.url, args.key))
+        key = resolve_key(args.key, args.url)
+        signed = check_final_record(events, key)
+        if signed is not None:
+            print("OK: " + signed)
+        if args.checkpoint is not None:
+            print("OK: " + check(events, Path(args.checkpoint).read_text(encoding="utf-8"), args.url, key))
     except (OSError, UnicodeDecodeError) as err:
         print(f"cannot read the checkpoint {args.checkpoint}: {err}", file=sys.stderr)
         return 2
     except Unusable as err:
         print(f"unusable input: {err}", file=sys.stderr)
         return 2
-    except NotProved as err:
+    except (BadSignature, NotProved) as err:
         print(f"INVALID: {err}", file=sys.stderr)
         return 1
     return 0
@@ -366,7 +378,9 @@ def _reindex(args: argparse.Namespace) -> int:
                     settings=settings)
     count = engine.rebuild_indexes(progress=progress.update)
     players = backfill(client, engine.keys)
-    print(f"rebuilt the indexes of {count} game(s) and the name index of {players} player(s)")
+    tournaments = engine.tournaments.rebuild_indexes()
+    print(f"rebuilt the indexes of {count} game(s), {tournaments} tournament(s) and the name index of "
+          f"{players} player(s)")
     return 0
 
 

@@ -14,6 +14,10 @@ BOTS_DESCRIPTION = ("Seats bots hold from the start, by seat number (0 is the fi
                     "other seats; the game starts when they are filled. At least one seat is left for a person")
 
 
+#: How a game's times are shown (projections.views.shown_time), for the API reference.
+SHOWN_TIMES = ("While the game is on, rounded down to the minute (under an hour per move) or the hour, so an answer a "
+               "standing order made reads as one typed then; exact once the game is over.")
+
 class PlayerCreateSchema(Schema):
     class Meta:
         unknown = EXCLUDE
@@ -106,15 +110,17 @@ class PlayerRefSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    status = fields.String(validate=validate.OneOf(["open", "active", "finished", "cancelled"]),
-                           metadata={"description": "`cancelled`: its creator called it off before it started"})
+    status = fields.String(validate=validate.OneOf(["open", "starting", "active", "finished", "cancelled"]),
+                           metadata={"description": "`cancelled`: its creator called it off before it started; "
+                                                    "`starting`: every seat is taken, and the committed seats' "
+                                                    "secrets are awaited (POST /v1/games/{game_id}/reveal)"})
     version = fields.Integer()
     seats = fields.Integer()
     players = fields.List(fields.Nested(PlayerRefSchema, allow_none=True))
     options = fields.Dict()
     time_control = fields.Nested(TimeControlSchema)
     created_at = fields.String()
-    updated_at = fields.String()
+    updated_at = fields.String(metadata={"description": "The last event's time. " + SHOWN_TIMES})
     seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end. It proves "
                                                        "the shuffles only when `scenario` is false"})
     bots = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(STRATEGIES)),
@@ -128,8 +134,14 @@ class GameSummarySchema(Schema):
     unlisted = fields.Boolean(metadata={"description": "Kept out of the lobby"})
     rematch_of = fields.String(allow_none=True, metadata={"description": "The game this one is the rematch of"})
     rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
+    tournament = fields.String(metadata={"description": "Present on a table of a tournament's round: its id"})
+    round = fields.Integer(metadata={"description": "Present on a table of a tournament: the round it belongs to"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
+    entropy = fields.Dict(keys=fields.String(), values=fields.String(
+        validate=validate.OneOf(["committed", "revealed", "dropped"])), metadata={
+        "description": "Fair shuffles: each seat that joined with a commitment, and where its secret stands. "
+                       "`dropped`: not revealed in time, left out of the seed's mix"})
 
 
 class GameViewSchema(GameSummarySchema):
@@ -229,7 +241,8 @@ class FeedEventSchema(Schema):
     id = fields.String(metadata={"description": "A ChatMessage's id (<version>-<n>)"})
     version = fields.Integer(metadata={"description": "A ChatMessage's version: the event it followed"})
     type = fields.String()
-    at = fields.String()
+    at = fields.String(metadata={"description": "When it happened (a ChatMessage: when it was said, exact). An "
+                                                "event's: " + SHOWN_TIMES})
     actor = fields.Integer(allow_none=True)
     data = fields.Dict()
 

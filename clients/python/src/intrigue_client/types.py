@@ -13,7 +13,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 #: An action object: ``{"type": ...}`` plus that action's own fields, as ``legal_actions`` lists it.
 Action = dict[str, Any]
 
-GameStatus = Literal["open", "active", "finished", "cancelled"]
+GameStatus = Literal["open", "starting", "active", "finished", "cancelled"]
 
 
 class Player(TypedDict):
@@ -57,6 +57,8 @@ class GameSummary(TypedDict):
     rated: NotRequired[bool]
     #: The seats bots hold, by seat number (as a string), with their strategy.
     bots: NotRequired[dict[str, str]]
+    #: Fair shuffles: each seat that joined with a commitment, and where its secret stands.
+    entropy: NotRequired[dict[str, Literal["committed", "revealed", "dropped"]]]
 
 
 class GameView(GameSummary):
@@ -166,6 +168,26 @@ class InclusionProof(TypedDict):
     hashes: list[str]
 
 
+class ExportResult(TypedDict):
+    winners: list[int] | None
+    reason: str | None
+
+
+class ExportedGame(TypedDict, total=False):
+    """One line of ``GET /v1/players/<id>/games/export``; ``log`` only with ``logs=true``."""
+
+    id: str
+    title: str
+    players: list[dict[str, str] | None]
+    result: ExportResult
+    rated: bool
+    final_hash: str
+    seed_hash: str
+    created_at: str
+    ended_at: str
+    log: list[dict[str, Any]]
+
+
 class FeedEvent(TypedDict):
     """One item of a feed: an event as the caller may see it, or a ``ChatMessage`` (``seq`` null)."""
 
@@ -208,7 +230,7 @@ class MessagePage(TypedDict):
     messages_after: str | None
 
 
-WebhookEvent = Literal["your_turn", "deadline_soon", "game_over"]
+WebhookEvent = Literal["your_turn", "deadline_soon", "game_over", "invited", "tournament_round", "tournament_over"]
 
 
 class WebhookCreated(TypedDict):
