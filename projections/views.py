@@ -38,6 +38,7 @@ def summary(record: Record) -> dict[str, Any]:
         "invite": list(record.get("invite") or []),
         "rematch_of": record.get("rematch_of"),
         "rated": bool(record.get("rated")),
+        **({"humans_only": True} if record.get("humans_only") else {}),
     }
 
 
@@ -58,6 +59,8 @@ def _player(player: dict[str, Any] | None) -> dict[str, Any] | None:
     shown = {"id": player["id"], "name": player["name"]}
     if "bot" in player:
         shown["bot"] = player["bot"]
+    if player.get("bot_account"):
+        shown["bot_account"] = True
     return shown
 
 
@@ -152,7 +155,7 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
             shown["bots"] = dict(data["bots"])
         return shown
     if event.type == "PlayerJoined":
-        return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
+        return {"seat": data["seat"], "player": _player(data["player"])}
     if event.type == "DeadlineMissed":
         return {"seat": data["seat"], "misses": data["misses"], "autoplay": data["autoplay"]}
     if event.type == "GameEnded":

@@ -34,6 +34,7 @@ from service.openapi_shapes import action_schema, options_schema
 from service.orders import StandingOrderListSchema, StandingOrderSchema, StandingOrdersSchema
 from service.problem_status import rule_status
 from service.routes import MAX_PAGE, MAX_WAIT_SECONDS
+from service.scopes import SCOPE_OF, SCOPE_WORDS
 from service.version import package_version
 
 docs_bp = Blueprint("docs", __name__)
@@ -177,9 +178,12 @@ def _operations() -> list[Operation]:
                           _query("limit", "At most this many", {"type": "integer", "minimum": 1,
                                                                 "maximum": LOBBY_LIMIT}),
                           _query("cursor", "The next_cursor of the previous page",
-                                 {"type": "string", "pattern": "^[0-9]{1,9}$"})),
+                                 {"type": "string", "pattern": "^[0-9]{1,9}$"}),
+                          _query("bots", "Count bot accounts too (default: people only)",
+                                 {"type": "string", "enum": ["true", "false", "1", "0"]})),
                   description="Only players with at least `min_games` rated games in the title "
-                              "(INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`."),
+                              "(INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`. Bot "
+                              "accounts are left out unless `bots=true`."),
         Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
                   _join(BODY, TOKEN, {409: ("too_many_open_games",),
                                       422: ("unknown_game", "bad_seat_count", "bad_bot_seat", "unknown_bot_strategy",
@@ -201,7 +205,8 @@ def _operations() -> list[Operation]:
                           CURSOR)),
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
                   "required", 200, "JoinResult",
-                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy")}),
+                  _join(TOKEN, GAME, {403: ("not_invited", "humans_only"),
+                                      409: ("game_not_open", "too_many_revisions", "busy")}),
                   params=(GAME_ID,), description="The last seat to join starts the game."),
         Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
                   "required", 200, "GameView",
@@ -338,9 +343,11 @@ def _operations() -> list[Operation]:
         Operation("get", "/v1/me/tokens", "Your tokens: ids and dates, never a token", "required", 200, "TokenList",
                   _join(TOKEN)),
         Operation("post", "/v1/me/tokens", "Issue another token, shown once (to rotate: issue, then revoke the old)",
-                  "required", 201, "TokenIssued", _join(TOKEN, {409: ("too_many_tokens",)}),
+                  "required", 201, "TokenIssued", _join(TOKEN, BODY, {409: ("too_many_tokens",)}), body="TokenCreate",
                   description="A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one "
-                              "client address shares its INTRIGUE_ADDRESS_RATE_LIMIT."),
+                              "client address shares its INTRIGUE_ADDRESS_RATE_LIMIT. The body is optional: "
+                              "`scopes` limits what the token may do (without it, every scope).",
+                  extra={"optional_body": True}),
         Operation("delete", "/v1/me/tokens/{token_id}", "Revoke a token (this one too); it stops working within "
                                                          "seconds on every API process", "required", 204, None,
                   _join(TOKEN, {404: ("token_not_found",)}),
@@ -404,7 +411,8 @@ SCHEMAS = {
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
     "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "TokenList": schemas.TokenListSchema,
-    "TokenIssued": schemas.TokenIssuedSchema, "ResignResult": schemas.ResignResultSchema,
+    "TokenIssued": schemas.TokenIssuedSchema, "TokenCreate": schemas.TokenCreateSchema,
+    "ResignResult": schemas.ResignResultSchema,
     "PlayerProfile": schemas.PlayerProfileSchema, "Leaderboard": schemas.LeaderboardSchema,
     "KeyList": schemas.KeyListSchema, "InclusionProof": schemas.InclusionProofSchema,
     "ConsistencyProof": schemas.ConsistencyProofSchema, "Cosignature": transparency.CosignatureSchema,
@@ -430,6 +438,9 @@ TABLE_PROPERTIES: dict[str, Any] = {
                              "default: true unless a seat is a bot's"},
     "unlisted": {"type": "boolean", "default": False,
                  "description": "Keep the game out of the lobby: only those given its id find it"},
+    "humans_only": {"type": "boolean", "default": False,
+                    "description": "Keep bot accounts (registered with `bot: true`) out: their join is 403 "
+                                   "`humans_only`"},
     "invite": {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 64},
                "description": "Player ids: only they (and you) may join (others: 403 `not_invited`); each sees "
                               "the game in /v1/me/games with `invited: true` and gets an `invited` webhook. "
@@ -479,6 +490,18 @@ def order_conditions_schema(rules: Any) -> dict[str, Any]:
             "properties": {name: condition.schema() for name, condition in sorted(conditions.items())}}
 
 
+#: Every answer under a limit (service/ratelimit_headers.py): draft-ietf-httpapi-ratelimit-headers.
+RATE_LIMIT_HEADERS: dict[str, Any] = {
+    "RateLimit-Policy": {"description": "The limits this call spends, as structured fields: "
+                                        "`\"player\";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, "
+                                        "and its address's ceiling; an anonymous caller's address's)",
+                         "schema": {"type": "string"}},
+    "RateLimit": {"description": "What is left of each: `\"player\";r=42;t=1` is 42 requests left, whole again in "
+                                 "1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429",
+                  "schema": {"type": "string"}},
+}
+
+
 def _problem_response(status: int, codes: tuple[str, ...], open_codes: tuple[str, ...]) -> dict[str, Any]:
     description = f"{_REASONS.get(status, 'Problem')}. Codes: {', '.join(codes)}"
     if open_codes:
@@ -492,6 +515,8 @@ def _problem_response(status: int, codes: tuple[str, ...], open_codes: tuple[str
     if status in (429, 503):
         response["headers"] = {"Retry-After": {"description": "Seconds to wait before retrying",
                                                "schema": {"type": "integer", "minimum": 1}}}
+    if status == 429:
+        response["headers"].update(RATE_LIMIT_HEADERS)
     if status == 401:
         response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
     return response
@@ -505,10 +530,14 @@ def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"summary": op.summary, "operationId": _operation_id(op),
                               "description": " ".join(filter(None, (auth_line, op.description, more))),
                               "tags": [op.path.split("/")[2]], "parameters": list(op.params)}
+    # The scope a token needs for it (service/scopes.py) is the bearer requirement's one scope.
+    scope = [SCOPE_OF[op.key]] if op.key in SCOPE_OF else []
+    if scope:
+        result["description"] += f" Token scope: `{scope[0]}`."
     if op.auth == "required":
-        result["security"] = [{"bearer": []}]
+        result["security"] = [{"bearer": scope}]
     elif op.auth == "optional":
-        result["security"] = [{}, {"bearer": []}]
+        result["security"] = [{}, {"bearer": scope}]
     else:
         result["security"] = []
     example = examples.get(op.key, {})
@@ -516,7 +545,8 @@ def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
         content: dict[str, Any] = {"schema": _ref(op.body)}
         if "request" in example:
             content["example"] = example["request"]
-        result["requestBody"] = {"required": True, "content": {"application/json": content}}
+        result["requestBody"] = {"required": not op.extra.get("optional_body"),
+                                 "content": {"application/json": content}}
     ok: dict[str, Any] = {"description": "Success"}
     if op.ok_type:
         media: dict[str, Any] = {"schema": _ref(op.ok_schema)} if op.ok_schema else {"schema": {"type": "string"}}
@@ -528,10 +558,9 @@ def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
         if "response" in example:
             media["example"] = example["response"]
         ok["content"] = {op.ok_type: media}
-    if op.ok_headers:
-        ok["headers"] = op.ok_headers
+    ok["headers"] = {**RATE_LIMIT_HEADERS, **op.ok_headers}
     responses: dict[str, Any] = {str(op.ok_status): ok}
-    problems = _join(op.problems, ANYWHERE)
+    problems = _join(op.problems, ANYWHERE, {403: ("missing_scope",)} if scope else {})
     if op.open_codes:
         problems = _join(problems, {422: ()})
     for status in sorted(problems):
@@ -569,7 +598,7 @@ openapi_document.cache_clear = lambda: _build_document.cache_clear()  # type: ig
 def _build_document() -> dict[str, Any]:
     spec = APISpec(title="Intrigue", version=package_version(), openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
                    info={"description": DESCRIPTION})
-    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": SCOPES_TEXT})
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema=schema)
     for name, schema in game_schemas().items():
@@ -587,6 +616,11 @@ def _build_document() -> dict[str, Any]:
     listed.update(items=_ref("StandingOrder"), maxItems=MAX_ORDERS)
     return document
 
+
+SCOPES_TEXT = ("A player's token from POST /v1/players (every scope) or POST /v1/me/tokens (the `scopes` asked "
+               "for, or every one). Each operation's requirement names the one scope it needs; a token without it "
+               "is 403 `missing_scope`. Scopes: "
+               + "; ".join(f"`{name}`: {words}" for name, words in SCOPE_WORDS.items()) + ".")
 
 DESCRIPTION = (
     "Hidden-information board games over HTTP. Every action is an event; every view is filtered for its seat. "

@@ -32,7 +32,8 @@ from service.context import (
 )
 from service.event_stream import MAX_PAGE, EventStream
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
-from service.schemas import PlayerCreateSchema
+from service.schemas import PlayerCreateSchema, TokenCreateSchema
+from service.scopes import with_scopes
 from service.setup_requests import GAME_CREATE_SCHEMA
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -44,14 +45,15 @@ MAX_WAIT_SECONDS = 30
 #: Built once: a marshmallow schema costs more to build than to use, and a built one is
 #: reused safely across requests.
 PLAYER_CREATE_SCHEMA = PlayerCreateSchema()
+TOKEN_CREATE_SCHEMA = TokenCreateSchema()
 
 
 @players_bp.post("")
 def create_player() -> tuple[dict[str, Any], int]:
     body = PLAYER_CREATE_SCHEMA.load(object_body())
     take(limits().registrations(), client_address())
-    player, token = engine().create_player(body["name"])
-    return {"id": player.id, "name": player.name, "token": token}, 201
+    player, token = engine().create_player(body["name"], bot=body["bot"])
+    return {"id": player.id, "name": player.name, "token": token, **({"bot": True} if player.bot else {})}, 201
 
 
 @players_bp.get("")
@@ -81,7 +83,7 @@ def leaderboard(game: str) -> dict[str, Any]:
     raw = request.args.get("cursor")
     if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
         raise Problem(400, "bad_cursor", "cursor must be a next_cursor of this leaderboard")
-    entries, next_offset = engine().leaderboard(game, int(raw or 0), limit)
+    entries, next_offset = engine().leaderboard(game, int(raw or 0), limit, bots=query_bool("bots"))
     return {"game": game, "min_games": engine().settings.leaderboard_min_games, "players": entries,
             "next_cursor": str(next_offset) if next_offset is not None else None}
 
@@ -346,15 +348,17 @@ def my_tokens() -> dict[str, Any]:
     """The caller's tokens: ids and dates (issued, last used), never a token; ``current`` marks this one."""
     player = current_player()
     assert player is not None
-    return {"tokens": engine().tokens_of(player, bearer_token())}
+    return {"tokens": [with_scopes(token) for token in engine().tokens_of(player, bearer_token())]}
 
 
 @me_bp.post("/tokens")
 def issue_token() -> tuple[dict[str, Any], int]:
-    """Another token for the caller, shown once: to rotate one, issue its successor, then revoke it."""
+    """Another token for the caller, shown once: to rotate one, issue its successor, then revoke it.
+    ``{"scopes": [...]}`` limits what it may do; without a body or ``scopes`` it may do everything."""
     player = current_player()
     assert player is not None
-    return engine().issue_token(player, limits().tokens_per_player), 201
+    scopes = TOKEN_CREATE_SCHEMA.load(object_body()).get("scopes") if request.content_length else None
+    return with_scopes(engine().issue_token(player, limits().tokens_per_player, scopes)), 201
 
 
 @me_bp.delete("/tokens/<token_id>")

@@ -93,7 +93,7 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
           : session.token ? joinButton() : h("a", {href: `/account?next=/games/${id}`}, "Sign up or sign in to take a seat"))
         : `You are ${seatName(game, mySeat)}.`),
       h("p", {class: "seated"}, "At the table: ", game.players.map((p, s) => [s ? ", " : "",
-        p ? (p.bot ? `${p.name} (seat ${s}, a bot)` : [h("a", {href: `/players/${p.id}`}, p.name), ` (seat ${s})`]) : `seat ${s} free`])));
+        p ? (p.bot ? `${p.name} (seat ${s}, a bot)` : [h("a", {href: `/players/${p.id}`}, p.name), p.bot_account ? ` (seat ${s}, a bot account)` : ` (seat ${s})`]) : `seat ${s} free`])));
     drawStatus(myTurn);
     drawLife();
     fill(board, table().board(game, {seatName: (s) => seatName(game, s), feed: feedItems}));

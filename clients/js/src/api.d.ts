@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Find players by the start of their name
-         * @description A token is optional. Players whose name starts with `name`, compared case-folded, in name order; at most 20. A client invites people by name with it: the ids go in a new game's `invite`. Names are not unique: two players may share one.
+         * @description A token is optional. Players whose name starts with `name`, compared case-folded, in name order; at most 20. A client invites people by name with it: the ids go in a new game's `invite`. Names are not unique: two players may share one. Token scope: `read`.
          */
         get: operations["getPlayers"];
         put?: never;
@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * A player's ratings and rated games played per title
-         * @description A token is optional. Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two players: each rated game ranks its seats (the winners share first place, resigned seats come last, the latest to resign above the earlier).
+         * @description A token is optional. Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two players: each rated game ranks its seats (the winners share first place, resigned seats come last, the latest to resign above the earlier). Token scope: `read`.
          */
         get: operations["getPlayersPlayerId"];
         put?: never;
@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * A title's best rated players, best first
-         * @description A token is optional. Only players with at least `min_games` rated games in the title (INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`.
+         * @description A token is optional. Only players with at least `min_games` rated games in the title (INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`. Bot accounts are left out unless `bots=true`. Token scope: `read`.
          */
         get: operations["getLeaderboardsGame"];
         put?: never;
@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game; it is open until its seats fill
-         * @description Needs a player token. Games: coup, ideology, pax, revolution. Each game's seats and options are in its `GameCreate` branch; a game's own option problems are 422 with that game's code. `bots` seats bots at once (`{"2": "ismcts"}`): a seat that is not the game's is `bad_bot_seat` (so is leaving no seat for a person), a strategy other than `ismcts` or `random` is `unknown_bot_strategy`.
+         * @description Needs a player token. Games: coup, ideology, pax, revolution. Each game's seats and options are in its `GameCreate` branch; a game's own option problems are 422 with that game's code. `bots` seats bots at once (`{"2": "ismcts"}`): a seat that is not the game's is `bad_bot_seat` (so is leaving no seat for a person), a strategy other than `ismcts` or `random` is `unknown_bot_strategy`. Token scope: `create`.
          */
         post: operations["postGames"];
         delete?: never;
@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Take the first free seat (joining twice keeps your seat)
-         * @description Needs a player token. The last seat to join starts the game.
+         * @description Needs a player token. The last seat to join starts the game. Token scope: `play`.
          */
         post: operations["postGamesGameIdJoin"];
         delete?: never;
@@ -123,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Leave a game that has not started: your seat is free again
-         * @description Needs a player token. Once the game has started, resign instead (409 `game_started`).
+         * @description Needs a player token. Once the game has started, resign instead (409 `game_started`). Token scope: `play`.
          */
         post: operations["postGamesGameIdLeave"];
         delete?: never;
@@ -141,14 +141,14 @@ export interface paths {
         };
         /**
          * Status, whom it awaits and until when, your view and legal actions
-         * @description A token is optional. Without a token (or with one not seated here) you see what a spectator sees.
+         * @description A token is optional. Without a token (or with one not seated here) you see what a spectator sees. Token scope: `read`.
          */
         get: operations["getGamesGameId"];
         put?: never;
         post?: never;
         /**
          * Cancel a game you created that has not started
-         * @description Needs a player token. The game keeps its log, with status `cancelled`, and leaves the lobby and your count of open games. Cancelling it again changes nothing.
+         * @description Needs a player token. The game keeps its log, with status `cancelled`, and leaves the lobby and your count of open games. Cancelling it again changes nothing. Token scope: `create`.
          */
         delete: operations["deleteGamesGameId"];
         options?: never;
@@ -167,7 +167,7 @@ export interface paths {
         put?: never;
         /**
          * Resign: your seat is out of the running, the bot plays it
-         * @description Needs a player token. Your seat ranks last among the seats still in and cannot win; from now on the takeover bot plays its decisions at once, so the others' game goes on. You see the game as a spectator until it ends. With at most one seat still in, the game ends (reason `resigned`): the seat left wins.
+         * @description Needs a player token. Your seat ranks last among the seats still in and cannot win; from now on the takeover bot plays its decisions at once, so the others' game goes on. You see the game as a spectator until it ends. With at most one seat still in, the game ends (reason `resigned`): the seat left wins. Token scope: `play`.
          */
         post: operations["postGamesGameIdResign"];
         delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a rematch of a finished game and sit down in it
-         * @description Needs a player token. The first player to ask creates it: the same title, seats, options (less those that fix hidden cards: it is dealt afresh) and time control, unlisted, its seats offered to the same players as an invitation (`invited` webhooks). Every later request, racing or not, gets the same game and seats its caller; the last seat filled starts it. The games name each other: `rematch_of` on the new one, `rematch` on the old one.
+         * @description Needs a player token. The first player to ask creates it: the same title, seats, options (less those that fix hidden cards: it is dealt afresh) and time control, unlisted, its seats offered to the same players as an invitation (`invited` webhooks). Every later request, racing or not, gets the same game and seats its caller; the last seat filled starts it. The games name each other: `rematch_of` on the new one, `rematch` on the old one. Token scope: `create`.
          */
         post: operations["postGamesGameIdRematch"];
         delete?: never;
@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Post one action (an object from legal_actions)
-         * @description Needs a player token. The body is one of the actions of the game's `<Game>Action` schema; `legal_actions` in your view lists the ones you may post now.
+         * @description Needs a player token. The body is one of the actions of the game's `<Game>Action` schema; `legal_actions` in your view lists the ones you may post now. Token scope: `play`.
          */
         post: operations["postGamesGameIdActions"];
         delete?: never;
@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * Your redacted event feed; long-poll with wait
-         * @description A token is optional.
+         * @description A token is optional. Token scope: `read`.
          */
         get: operations["getGamesGameIdEvents"];
         put?: never;
@@ -245,7 +245,7 @@ export interface paths {
         };
         /**
          * The same feed as server-sent events
-         * @description A token is optional. Ends when a finished game's feed is complete; a comment line keeps it alive.
+         * @description A token is optional. Ends when a finished game's feed is complete; a comment line keeps it alive. Token scope: `read`.
          */
         get: operations["getGamesGameIdEventsStream"];
         put?: never;
@@ -265,7 +265,7 @@ export interface paths {
         };
         /**
          * The game as you saw it at a version; after the end, everything
-         * @description A token is optional.
+         * @description A token is optional. Token scope: `read`.
          */
         get: operations["getGamesGameIdReplay"];
         put?: never;
@@ -285,7 +285,7 @@ export interface paths {
         };
         /**
          * The full hash-chained log (NDJSON) of a finished game
-         * @description A token is optional. The operator's token reads it at any time. Check it with `intrigue verify`.
+         * @description A token is optional. The operator's token reads it at any time. Check it with `intrigue verify`. Token scope: `read`.
          */
         get: operations["getGamesGameIdLog"];
         put?: never;
@@ -305,7 +305,7 @@ export interface paths {
         };
         /**
          * A finished game as readable text, table talk in place
-         * @description A token is optional.
+         * @description A token is optional. Token scope: `read`.
          */
         get: operations["getGamesGameIdTranscript"];
         put?: never;
@@ -325,13 +325,13 @@ export interface paths {
         };
         /**
          * The table talk you may read, oldest first
-         * @description A token is optional.
+         * @description A token is optional. Token scope: `read`.
          */
         get: operations["getGamesGameIdMessages"];
         put?: never;
         /**
          * Table talk: to everyone, or privately to one seat
-         * @description Needs a player token. A message never changes the game's version. From a seated player while the game is open or running. Never changes the game's version (If-Match). Private messages reach only the two seats until the game ends; then every message is published with the log. At most INTRIGUE_CHAT_RATE (20) messages a minute per player.
+         * @description Needs a player token. A message never changes the game's version. From a seated player while the game is open or running. Never changes the game's version (If-Match). Private messages reach only the two seats until the game ends; then every message is published with the log. At most INTRIGUE_CHAT_RATE (20) messages a minute per player. Token scope: `chat`.
          */
         post: operations["postGamesGameIdMessages"];
         delete?: never;
@@ -349,18 +349,18 @@ export interface paths {
         };
         /**
          * Your standing orders in this game
-         * @description Needs a player token. Only yours: nobody else can read them, or tell that you have any, until the game ends and its log (with every StandingOrdersSet) is published.
+         * @description Needs a player token. Only yours: nobody else can read them, or tell that you have any, until the game ends and its log (with every StandingOrdersSet) is published. Token scope: `play`.
          */
         get: operations["getGamesGameIdOrders"];
         /**
          * Replace your standing orders in this game
-         * @description Needs a player token. At most 20 orders, each {decision, when, answer, once}. When the game comes to await you for `decision` (a kind `awaiting_kinds` names) and every condition of `when` holds (each game's are listed in `<Game>OrderConditions`), the first such order whose `answer` the rules accept is played as your own action in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when it answers. Orders are consulted each time the game moves (one set while a decision already waits for you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else can tell you have orders, or an answer of theirs from one you typed, but by its speed (it carries the `at` of the move that opened the decision).
+         * @description Needs a player token. At most 20 orders, each {decision, when, answer, once}. When the game comes to await you for `decision` (a kind `awaiting_kinds` names) and every condition of `when` holds (each game's are listed in `<Game>OrderConditions`), the first such order whose `answer` the rules accept is played as your own action in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when it answers. Orders are consulted each time the game moves (one set while a decision already waits for you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else can tell you have orders, or an answer of theirs from one you typed, but by its speed (it carries the `at` of the move that opened the decision). Token scope: `play`.
          */
         put: operations["putGamesGameIdOrders"];
         post?: never;
         /**
          * Clear your standing orders in this game
-         * @description Needs a player token.
+         * @description Needs a player token. Token scope: `play`.
          */
         delete: operations["deleteGamesGameIdOrders"];
         options?: never;
@@ -377,7 +377,7 @@ export interface paths {
         };
         /**
          * Your games; awaiting=me is the correspondence inbox
-         * @description Needs a player token. Newest first; the inbox (awaiting=me) soonest deadline first. Paged: pass `next_cursor` as `cursor` until it is null.
+         * @description Needs a player token. Newest first; the inbox (awaiting=me) soonest deadline first. Paged: pass `next_cursor` as `cursor` until it is null. Token scope: `read`.
          */
         get: operations["getMeGames"];
         put?: never;
@@ -397,13 +397,13 @@ export interface paths {
         };
         /**
          * Your webhooks, without their secrets
-         * @description Needs a player token.
+         * @description Needs a player token. Token scope: `webhooks`.
          */
         get: operations["getMeWebhooks"];
         put?: never;
         /**
          * Register a webhook; its signing secret is shown once
-         * @description Needs a player token. Deliveries are POSTs of {id, type, game, version, deadline, created_at} with headers Intrigue-Event, Intrigue-Delivery (the same on every retry) and Intrigue-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 with the secret over '<t>.<raw body>'>. A 2xx within 5 s is success; otherwise retried with exponential backoff for at least 24 h; redirects are not followed; a webhook failing for 3 days is disabled. deadline_soon fires when a quarter of the time before the default move is left.
+         * @description Needs a player token. Deliveries are POSTs of {id, type, game, version, deadline, created_at} with headers Intrigue-Event, Intrigue-Delivery (the same on every retry) and Intrigue-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 with the secret over '<t>.<raw body>'>. A 2xx within 5 s is success; otherwise retried with exponential backoff for at least 24 h; redirects are not followed; a webhook failing for 3 days is disabled. deadline_soon fires when a quarter of the time before the default move is left. Token scope: `webhooks`.
          */
         post: operations["postMeWebhooks"];
         delete?: never;
@@ -424,7 +424,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Needs a player token.
+         * @description Needs a player token. Token scope: `webhooks`.
          */
         delete: operations["deleteMeWebhooksWebhookId"];
         options?: never;
@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * A webhook's recent deliveries
-         * @description Needs a player token.
+         * @description Needs a player token. Token scope: `webhooks`.
          */
         get: operations["getMeWebhooksWebhookIdDeliveries"];
         put?: never;
@@ -461,13 +461,13 @@ export interface paths {
         };
         /**
          * Your tokens: ids and dates, never a token
-         * @description Needs a player token.
+         * @description Needs a player token. Token scope: `account`.
          */
         get: operations["getMeTokens"];
         put?: never;
         /**
          * Issue another token, shown once (to rotate: issue, then revoke the old)
-         * @description Needs a player token. A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one client address shares its INTRIGUE_ADDRESS_RATE_LIMIT.
+         * @description Needs a player token. A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one client address shares its INTRIGUE_ADDRESS_RATE_LIMIT. The body is optional: `scopes` limits what the token may do (without it, every scope). Token scope: `account`.
          */
         post: operations["postMeTokens"];
         delete?: never;
@@ -488,7 +488,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a token (this one too); it stops working within seconds on every API process
-         * @description Needs a player token.
+         * @description Needs a player token. Token scope: `account`.
          */
         delete: operations["deleteMeTokensTokenId"];
         options?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * The keys the server signs with (today one Ed25519 key)
-         * @description A token is optional. The transparency log's checkpoints are signed with it (INTRIGUE_SIGNING_KEY).
+         * @description A token is optional. The transparency log's checkpoints are signed with it (INTRIGUE_SIGNING_KEY). Token scope: `read`.
          */
         get: operations["getKeys"];
         put?: never;
@@ -525,7 +525,7 @@ export interface paths {
         };
         /**
          * The log's signed head: a C2SP checkpoint
-         * @description A token is optional. A C2SP signed note: the origin line, the tree size, the root hash in base64, a blank line, then `— <name> <base64(key hash || Ed25519 signature)>`. Each finished game is one leaf, hashed as RFC 9162 says.
+         * @description A token is optional. A C2SP signed note: the origin line, the tree size, the root hash in base64, a blank line, then `— <name> <base64(key hash || Ed25519 signature)>`. Each finished game is one leaf, hashed as RFC 9162 says. Token scope: `read`.
          */
         get: operations["getTransparencyCheckpoint"];
         put?: never;
@@ -545,7 +545,7 @@ export interface paths {
         };
         /**
          * The proof that a finished game is in the tree of a size
-         * @description A token is optional. Check it with RFC 9162's algorithm (section 2.1.3.2) against the root of a checkpoint of that size; a size past the log, or too small to hold the game, is 422 beyond_log.
+         * @description A token is optional. Check it with RFC 9162's algorithm (section 2.1.3.2) against the root of a checkpoint of that size; a size past the log, or too small to hold the game, is 422 beyond_log. Token scope: `read`.
          */
         get: operations["getTransparencyInclusion"];
         put?: never;
@@ -565,7 +565,7 @@ export interface paths {
         };
         /**
          * The proof that a later tree extends an earlier one
-         * @description A token is optional. RFC 9162's consistency proof (section 2.1.4); check it with section 2.1.4.2.
+         * @description A token is optional. RFC 9162's consistency proof (section 2.1.4); check it with section 2.1.4.2. Token scope: `read`.
          */
         get: operations["getTransparencyConsistency"];
         put?: never;
@@ -623,12 +623,19 @@ export interface components {
         PlayerCreate: {
             /** @description Display name shown to the other seats: 1 to 40 characters, no control characters, line breaks or bidirectional overrides */
             name: string;
+            /**
+             * @description Register a bot account: shown as a bot wherever its name is shown (`bot_account`), kept off leaderboards unless asked for, and kept out of `humans_only` games
+             * @default false
+             */
+            bot: boolean;
         };
         Player: {
             id: string;
             name: string;
             /** @description Bearer token; shown once, keep it secret */
             token?: string;
+            /** @description Present and true for a bot account */
+            bot?: boolean;
         };
         PlayerMatch: {
             id: string;
@@ -668,6 +675,8 @@ export interface components {
              * @enum {string}
              */
             bot?: "ismcts" | "random";
+            /** @description Present and true for a bot account (a program playing through the API) */
+            bot_account?: boolean;
         };
         GameSummary: {
             id: string;
@@ -698,6 +707,8 @@ export interface components {
             resigned?: number[];
             /** @description Kept out of the lobby */
             unlisted?: boolean;
+            /** @description Present and true when bot accounts may not join */
+            humans_only?: boolean;
             /** @description The game this one is the rematch of */
             rematch_of?: string | null;
             /** @description Whether its result moves its players' ratings */
@@ -734,6 +745,8 @@ export interface components {
             resigned?: number[];
             /** @description Kept out of the lobby */
             unlisted?: boolean;
+            /** @description Present and true when bot accounts may not join */
+            humans_only?: boolean;
             /** @description The game this one is the rematch of */
             rematch_of?: string | null;
             /** @description Whether its result moves its players' ratings */
@@ -860,6 +873,8 @@ export interface components {
             resigned?: number[];
             /** @description Kept out of the lobby */
             unlisted?: boolean;
+            /** @description Present and true when bot accounts may not join */
+            humans_only?: boolean;
             /** @description The game this one is the rematch of */
             rematch_of?: string | null;
             /** @description Whether its result moves its players' ratings */
@@ -903,6 +918,10 @@ export interface components {
             order?: number | null;
             /** @description For bad_order: the field at fault (when.<condition> for a condition) */
             field?: string;
+            /** @description For missing_scope: the scope the call needs */
+            scope?: string;
+            /** @description For a 429: the rate-limit policy spent (as in the RateLimit-Policy header) */
+            policy?: string;
         };
         Token: {
             /** @description Names the token in DELETE /v1/me/tokens/{token_id} */
@@ -912,6 +931,8 @@ export interface components {
             last_used_at?: string | null;
             /** @description Whether this is the token of the request */
             current?: boolean;
+            /** @description What the token may do: read (views, feeds, streams, my games, transcripts), play (join, leave, resign, actions, standing orders), chat, create (games, rematches, invitations), webhooks, account (tokens, profile) */
+            scopes: ("read" | "play" | "chat" | "create" | "webhooks" | "account")[];
         };
         TokenList: {
             tokens: components["schemas"]["Token"][];
@@ -922,6 +943,18 @@ export interface components {
             token: string;
             created_at: string;
             last_used_at?: string | null;
+            /** @description What the token may do: read (views, feeds, streams, my games, transcripts), play (join, leave, resign, actions, standing orders), chat, create (games, rematches, invitations), webhooks, account (tokens, profile) */
+            scopes: ("read" | "play" | "chat" | "create" | "webhooks" | "account")[];
+        };
+        TokenCreate: {
+            /**
+             * @description What the token may do: read (views, feeds, streams, my games, transcripts), play (join, leave, resign, actions, standing orders), chat, create (games, rematches, invitations), webhooks, account (tokens, profile). Without it: every scope.
+             * @example [
+             *       "read",
+             *       "play"
+             *     ]
+             */
+            scopes?: ("read" | "play" | "chat" | "create" | "webhooks" | "account")[];
         };
         ResignResult: {
             /** @description The game's version after the resignation */
@@ -942,6 +975,8 @@ export interface components {
         PlayerProfile: {
             id: string;
             name: string;
+            /** @description Present and true for a bot account */
+            bot_account?: boolean;
             /** @description Per title played rated: the rating and games played */
             ratings?: {
                 [key: string]: components["schemas"]["Rating"];
@@ -1170,6 +1205,11 @@ export interface components {
              * @default false
              */
             unlisted: boolean;
+            /**
+             * @description Keep bot accounts (registered with `bot: true`) out: their join is 403 `humans_only`
+             * @default false
+             */
+            humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
         };
@@ -1318,6 +1358,11 @@ export interface components {
              * @default false
              */
             unlisted: boolean;
+            /**
+             * @description Keep bot accounts (registered with `bot: true`) out: their join is 403 `humans_only`
+             * @default false
+             */
+            humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
         };
@@ -1508,6 +1553,11 @@ export interface components {
              * @default false
              */
             unlisted: boolean;
+            /**
+             * @description Keep bot accounts (registered with `bot: true`) out: their join is 403 `humans_only`
+             * @default false
+             */
+            humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
         };
@@ -1702,6 +1752,11 @@ export interface components {
              * @default false
              */
             unlisted: boolean;
+            /**
+             * @description Keep bot accounts (registered with `bot: true`) out: their join is 403 `humans_only`
+             * @default false
+             */
+            humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
         };
@@ -1914,6 +1969,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1955,11 +2014,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2033,6 +2108,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2111,6 +2190,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2175,6 +2258,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2201,6 +2288,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: player_not_found */
             404: {
                 headers: {
@@ -2218,6 +2317,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2274,6 +2377,8 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
+                /** @description Count bot accounts too (default: people only) */
+                bots?: "true" | "false" | "1" | "0";
             };
             header?: never;
             path: {
@@ -2287,6 +2392,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2326,6 +2435,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: leaderboard_not_found */
             404: {
                 headers: {
@@ -2343,6 +2464,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,6 +2538,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,6 +2607,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2559,6 +2692,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2646,6 +2783,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
             408: {
                 headers: {
@@ -2708,6 +2857,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2775,6 +2928,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,7 +3025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_invited */
+            /** @description Not allowed for this caller. Codes: not_invited, humans_only, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2876,7 +3033,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_invited";
+                        code?: "not_invited" | "humans_only" | "missing_scope";
                     };
                 };
             };
@@ -2909,6 +3066,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2976,6 +3137,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,7 +3220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3063,7 +3228,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -3096,6 +3261,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3160,6 +3329,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,6 +3488,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: game_not_found */
             404: {
                 headers: {
@@ -3332,6 +3517,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3396,6 +3585,10 @@ export interface operations {
             /** @description Success */
             204: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3413,7 +3606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_creator */
+            /** @description Not allowed for this caller. Codes: not_creator, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3421,7 +3614,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_creator";
+                        code?: "not_creator" | "missing_scope";
                     };
                 };
             };
@@ -3454,6 +3647,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3521,6 +3718,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3653,7 +3854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3661,7 +3862,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -3694,6 +3895,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +3966,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,7 +4058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated, not_invited */
+            /** @description Not allowed for this caller. Codes: not_seated, not_invited, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3857,7 +4066,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated" | "not_invited";
+                        code?: "not_seated" | "not_invited" | "missing_scope";
                     };
                 };
             };
@@ -3890,6 +4099,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3970,6 +4183,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     /** @description `return=minimal` when the answer left `game` out, as asked with Prefer */
                     "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
@@ -4155,7 +4372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4163,7 +4380,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -4241,6 +4458,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4316,6 +4537,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4535,6 +4760,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: game_not_found */
             404: {
                 headers: {
@@ -4552,6 +4789,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4624,6 +4865,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4669,6 +4914,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: game_not_found */
             404: {
                 headers: {
@@ -4686,6 +4943,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4753,6 +5014,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,6 +5169,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: game_not_found, version_not_found */
             404: {
                 headers: {
@@ -4921,6 +5198,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4985,6 +5266,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5009,7 +5294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: game_in_progress */
+            /** @description Not allowed for this caller. Codes: game_in_progress, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5017,7 +5302,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "game_in_progress";
+                        code?: "game_in_progress" | "missing_scope";
                     };
                 };
             };
@@ -5038,6 +5323,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5102,6 +5391,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5126,7 +5419,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: game_in_progress */
+            /** @description Not allowed for this caller. Codes: game_in_progress, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5134,7 +5427,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "game_in_progress";
+                        code?: "game_in_progress" | "missing_scope";
                     };
                 };
             };
@@ -5155,6 +5448,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5222,6 +5519,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,6 +5569,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: game_not_found */
             404: {
                 headers: {
@@ -5285,6 +5598,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5362,6 +5679,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5403,7 +5724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5411,7 +5732,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -5492,6 +5813,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +5881,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5603,7 +5932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,7 +5940,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -5632,6 +5961,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5727,6 +6060,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5786,7 +6123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5794,7 +6131,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -5875,6 +6212,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5939,6 +6280,10 @@ export interface operations {
             /** @description Success */
             204: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5956,7 +6301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5964,7 +6309,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -5997,6 +6342,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6065,6 +6414,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6149,11 +6502,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6215,6 +6584,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6253,11 +6626,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6335,6 +6724,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6374,6 +6767,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
                     };
                 };
             };
@@ -6442,6 +6847,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6506,6 +6915,10 @@ export interface operations {
             /** @description Success */
             204: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6520,6 +6933,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
                     };
                 };
             };
@@ -6540,6 +6965,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6604,6 +7033,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6628,6 +7061,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: webhook_not_found */
             404: {
                 headers: {
@@ -6645,6 +7090,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6706,6 +7155,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,13 +7169,25 @@ export interface operations {
                      *           "id": "1cd178dcb798c7bd",
                      *           "created_at": "2026-11-29T08:51:29.002Z",
                      *           "last_used_at": "2026-11-29T08:51:29.014Z",
-                     *           "current": true
+                     *           "current": true,
+                     *           "scopes": [
+                     *             "read",
+                     *             "play",
+                     *             "chat",
+                     *             "create",
+                     *             "webhooks",
+                     *             "account"
+                     *           ]
                      *         },
                      *         {
                      *           "id": "53903f9e8b8502f4",
                      *           "created_at": "2026-11-29T08:51:29.118Z",
                      *           "last_used_at": null,
-                     *           "current": false
+                     *           "current": false,
+                     *           "scopes": [
+                     *             "read",
+                     *             "play"
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -6743,11 +7208,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6807,11 +7288,27 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopes": [
+                 *         "read",
+                 *         "play"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenCreate"];
+            };
+        };
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6820,13 +7317,17 @@ export interface operations {
                      *       "id": "53903f9e8b8502f4",
                      *       "created_at": "2026-11-29T08:51:29.118Z",
                      *       "token": "<shown once>",
-                     *       "last_used_at": null
+                     *       "last_used_at": null,
+                     *       "scopes": [
+                     *         "read",
+                     *         "play"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["TokenIssued"];
                 };
             };
-            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_idempotency_key */
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body, bad_idempotency_key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6834,7 +7335,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_idempotency_key";
+                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body" | "bad_idempotency_key";
                     };
                 };
             };
@@ -6851,6 +7352,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_timeout";
+                    };
+                };
+            };
             /** @description Version or state conflict. Codes: too_many_tokens, idempotency_key_reused, busy */
             409: {
                 headers: {
@@ -6863,11 +7388,39 @@ export interface operations {
                     };
                 };
             };
+            /** @description Body larger than 64 KiB. Codes: body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description Body not sent as application/json. Codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
             /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6932,6 +7485,10 @@ export interface operations {
             /** @description Success */
             204: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6946,6 +7503,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
                     };
                 };
             };
@@ -6966,6 +7535,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7027,6 +7600,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7057,11 +7634,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7123,6 +7716,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7149,11 +7746,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7220,6 +7833,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7268,6 +7885,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: not_in_log */
             404: {
                 headers: {
@@ -7297,6 +7926,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7363,6 +7996,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,6 +8041,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description Well-formed but refused by the rules (`legal_actions` lists what you may do). Codes: bad_range, beyond_log */
             422: {
                 headers: {
@@ -7421,6 +8070,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7496,6 +8149,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7598,6 +8255,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,6 +8320,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7681,6 +8346,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
