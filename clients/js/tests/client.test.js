@@ -141,3 +141,32 @@ test("tokens: listed, issued and revoked", async () => {
   await me.revokeToken(issued.id);
   assert.ok(!(await me.tokens()).some((token) => token.id === issued.id));
 });
+
+test("paced by the RateLimit headers, a burst meets no 429", async () => {
+  const me = await register("paced", {}, STRICT_URL);
+  const statuses = [];
+  const waits = [];
+  const client = new Client(STRICT_URL, {token: me.token,
+    sleep: (seconds) => { waits.push(seconds); return new Promise((r) => setTimeout(r, seconds * 1000)); },
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      statuses.push(response.status);
+      return response;
+    }});
+  for (let i = 0; i < 12; i++) await client.myGames();
+  assert.deepEqual(statuses.filter((status) => status === 429), [], "no 429 met");
+  assert.ok(waits.length > 0 && waits.every((s) => s > 0 && s <= 1), `${waits}`);
+  assert.ok("player" in client.rateLimit);
+});
+
+test("a scoped token, and a bot account", async () => {
+  const me = await register("scoped");
+  const reader = new Client(URL, {token: (await me.createToken({scopes: ["read"]})).token});
+  const listed = await me.tokens();
+  assert.deepEqual(listed.map((token) => token.scopes.length).sort(), [1, 6]);
+  const refused = await reader.createGame("coup", 2).catch((err) => err);
+  assert.ok(refused instanceof ApiError && refused.code === "missing_scope" && refused.problem.scope === "create");
+  const robot = await Client.register(URL, `robot${process.pid}`, {bot: true});
+  assert.equal(robot.player.bot, true);
+  assert.equal((await robot.playerProfile(robot.player.id)).bot_account, true);
+});
