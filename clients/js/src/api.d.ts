@@ -296,26 +296,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/games/{game_id}/transcript": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A finished game as readable text, table talk in place
-         * @description A token is optional. Token scope: `read`.
-         */
-        get: operations["getGamesGameIdTranscript"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/games/{game_id}/messages": {
         parameters: {
             query?: never;
@@ -334,6 +314,26 @@ export interface paths {
          * @description Needs a player token. A message never changes the game's version. From a seated player while the game is open or running. Never changes the game's version (If-Match). Private messages reach only the two seats until the game ends; then every message is published with the log. At most INTRIGUE_CHAT_RATE (20) messages a minute per player. Token scope: `chat`.
          */
         post: operations["postGamesGameIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished game as readable text, table talk in place
+         * @description A token is optional. Token scope: `read`.
+         */
+        get: operations["getGamesGameIdTranscript"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -383,6 +383,50 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your tokens: ids and dates, never a token
+         * @description Needs a player token. Token scope: `account`.
+         */
+        get: operations["getMeTokens"];
+        put?: never;
+        /**
+         * Issue another token, shown once (to rotate: issue, then revoke the old)
+         * @description Needs a player token. A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one client address shares its INTRIGUE_ADDRESS_RATE_LIMIT. The body is optional: `scopes` limits what the token may do (without it, every scope). Token scope: `account`.
+         */
+        post: operations["postMeTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a token (this one too); it stops working within seconds on every API process
+         * @description Needs a player token. Token scope: `account`.
+         */
+        delete: operations["deleteMeTokensTokenId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -447,50 +491,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your tokens: ids and dates, never a token
-         * @description Needs a player token. Token scope: `account`.
-         */
-        get: operations["getMeTokens"];
-        put?: never;
-        /**
-         * Issue another token, shown once (to rotate: issue, then revoke the old)
-         * @description Needs a player token. A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one client address shares its INTRIGUE_ADDRESS_RATE_LIMIT. The body is optional: `scopes` limits what the token may do (without it, every scope). Token scope: `account`.
-         */
-        post: operations["postMeTokens"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/tokens/{token_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke a token (this one too); it stops working within seconds on every API process
-         * @description Needs a player token. Token scope: `account`.
-         */
-        delete: operations["deleteMeTokensTokenId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5376,131 +5376,6 @@ export interface operations {
             };
         };
     };
-    getGamesGameIdTranscript: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The game's id (from POST /v1/games or the lobby) */
-                game_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example coup for 3 seats (game ceff690d580c); bots hold seat 2 (Random bot)
-                     *     The game starts: seat 0 (natasha), seat 1 (sacha), seat 2 (Random bot)
-                     *     Deal - each seat gets 2 coins and two cards: seat 0 Duke, Captain; seat 1 Captain, Ambassador; seat 2 Contessa, Contessa
-                     */
-                    "text/plain": string;
-                };
-            };
-            /** @description Missing, malformed or unknown token. Codes: bad_authorization, bad_token */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "bad_authorization" | "bad_token";
-                    };
-                };
-            };
-            /** @description Not allowed for this caller. Codes: game_in_progress, missing_scope */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "game_in_progress" | "missing_scope";
-                    };
-                };
-            };
-            /** @description No such resource. Codes: game_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "game_not_found";
-                    };
-                };
-            };
-            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
-                    };
-                };
-            };
-            /** @description A header larger than the server accepts. Codes: headers_too_large */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "headers_too_large";
-                    };
-                };
-            };
-            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                    };
-                };
-            };
-            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "store_unavailable";
-                    };
-                };
-            };
-        };
-    };
     getGamesGameIdMessages: {
         parameters: {
             query?: {
@@ -5823,6 +5698,131 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "chat_rate_limited" | "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getGamesGameIdTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id (from POST /v1/games or the lobby) */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example coup for 3 seats (game ceff690d580c); bots hold seat 2 (Random bot)
+                     *     The game starts: seat 0 (natasha), seat 1 (sacha), seat 2 (Random bot)
+                     *     Deal - each seat gets 2 coins and two cards: seat 0 Duke, Captain; seat 1 Captain, Ambassador; seat 2 Contessa, Contessa
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: game_in_progress, missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "game_in_progress" | "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "game_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
                     };
                 };
             };
@@ -6572,6 +6572,451 @@ export interface operations {
             };
         };
     };
+    getMeTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tokens": [
+                     *         {
+                     *           "id": "1cd178dcb798c7bd",
+                     *           "created_at": "2026-11-29T08:51:29.002Z",
+                     *           "last_used_at": "2026-11-29T08:51:29.014Z",
+                     *           "current": true,
+                     *           "scopes": [
+                     *             "read",
+                     *             "play",
+                     *             "chat",
+                     *             "create",
+                     *             "webhooks",
+                     *             "account"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "53903f9e8b8502f4",
+                     *           "created_at": "2026-11-29T08:51:29.118Z",
+                     *           "last_used_at": null,
+                     *           "current": false,
+                     *           "scopes": [
+                     *             "read",
+                     *             "play"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postMeTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopes": [
+                 *         "read",
+                 *         "play"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "53903f9e8b8502f4",
+                     *       "created_at": "2026-11-29T08:51:29.118Z",
+                     *       "token": "<shown once>",
+                     *       "last_used_at": null,
+                     *       "scopes": [
+                     *         "read",
+                     *         "play"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenIssued"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body, bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body" | "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_timeout";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: too_many_tokens, idempotency_key_reused, busy */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "too_many_tokens" | "idempotency_key_reused" | "busy";
+                    };
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description Body not sent as application/json. Codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteMeTokensTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id (from GET /v1/me/tokens) */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: token_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "token_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
     getMeWebhooks: {
         parameters: {
             query?: never;
@@ -7082,451 +7527,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "webhook_not_found";
-                    };
-                };
-            };
-            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
-                    };
-                };
-            };
-            /** @description A header larger than the server accepts. Codes: headers_too_large */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "headers_too_large";
-                    };
-                };
-            };
-            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                    };
-                };
-            };
-            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "store_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    getMeTokens: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "tokens": [
-                     *         {
-                     *           "id": "1cd178dcb798c7bd",
-                     *           "created_at": "2026-11-29T08:51:29.002Z",
-                     *           "last_used_at": "2026-11-29T08:51:29.014Z",
-                     *           "current": true,
-                     *           "scopes": [
-                     *             "read",
-                     *             "play",
-                     *             "chat",
-                     *             "create",
-                     *             "webhooks",
-                     *             "account"
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "53903f9e8b8502f4",
-                     *           "created_at": "2026-11-29T08:51:29.118Z",
-                     *           "last_used_at": null,
-                     *           "current": false,
-                     *           "scopes": [
-                     *             "read",
-                     *             "play"
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["TokenList"];
-                };
-            };
-            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "auth_required" | "bad_authorization" | "bad_token";
-                    };
-                };
-            };
-            /** @description Not allowed for this caller. Codes: missing_scope */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "missing_scope";
-                    };
-                };
-            };
-            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
-                    };
-                };
-            };
-            /** @description A header larger than the server accepts. Codes: headers_too_large */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "headers_too_large";
-                    };
-                };
-            };
-            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                    };
-                };
-            };
-            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "store_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    postMeTokens: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "scopes": [
-                 *         "read",
-                 *         "play"
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["TokenCreate"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "53903f9e8b8502f4",
-                     *       "created_at": "2026-11-29T08:51:29.118Z",
-                     *       "token": "<shown once>",
-                     *       "last_used_at": null,
-                     *       "scopes": [
-                     *         "read",
-                     *         "play"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["TokenIssued"];
-                };
-            };
-            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body, bad_idempotency_key */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body" | "bad_idempotency_key";
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "auth_required" | "bad_authorization" | "bad_token";
-                    };
-                };
-            };
-            /** @description Not allowed for this caller. Codes: missing_scope */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "missing_scope";
-                    };
-                };
-            };
-            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "body_timeout";
-                    };
-                };
-            };
-            /** @description Version or state conflict. Codes: too_many_tokens, idempotency_key_reused, busy */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "too_many_tokens" | "idempotency_key_reused" | "busy";
-                    };
-                };
-            };
-            /** @description Body larger than 64 KiB. Codes: body_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "body_too_large";
-                    };
-                };
-            };
-            /** @description Body not sent as application/json. Codes: unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
-                };
-            };
-            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
-                    };
-                };
-            };
-            /** @description A header larger than the server accepts. Codes: headers_too_large */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "headers_too_large";
-                    };
-                };
-            };
-            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                    };
-                };
-            };
-            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "store_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    deleteMeTokensTokenId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The token's id (from GET /v1/me/tokens) */
-                token_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            204: {
-                headers: {
-                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "auth_required" | "bad_authorization" | "bad_token";
-                    };
-                };
-            };
-            /** @description Not allowed for this caller. Codes: missing_scope */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "missing_scope";
-                    };
-                };
-            };
-            /** @description No such resource. Codes: token_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "token_not_found";
                     };
                 };
             };
