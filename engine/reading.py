@@ -186,9 +186,11 @@ class Reading:
                                                limit)
         pipe = self.redis.pipeline(transaction=False)
         for entry in entries:
-            pipe.hget(self.keys.player(entry["player"]), "name")
-        for entry, name in zip(entries, pipe.execute() if entries else [], strict=True):
+            pipe.hmget(self.keys.player(entry["player"]), "name", "bot")
+        for entry, (name, bot) in zip(entries, pipe.execute() if entries else [], strict=True):
             entry["name"] = name.decode() if name else ""
+            if bot:
+                entry["bot_account"] = True
         return entries, next_offset
 
 

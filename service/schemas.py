@@ -114,6 +114,7 @@ class GameCreateSchema(Schema):
 class PlayerMatchSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account"})
 
 
 class PlayerMatchesSchema(Schema):
@@ -230,6 +231,7 @@ class LeaderboardEntrySchema(RatingSchema):
     rank = fields.Integer(metadata={"description": "1 for the best"})
     player = fields.String(metadata={"description": "The player's id"})
     name = fields.String()
+    bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account (with bots=true)"})
 
 
 class LeaderboardSchema(Schema):

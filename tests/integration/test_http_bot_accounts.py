@@ -24,6 +24,8 @@ def test_a_bot_account_is_shown_as_a_bot_everywhere(server: str) -> None:
     person = Client.register(server, f"person-{tag}")
     assert person.player is not None and "bot" not in person.player
     assert robot.player_profile(robot.player["id"])["bot_account"] is True
+    assert robot.find_players(f"robot-{tag}") == [{"id": robot.player["id"], "name": f"robot-{tag}",
+                                                   "bot_account": True}]
     assert "bot_account" not in robot.player_profile(person.player["id"])
 
     game = person.create_game("coup", 2)

@@ -45,7 +45,10 @@ def test_the_board_leaves_bot_accounts_out_unless_asked(engine: Engine) -> None:
         humans = walk(engine, limit, bots=False)
         assert [e["player"] for e in humans] == expected
         assert [e["rank"] for e in humans] == [1, 2, 3]
-    assert [e["rank"] for e in walk(engine, 2, bots=True)] == [1, 2, 3, 4, 5]
+    everyone = walk(engine, 2, bots=True)
+    assert [e["rank"] for e in everyone] == [1, 2, 3, 4, 5]
+    assert [e.get("bot_account", False) for e in everyone] == [True, False, False, False, True]
+    assert not any("bot_account" in e for e in walk(engine, 5, bots=False))
 
 
 def test_a_bot_account_is_kept_out_of_a_humans_only_game(engine: Engine) -> None:

@@ -640,6 +640,8 @@ export interface components {
         PlayerMatch: {
             id: string;
             name: string;
+            /** @description Present and true for a bot account */
+            bot_account?: boolean;
         };
         PlayerMatches: {
             /** @description Players whose name starts with the prefix, in name order */
@@ -996,6 +998,8 @@ export interface components {
             /** @description The player's id */
             player?: string;
             name?: string;
+            /** @description Present and true for a bot account (with bots=true) */
+            bot_account?: boolean;
         };
         Leaderboard: {
             game?: string;

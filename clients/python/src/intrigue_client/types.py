@@ -125,6 +125,7 @@ class PlayerMatch(TypedDict):
 
     id: str
     name: str
+    bot_account: NotRequired[bool]
 
 
 class PlayerMatches(TypedDict):
@@ -142,6 +143,7 @@ class LeaderboardEntry(Rating):
     rank: int
     player: str
     name: str
+    bot_account: NotRequired[bool]
 
 
 class Leaderboard(TypedDict):
