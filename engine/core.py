@@ -26,6 +26,8 @@ from engine.accounts import Accounts
 from engine.bot_turns import BotTurns
 from engine.chat import Chat
 from engine.commit import CommitPath
+from engine.export import Exports
+from engine.fair_shuffle import Reveals
 from engine.follow_up import STALE_DUE_SECONDS, FollowUps
 from engine.gating import Gating
 from engine.moves import Moves
@@ -94,11 +96,13 @@ class Engine:
         self.accounts = Accounts(client, self.keys, self.watcher, operator_token or settings.operator_token)
         revisions = settings.revisions_per_decision
         self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating,
-                             revisions_per_decision=revisions)
+                             revisions_per_decision=revisions, reveal_seconds=settings.reveal_seconds)
+        self.reveals = Reveals(self.seeds, self.commits)
         self.moves = Moves(self.store, self.projector, self.seeds, self.commits, self.gating,
                            revisions_per_decision=revisions)
         self.reading = Reading(client, self.keys, self.store, self.projector, self.commits, self.chat,
                                self.ratings, self.streams, self.gating)
+        self.exports = Exports(client, self.keys, self.projector)
         self.bots = BotTurns(self.store, self.projector, self.seeds, self.commits, self.moves, settings)
         self.upkeep = Upkeep(client, self.keys, self.store, self.projector, self.seeds, self.commits,
                              self.follow_ups, self.bots, scheduler, self.ratings, settings)
@@ -129,6 +133,7 @@ class Engine:
         self.leave = tables.leave
         self.cancel = tables.cancel
         self.resign = tables.resign
+        self.reveal = self.reveals.reveal
 
         self.act = self.moves.act
 
@@ -149,6 +154,7 @@ class Engine:
         self.transcript = reading.transcript
         self.player_profile = reading.player_profile
         self.leaderboard = reading.leaderboard
+        self.finished_games = self.exports.finished_games
 
         self.create_webhook = self.hooks.create
         self.webhooks_of = self.hooks.listing

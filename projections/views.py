@@ -38,6 +38,7 @@ def summary(record: Record) -> dict[str, Any]:
         "invite": list(record.get("invite") or []),
         "rematch_of": record.get("rematch_of"),
         "rated": bool(record.get("rated")),
+        "entropy": dict(record.get("entropy") or {}),
         **({"humans_only": True} if record.get("humans_only") else {}),
     }
 
@@ -88,6 +89,8 @@ def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
     """
     awaited = [s for s, kind in enumerate(record["awaiting"]) if kind is not None]
     deadlines = [d for d in record["deadlines"] if d is not None]
+    if record["status"] == "starting":  # the wait for the committed seats' secrets
+        deadlines = [record["reveal_by"]]
     return {
         **summary(record),
         "awaiting": awaited,
@@ -155,7 +158,8 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
             shown["bots"] = dict(data["bots"])
         return shown
     if event.type == "PlayerJoined":
-        return {"seat": data["seat"], "player": _player(data["player"])}
+        joined = {"seat": data["seat"], "player": _player(data["player"])}
+        return {**joined, "commitment": data["commitment"]} if "commitment" in data else joined
     if event.type == "DeadlineMissed":
         return {"seat": data["seat"], "misses": data["misses"], "autoplay": data["autoplay"]}
     if event.type == "GameEnded":
@@ -164,4 +168,8 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
         return {"seat": data["seat"]}
     if event.type == "GameCancelled":
         return {"by": data["by"]}
+    if event.type == "SecretRevealed":  # the secret itself is shown with the log, after the end
+        return {"seat": data["seat"]}
+    if event.type in ("RevealsAwaited", "GameStarted"):  # public: the wait's end, and who was dropped
+        return dict(data)
     return {}

@@ -111,8 +111,8 @@ class Operation:
     open_codes: tuple[str, ...] = ()
     #: Headers a success may carry (an OpenAPI response's ``headers``).
     ok_headers: dict[str, Any] = field(default_factory=dict)
-    #: A body the call takes but does not need (``POST /v1/me/tokens``).
-    optional_body: bool = False
+    #: Whether the body must be sent (a join's may be left out).
+    body_required: bool = True
     method: str = ""
     path: str = ""
 
@@ -146,7 +146,7 @@ class Operation:
         if params:
             result["parameters"] = params
         if self.body:
-            result["requestBody"] = {"required": not self.optional_body,
+            result["requestBody"] = {"required": self.body_required,
                                      "content": {"application/json": {"schema": ref(self.body)}}}
         ok: dict[str, Any] = {"description": "Success"}
         if self.ok_type:
@@ -173,11 +173,11 @@ class Operation:
 def declare(summary: str, *, auth: str, ok: tuple[int, str | None], problems: tuple[dict[int, tuple[str, ...]], ...],
             params: tuple[dict[str, Any], ...] = (), body: str | None = None, ok_type: str = "application/json",
             description: str = "", open_codes: tuple[str, ...] = (),
-            ok_headers: dict[str, Any] | None = None, optional_body: bool = False) -> Callable[[F], F]:
+            ok_headers: dict[str, Any] | None = None, body_required: bool = True) -> Callable[[F], F]:
     """Declare a route's operation; the route decorator of :class:`Blueprint` (above it) files it."""
     operation = Operation(summary, auth, ok[0], ok[1], join(*problems), params=params, body=body, ok_type=ok_type,
                           description=description, open_codes=open_codes, ok_headers=ok_headers or {},
-                          optional_body=optional_body)
+                          body_required=body_required)
 
     def mark(view: F) -> F:
         view.declared = operation  # type: ignore[attr-defined]  # read by Blueprint.route

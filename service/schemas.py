@@ -134,8 +134,10 @@ class PlayerRefSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    status = fields.String(validate=validate.OneOf(["open", "active", "finished", "cancelled"]),
-                           metadata={"description": "`cancelled`: its creator called it off before it started"})
+    status = fields.String(validate=validate.OneOf(["open", "starting", "active", "finished", "cancelled"]),
+                           metadata={"description": "`cancelled`: its creator called it off before it started; "
+                                                    "`starting`: every seat is taken, and the committed seats' "
+                                                    "secrets are awaited (POST /v1/games/{game_id}/reveal)"})
     version = fields.Integer()
     seats = fields.Integer()
     players = fields.List(fields.Nested(PlayerRefSchema, allow_none=True))
@@ -159,6 +161,10 @@ class GameSummarySchema(Schema):
     rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
+    entropy = fields.Dict(keys=fields.String(), values=fields.String(
+        validate=validate.OneOf(["committed", "revealed", "dropped"])), metadata={
+        "description": "Fair shuffles: each seat that joined with a commitment, and where its secret stands. "
+                       "`dropped`: not revealed in time, left out of the seed's mix"})
 
 
 class GameViewSchema(GameSummarySchema):

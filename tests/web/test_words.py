@@ -38,6 +38,9 @@ PLATFORM = [
     {"type": "GameCancelled", "data": {"by": "p0"}},
     {"type": "SeatResigned", "data": {"seat": 2}},
     {"type": "GameEnded", "data": {"winners": [0], "reason": "last_standing", "seed": "x"}},
+    {"type": "RevealsAwaited", "data": {"until": "2026-11-29T12:00:00.000Z"}},
+    {"type": "SecretRevealed", "data": {"seat": 1}},
+    {"type": "GameStarted", "data": {"entropy": {"0": "revealed", "1": "dropped"}, "dropped": [1]}},
 ]
 #: A raw type ("BidPlaced"), a snake_case id, or a value that leaked unformatted.
 RAW = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b|\b[a-z]+_[a-z_]+\b|undefined|\[object|\bnull\b|NaN|\{|\}")

@@ -188,6 +188,10 @@ class NotInLog(NotFound): ...
 class BeyondLog(RuleViolation): ...
 class BadRange(RuleViolation): ...
 class BadCosignature(RuleViolation): ...
+class BadCommitment(RuleViolation): ...
+class BadReveal(RuleViolation): ...
+class GameNotStarting(Conflict): ...
+class NothingToReveal(Conflict): ...
 
 
 #: ``code`` -> exception class, for every code the API documents.
@@ -222,6 +226,8 @@ ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
     "too_many_streams": TooManyStreams, "too_many_connections": TooManyConnections, "body_timeout": BodyTimeout,
     "internal_error": InternalError, "not_implemented": NotImplementedByServer, "store_unavailable": StoreUnavailable,
     "not_in_log": NotInLog, "beyond_log": BeyondLog, "bad_range": BadRange, "bad_cosignature": BadCosignature,
+    "bad_commitment": BadCommitment, "bad_reveal": BadReveal, "game_not_starting": GameNotStarting,
+    "nothing_to_reveal": NothingToReveal,
 }
 
 _BY_STATUS: dict[int, type[IntrigueError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
@@ -255,5 +261,6 @@ __all__ = [
     "TooManyConnections", "BodyTimeout",
     "GameStarted", "GameCancelled", "AlreadyResigned", "SeatResigned", "TooManyRevisions", "GameNotOver",
     "NotCreator", "NotInvited", "PlayerNotFound", "LeaderboardNotFound", "UnknownPlayer", "TooManyInvitations",
-    "NotInLog", "BeyondLog", "BadRange", "BadCosignature",
+    "NotInLog", "BeyondLog", "BadRange", "BadCosignature", "BadCommitment", "BadReveal", "GameNotStarting",
+    "NothingToReveal",
 ]
