@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Take the first free seat (joining twice keeps your seat)
-         * @description Needs a player token. The last seat to join starts the game. Token scope: `play`.
+         * @description Needs a player token. The last seat to join starts the game; when some seat joined with a `commitment` (fair shuffles), the game is `starting` until the committed seats reveal or INTRIGUE_REVEAL_SECONDS pass. The body is optional. Token scope: `play`.
          */
         post: operations["postGamesGameIdJoin"];
         delete?: never;
@@ -285,7 +285,7 @@ export interface paths {
         };
         /**
          * The full hash-chained log (NDJSON) of a finished game
-         * @description A token is optional. The operator's token reads it at any time. Check it with `intrigue verify`. Token scope: `read`.
+         * @description A token is optional. The operator's token reads it at any time. A finished game's log ends with a `LogSigned` record: the server's Ed25519 signature of the final hash (key id named; docs/transparency.md). Check it all with `intrigue verify --url` or `--key`. Token scope: `read`.
          */
         get: operations["getGamesGameIdLog"];
         put?: never;
@@ -596,6 +596,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/{player_id}/games/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's finished games, one NDJSON line each, oldest end first
+         * @description A token is optional. Each line: `id`, `title`, `players`, `result` {`winners`, `reason`}, `rated`, `final_hash`, `seed_hash`, `created_at`, `ended_at` (and `log` with `logs=true`). Starting an export spends a token of the caller's own export bucket (the player, else the address): three at once, then one every 20 seconds (429 rate_limited with Retry-After beyond).
+         */
+        get: operations["getPlayersPlayerIdGamesExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal your seat's committed secret (fair shuffles)
+         * @description Needs a player token. Once every seat is taken (status `starting`). The last secret missing starts the game; every draw then comes from the server's seed mixed with the secrets revealed (docs/transparency.md). Sending the same secret again changes nothing.
+         */
+        post: operations["postGamesGameIdReveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -684,10 +724,10 @@ export interface components {
             id: string;
             game: string;
             /**
-             * @description `cancelled`: its creator called it off before it started
+             * @description `cancelled`: its creator called it off before it started; `starting`: every seat is taken, and the committed seats' secrets are awaited (POST /v1/games/{game_id}/reveal)
              * @enum {string}
              */
-            status?: "open" | "active" | "finished" | "cancelled";
+            status?: "open" | "starting" | "active" | "finished" | "cancelled";
             version?: number;
             seats?: number;
             players?: ((Record<string, never> | null) | components["schemas"]["PlayerRef"])[];
@@ -717,15 +757,19 @@ export interface components {
             rated?: boolean;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
+            /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
+            entropy?: {
+                [key: string]: "committed" | "revealed" | "dropped";
+            };
         };
         GameView: {
             id: string;
             game: string;
             /**
-             * @description `cancelled`: its creator called it off before it started
+             * @description `cancelled`: its creator called it off before it started; `starting`: every seat is taken, and the committed seats' secrets are awaited (POST /v1/games/{game_id}/reveal)
              * @enum {string}
              */
-            status?: "open" | "active" | "finished" | "cancelled";
+            status?: "open" | "starting" | "active" | "finished" | "cancelled";
             version?: number;
             seats?: number;
             players?: ((Record<string, never> | null) | components["schemas"]["PlayerRef"])[];
@@ -755,6 +799,10 @@ export interface components {
             rated?: boolean;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
+            /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
+            entropy?: {
+                [key: string]: "committed" | "revealed" | "dropped";
+            };
             /** @description Seats that owe a decision now */
             awaiting?: number[];
             awaiting_kinds?: {
@@ -850,10 +898,10 @@ export interface components {
             id: string;
             game: string;
             /**
-             * @description `cancelled`: its creator called it off before it started
+             * @description `cancelled`: its creator called it off before it started; `starting`: every seat is taken, and the committed seats' secrets are awaited (POST /v1/games/{game_id}/reveal)
              * @enum {string}
              */
-            status?: "open" | "active" | "finished" | "cancelled";
+            status?: "open" | "starting" | "active" | "finished" | "cancelled";
             version?: number;
             seats?: number;
             players?: ((Record<string, never> | null) | components["schemas"]["PlayerRef"])[];
@@ -883,6 +931,10 @@ export interface components {
             rated?: boolean;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
+            /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
+            entropy?: {
+                [key: string]: "committed" | "revealed" | "dropped";
+            };
             /** @description A finished game's winning seats; null before the end (a game listed before this field was added shows null until its next move) */
             winners?: number[] | null;
             /** @description Your seat; null for a game you are invited to */
@@ -1056,6 +1108,26 @@ export interface components {
             witness?: string;
             /** @description The tree size of the checkpoint it cosigned */
             size?: number;
+        };
+        JoinBody: {
+            /**
+             * @description Fair shuffles: the SHA-256 of a secret of 32 random bytes you keep, 64 lowercase hex digits (a malformed one is 422 bad_commitment). Once every seat is taken you reveal the secret (POST /v1/games/{game_id}/reveal) and it is mixed into the seed of every draw
+             * @example 5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef
+             */
+            commitment?: string;
+        };
+        Reveal: {
+            /**
+             * @description The secret your commitment hashes, 64 lowercase hex digits (32 bytes); one that does not match is 422 bad_reveal
+             * @example e9f2a5c1d0b7e3f4a6c8b2d4e6f8a0c2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4
+             */
+            secret: string;
+        };
+        Revealed: {
+            /** @description The game as your seat sees it (a GameView): `entropy` says where each committed seat's secret stands */
+            game?: {
+                [key: string]: unknown;
+            };
         };
         MessageCreate: {
             /** @description 1 to 500 characters, no control characters, line breaks or bidirectional overrides */
@@ -2738,6 +2810,7 @@ export interface operations {
                      *       "invite": [],
                      *       "rematch_of": null,
                      *       "rated": false,
+                     *       "entropy": {},
                      *       "awaiting": [],
                      *       "awaiting_kinds": {},
                      *       "deadline": null,
@@ -2927,7 +3000,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["JoinBody"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -3004,7 +3081,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinResult"];
                 };
             };
-            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_idempotency_key */
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body, bad_idempotency_key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3012,7 +3089,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_idempotency_key";
+                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body" | "bad_idempotency_key";
                     };
                 };
             };
@@ -3053,6 +3130,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_timeout";
+                    };
+                };
+            };
             /** @description Version or state conflict. Codes: game_not_open, too_many_revisions, busy, idempotency_key_reused */
             409: {
                 headers: {
@@ -3062,6 +3151,42 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "game_not_open" | "too_many_revisions" | "busy" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description Body not sent as application/json. Codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Well-formed but refused by the rules (`legal_actions` lists what you may do). Codes: bad_commitment */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_commitment";
                     };
                 };
             };
@@ -3176,6 +3301,7 @@ export interface operations {
                      *       "invite": [],
                      *       "rematch_of": null,
                      *       "rated": true,
+                     *       "entropy": {},
                      *       "awaiting": [],
                      *       "awaiting_kinds": {},
                      *       "deadline": null,
@@ -3381,6 +3507,7 @@ export interface operations {
                      *       "invite": [],
                      *       "rematch_of": null,
                      *       "rated": false,
+                     *       "entropy": {},
                      *       "awaiting": [
                      *         0
                      *       ],
@@ -8251,6 +8378,396 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "bad_cosignature";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getPlayersPlayerIdGamesExport: {
+        parameters: {
+            query?: {
+                /** @description Only games that ended at or after this moment: a line's `ended_at` (ISO-8601 with its offset) or Unix milliseconds; resumes an export */
+                since?: string;
+                /** @description `true`: each line also holds the game's whole published log (`log`) */
+                logs?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                /** @description The player's id */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"id":"219f650220a4","title":"coup","players":[{"id":"7e245d54f58c59f5","name":"natasha"},{"id":"1a0eaf27c5897f1e","name":"sacha"},{"id":"bot:random","name":"Random bot","bot":"random"}],"result":{"winners":[2],"reason":"last_standing"},"rated":false,"final_hash":"6e069221ffe9faf29fbab6765487dc9656743ec4227b8f4f5a1653273abb36d1","seed_hash":"0d82368d0bef7cb7fc5d5e6a317cc89ccbd05cc36be251b546f298a9786999fd","created_at":"2026-11-29T11:28:47.114Z","ended_at":"2026-11-29T11:28:47.790Z"} */
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_query";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: player_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "player_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postGamesGameIdReveal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The game's id (from POST /v1/games or the lobby) */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "secret": "22fec7fcde6896d4867828260614f96235bc3bb006e6c6b30dddd8e108cda8af"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Reveal"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game": {
+                     *         "id": "d5480d7c3ede",
+                     *         "game": "coup",
+                     *         "status": "starting",
+                     *         "version": 5,
+                     *         "seats": 2,
+                     *         "players": [
+                     *           {
+                     *             "id": "7e245d54f58c59f5",
+                     *             "name": "natasha"
+                     *           },
+                     *           {
+                     *             "id": "1a0eaf27c5897f1e",
+                     *             "name": "sacha"
+                     *           }
+                     *         ],
+                     *         "bots": {},
+                     *         "options": {},
+                     *         "time_control": {
+                     *           "seconds_per_move": 86400,
+                     *           "autoplay_after": 3,
+                     *           "autoplay_seconds": 10,
+                     *           "reserve_seconds": 0
+                     *         },
+                     *         "created_at": "2026-11-29T11:28:47.888Z",
+                     *         "updated_at": "2026-11-29T11:28:47.893Z",
+                     *         "seed_hash": "d535b35775bdcd1cfe33724740b9b50facc90f68f881cf6fcf03beaff762bc0e",
+                     *         "scenario": false,
+                     *         "resigned": [],
+                     *         "unlisted": false,
+                     *         "invite": [],
+                     *         "rematch_of": null,
+                     *         "rated": true,
+                     *         "entropy": {
+                     *           "0": "committed",
+                     *           "1": "revealed"
+                     *         },
+                     *         "awaiting": [],
+                     *         "awaiting_kinds": {},
+                     *         "deadline": "2026-11-29T11:30:47.891Z",
+                     *         "deadlines": {},
+                     *         "autoplay": [],
+                     *         "reserve": [
+                     *           0,
+                     *           0
+                     *         ],
+                     *         "move_deadlines": {},
+                     *         "seat": 1,
+                     *         "view": null,
+                     *         "legal_actions": [],
+                     *         "winners": null,
+                     *         "reason": null,
+                     *         "seed": null,
+                     *         "rematch": null,
+                     *         "phase": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Revealed"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body, bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body" | "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: not_seated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_seated";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: game_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "game_not_found";
+                    };
+                };
+            };
+            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_timeout";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: game_not_starting, nothing_to_reveal, busy, idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "game_not_starting" | "nothing_to_reveal" | "busy" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description Body not sent as application/json. Codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Well-formed but refused by the rules (`legal_actions` lists what you may do). Codes: bad_reveal */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_reveal";
                     };
                 };
             };
