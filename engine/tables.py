@@ -71,14 +71,15 @@ class Tables:
                     time_control: Mapping[str, Any], bots: Mapping[str, Any] | None = None, *,
                     max_open: int = 0, unlisted: bool = False, invite: Sequence[str] = (),
                     game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None,
-                    humans_only: bool = False) -> Record:
+                    tournament: str | None = None, round_: int | None = None, humans_only: bool = False) -> Record:
         """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
 
         With ``max_open`` the creator's open games are counted and the game created in one
         atomic step (the append's cap, or a reservation on a cluster), so concurrent creations
         never pass the ceiling together. ``unlisted`` keeps it out of the lobby; with ``invite``
         only the players named (and its creator) may join, and each is told (``invited``).
-        ``rated`` (default: whether no seat is a bot's) says whether the result moves ratings;
+        ``rated`` (default: whether no seat is a bot's) says whether the result moves ratings.
+        ``tournament`` and ``round_`` link a table of a tournament's round (``engine.tournaments``);
         ``humans_only`` keeps bot accounts from joining."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
@@ -121,6 +122,7 @@ class Tables:
             **({"bots": chosen_bots} if chosen_bots else {}),
             **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
             **({"rematch_of": rematch_of} if rematch_of else {}), **({"humans_only": True} if humans_only else {}),
+            **({"tournament": tournament, "round": round_} if tournament else {}),
             "rated": (not chosen_bots) if rated is None else rated,
         })
         hosting = self.keys.hosting(creator.id)

@@ -93,7 +93,7 @@ def _cursor() -> fields.String:
 
 
 class LobbyQuery(Schema):
-    game = Choice(registry.available(), f"game must be one of: {', '.join(registry.available())}",
+    game = Choice(registry.available, lambda: f"game must be one of: {', '.join(registry.available())}",
                   metadata={"description": "Only this game"})
     status = Choice(["open"], "the lobby lists open games only; see /v1/me/games for yours",
                     metadata={"description": "Only 'open' is listed here; your own games are at /v1/me/games"})
@@ -457,7 +457,7 @@ def replay(query: dict[str, Any], game_id: str) -> dict[str, Any]:
                       version=current["version"])
     record = eng.record_at(game_id, version)
     everything = current["status"] == "finished" or is_operator()
-    body = game_view(record, seat, clock=parse_time(record["updated_at"]))
+    body = game_view(record, seat, clock=parse_time(record["updated_at"]), exact=everything)
     body["legal_actions"] = []
     said = readable(current, eng.messages(game_id, None, upto_version=version), seat)
     return {"version": version, "game": body, "state": record["state"] if everything else None,

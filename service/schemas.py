@@ -15,6 +15,10 @@ BOTS_DESCRIPTION = ("Seats bots hold from the start, by seat number (0 is the fi
                     "other seats; the game starts when they are filled. At least one seat is left for a person")
 
 
+#: How a game's times are shown (projections.views.shown_time), for the API reference.
+SHOWN_TIMES = ("While the game is on, rounded down to the minute (under an hour per move) or the hour, so an answer a "
+               "standing order made reads as one typed then; exact once the game is over.")
+
 class PlayerCreateSchema(Schema):
     class Meta:
         unknown = EXCLUDE
@@ -144,7 +148,7 @@ class GameSummarySchema(Schema):
     options = fields.Dict()
     time_control = fields.Nested(TimeControlSchema)
     created_at = fields.String()
-    updated_at = fields.String()
+    updated_at = fields.String(metadata={"description": "The last event's time. " + SHOWN_TIMES})
     seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end. It proves "
                                                        "the shuffles only when `scenario` is false"})
     bots = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(STRATEGIES)),
@@ -159,6 +163,8 @@ class GameSummarySchema(Schema):
     humans_only = fields.Boolean(metadata={"description": "Present and true when bot accounts may not join"})
     rematch_of = fields.String(allow_none=True, metadata={"description": "The game this one is the rematch of"})
     rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
+    tournament = fields.String(metadata={"description": "Present on a table of a tournament's round: its id"})
+    round = fields.Integer(metadata={"description": "Present on a table of a tournament: the round it belongs to"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
     entropy = fields.Dict(keys=fields.String(), values=fields.String(
@@ -266,7 +272,8 @@ class FeedEventSchema(Schema):
     id = fields.String(metadata={"description": "A ChatMessage's id (<version>-<n>)"})
     version = fields.Integer(metadata={"description": "A ChatMessage's version: the event it followed"})
     type = fields.String()
-    at = fields.String()
+    at = fields.String(metadata={"description": "When it happened (a ChatMessage: when it was said, exact). An "
+                                                "event's: " + SHOWN_TIMES})
     actor = fields.Integer(allow_none=True)
     data = fields.Dict()
 

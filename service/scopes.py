@@ -25,9 +25,10 @@ ALL_SCOPES = frozenset(SCOPES)
 #: What each scope covers, for the reference.
 SCOPE_WORDS = {
     "read": "views, feeds, streams, replays, logs, transcripts, table talk, your games, players and leaderboards",
-    "play": "join, leave, resign, actions and standing orders",
+    "play": "join, reveal, leave, resign, actions and standing orders; joining, leaving and withdrawing "
+            "from tournaments",
     "chat": "table talk",
-    "create": "games, rematches and invitations",
+    "create": "games, rematches, invitations and tournaments (and starting one)",
     "webhooks": "your webhooks",
     "account": "your tokens and profile",
 }
@@ -36,9 +37,11 @@ _GAME = "/v1/games/{game_id}"
 #: Operation -> the scope it needs. An operation not listed needs none (it takes no token).
 SCOPE_OF: dict[str, str] = {
     "GET /v1/players": "read", "GET /v1/players/{player_id}": "read", "GET /v1/leaderboards/{game}": "read",
+    "GET /v1/players/{player_id}/games/export": "read",
     "POST /v1/games": "create", f"DELETE {_GAME}": "create", f"POST {_GAME}/rematch": "create",
     f"POST {_GAME}/join": "play", f"POST {_GAME}/leave": "play", f"POST {_GAME}/resign": "play",
-    f"POST {_GAME}/actions": "play", f"PUT {_GAME}/orders": "play", f"GET {_GAME}/orders": "play",
+    f"POST {_GAME}/actions": "play", f"POST {_GAME}/reveal": "play", f"PUT {_GAME}/orders": "play",
+    f"GET {_GAME}/orders": "play",
     f"DELETE {_GAME}/orders": "play",
     f"GET {_GAME}": "read", f"GET {_GAME}/events": "read", f"GET {_GAME}/events/stream": "read",
     f"GET {_GAME}/replay": "read", f"GET {_GAME}/log": "read", f"GET {_GAME}/transcript": "read",
@@ -47,6 +50,11 @@ SCOPE_OF: dict[str, str] = {
     "POST /v1/me/webhooks": "webhooks", "GET /v1/me/webhooks": "webhooks",
     "DELETE /v1/me/webhooks/{webhook_id}": "webhooks", "GET /v1/me/webhooks/{webhook_id}/deliveries": "webhooks",
     "GET /v1/me/tokens": "account", "POST /v1/me/tokens": "account", "DELETE /v1/me/tokens/{token_id}": "account",
+    "POST /v1/tournaments": "create", "POST /v1/tournaments/{tournament_id}/start": "create",
+    "GET /v1/tournaments": "read", "GET /v1/tournaments/{tournament_id}": "read",
+    "GET /v1/tournaments/{tournament_id}/log": "read",
+    "POST /v1/tournaments/{tournament_id}/join": "play", "POST /v1/tournaments/{tournament_id}/leave": "play",
+    "POST /v1/tournaments/{tournament_id}/withdraw": "play",
     "GET /v1/keys": "read", "GET /v1/transparency/checkpoint": "read", "GET /v1/transparency/inclusion": "read",
     "GET /v1/transparency/consistency": "read",
 }

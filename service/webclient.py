@@ -32,7 +32,7 @@ SDK = next((found for found in (STATIC.parent.parent / "clients" / "js" / "src",
 
 #: The client's own addresses: every one of them is the same page (``index.html``).
 CLIENT_ROUTES = re.compile(r"/(?:lobby|me|new|account|games/[A-Za-z0-9_-]{1,64}|players/[A-Za-z0-9_-]{1,64}"
-                           r"|leaderboards(?:/[a-z]{1,32})?|rules/[a-z]{1,32})?/?")
+                           r"|leaderboards(?:/[a-z]{1,32})?|rules/[a-z]{1,32}|tournaments(?:/[A-Za-z0-9_-]{1,64})?)?/?")
 
 #: A game's rules summary, its package's README, as text: ``/rules/coup.md``; and its component
 #: data files, whose numbers the client's tooltips quote: ``/rules/coup/cards.json``.

@@ -79,3 +79,14 @@ export async function revealIfDue(game) {
   if (game.status !== "starting" || game.entropy?.[String(game.seat)] !== "committed") return null;
   return (await api("POST", `/v1/games/${game.id}/reveal`, {body: {secret}})).game;
 }
+
+/** Swiss tournaments (docs/tournaments.md): the few calls the tournament pages make. */
+export const tournaments = {
+  list: (status, cursor) => api("GET", `/v1/tournaments?${new URLSearchParams({status, limit: "20", ...(cursor ? {cursor} : {})})}`),
+  get: (id) => api("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
+  create: (body) => api("POST", "/v1/tournaments", {body}),
+  join: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/join`),
+  leave: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/leave`),
+  start: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/start`),
+  withdraw: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/withdraw`),
+};
