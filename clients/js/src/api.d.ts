@@ -354,7 +354,7 @@ export interface paths {
         get: operations["getGamesGameIdOrders"];
         /**
          * Replace your standing orders in this game
-         * @description Needs a player token. At most 20 orders, each {decision, when, answer, once}. When the game comes to await you for `decision` (a kind `awaiting_kinds` names) and every condition of `when` holds (each game's are listed in `<Game>OrderConditions`), the first such order whose `answer` the rules accept is played as your own action in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when it answers. Orders are consulted each time the game moves (one set while a decision already waits for you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else can tell you have orders, or an answer of theirs from one you typed, but by its speed (it carries the `at` of the move that opened the decision). Token scope: `play`.
+         * @description Needs a player token. At most 20 orders, each {decision, when, answer, once}. When the game comes to await you for `decision` (a kind `awaiting_kinds` names) and every condition of `when` holds (each game's are listed in `<Game>OrderConditions`), the first such order whose `answer` the rules accept is played as your own action in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when it answers. Orders are consulted each time the game moves (one set while a decision already waits for you answers it at the game's next move). An order whose `answer` has no action's shape in this game (its `type`, its fields) is 422 `bad_order` naming the order and the field (`answer.type`, `answer.card`, ...). Setting them moves no version and shows in no feed: nobody else can tell you have orders, or an answer of theirs from one you typed. While the game is on, every time shown (an event's `at`, `updated_at`) is rounded down to the minute (under an hour per move) or the hour, so an order's answer reads as one typed within it; see docs/correspondence.md, "What a clock can tell". Token scope: `play`.
          */
         put: operations["putGamesGameIdOrders"];
         post?: never;
@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * A player's finished games, one NDJSON line each, oldest end first
-         * @description A token is optional. Each line: `id`, `title`, `players`, `result` {`winners`, `reason`}, `rated`, `final_hash`, `seed_hash`, `created_at`, `ended_at` (and `log` with `logs=true`). Starting an export spends a token of the caller's own export bucket (the player, else the address): three at once, then one every 20 seconds (429 rate_limited with Retry-After beyond).
+         * @description A token is optional. Each line: `id`, `title`, `players`, `result` {`winners`, `reason`}, `rated`, `final_hash`, `seed_hash`, `created_at`, `ended_at` (and `log` with `logs=true`). Starting an export spends a token of the caller's own export bucket (the player, else the address): three at once, then one every 20 seconds (429 rate_limited with Retry-After beyond). Token scope: `read`.
          */
         get: operations["getPlayersPlayerIdGamesExport"];
         put?: never;
@@ -627,9 +627,153 @@ export interface paths {
         put?: never;
         /**
          * Reveal your seat's committed secret (fair shuffles)
-         * @description Needs a player token. Once every seat is taken (status `starting`). The last secret missing starts the game; every draw then comes from the server's seed mixed with the secrets revealed (docs/transparency.md). Sending the same secret again changes nothing.
+         * @description Needs a player token. Once every seat is taken (status `starting`). The last secret missing starts the game; every draw then comes from the server's seed mixed with the secrets revealed (docs/transparency.md). Sending the same secret again changes nothing. Token scope: `play`.
          */
         post: operations["postGamesGameIdReveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tournaments by status, oldest first
+         * @description A token is optional. Paged like the lobby: pass `next_cursor` as `cursor` until it is null. Token scope: `read`.
+         */
+        get: operations["getTournaments"];
+        put?: never;
+        /**
+         * Create a Swiss tournament
+         * @description Needs a player token. Every field is checked: a field of the wrong type or out of bounds is 400 `invalid_body` naming it in `errors`, as for every body. `round_seconds` (14 days by default) caps a round: then the takeover bot plays every seat still owing decisions. Token scope: `create`.
+         */
+        post: operations["postTournaments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament: standings, rounds, tables and results
+         * @description A token is optional. Standings by points, then Buchholz, then rating; each round's tables name their game (GET /v1/games/<id>) and, once it ended, each seat's rank. Token scope: `read`.
+         */
+        get: operations["getTournamentsTournamentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a tournament before its start
+         * @description Needs a player token. Joining twice changes nothing. Your rating in the title now is the one pairing uses. Token scope: `play`.
+         */
+        post: operations["postTournamentsTournamentIdJoin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a tournament before its start
+         * @description Needs a player token. Token scope: `play`.
+         */
+        post: operations["postTournamentsTournamentIdLeave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Its creator starts it early
+         * @description Needs a player token. Once `min_players` have joined; round 1 is paired at once. Otherwise it starts by itself at `starts_at`, or is cancelled with too few players. Token scope: `create`.
+         */
+        post: operations["postTournamentsTournamentIdStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw from a running tournament
+         * @description Needs a player token. You are not paired again, and every running game of yours in it is resigned. Token scope: `play`.
+         */
+        post: operations["postTournamentsTournamentIdWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tournament's hash-chained stream (NDJSON)
+         * @description A token is optional. Public at any time: `intrigue verify FILE` re-runs each round's pairing from the results before it. Token scope: `read`.
+         */
+        get: operations["getTournamentsTournamentIdLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -736,6 +880,7 @@ export interface components {
             };
             time_control?: components["schemas"]["TimeControl"];
             created_at?: string;
+            /** @description The last event's time. While the game is on, rounded down to the minute (under an hour per move) or the hour, so an answer a standing order made reads as one typed then; exact once the game is over. */
             updated_at?: string;
             /** @description sha256 of the secret seed, revealed at the end. It proves the shuffles only when `scenario` is false */
             seed_hash?: string;
@@ -755,6 +900,10 @@ export interface components {
             rematch_of?: string | null;
             /** @description Whether its result moves its players' ratings */
             rated?: boolean;
+            /** @description Present on a table of a tournament's round: its id */
+            tournament?: string;
+            /** @description Present on a table of a tournament: the round it belongs to */
+            round?: number;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
             /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
@@ -778,6 +927,7 @@ export interface components {
             };
             time_control?: components["schemas"]["TimeControl"];
             created_at?: string;
+            /** @description The last event's time. While the game is on, rounded down to the minute (under an hour per move) or the hour, so an answer a standing order made reads as one typed then; exact once the game is over. */
             updated_at?: string;
             /** @description sha256 of the secret seed, revealed at the end. It proves the shuffles only when `scenario` is false */
             seed_hash?: string;
@@ -797,6 +947,10 @@ export interface components {
             rematch_of?: string | null;
             /** @description Whether its result moves its players' ratings */
             rated?: boolean;
+            /** @description Present on a table of a tournament's round: its id */
+            tournament?: string;
+            /** @description Present on a table of a tournament: the round it belongs to */
+            round?: number;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
             /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
@@ -857,6 +1011,7 @@ export interface components {
             /** @description A ChatMessage's version: the event it followed */
             version?: number;
             type?: string;
+            /** @description When it happened (a ChatMessage: when it was said, exact). An event's: While the game is on, rounded down to the minute (under an hour per move) or the hour, so an answer a standing order made reads as one typed then; exact once the game is over. */
             at?: string;
             actor?: number | null;
             data?: {
@@ -910,6 +1065,7 @@ export interface components {
             };
             time_control?: components["schemas"]["TimeControl"];
             created_at?: string;
+            /** @description The last event's time. While the game is on, rounded down to the minute (under an hour per move) or the hour, so an answer a standing order made reads as one typed then; exact once the game is over. */
             updated_at?: string;
             /** @description sha256 of the secret seed, revealed at the end. It proves the shuffles only when `scenario` is false */
             seed_hash?: string;
@@ -929,6 +1085,10 @@ export interface components {
             rematch_of?: string | null;
             /** @description Whether its result moves its players' ratings */
             rated?: boolean;
+            /** @description Present on a table of a tournament's round: its id */
+            tournament?: string;
+            /** @description Present on a table of a tournament: the round it belongs to */
+            round?: number;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
             /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
@@ -1158,8 +1318,8 @@ export interface components {
         WebhookCreate: {
             /** @example https://example.org/intrigue-hook */
             url: string;
-            /** @description Any of your_turn, deadline_soon, game_over, invited */
-            events: ("your_turn" | "deadline_soon" | "game_over" | "invited")[];
+            /** @description Any of your_turn, deadline_soon, game_over, invited, tournament_round, tournament_over */
+            events: ("your_turn" | "deadline_soon" | "game_over" | "invited" | "tournament_round" | "tournament_over")[];
         };
         WebhookCreated: {
             id?: string;
@@ -1239,6 +1399,129 @@ export interface components {
         };
         StandingOrderList: {
             orders?: components["schemas"]["StandingOrder"][];
+        };
+        TournamentCreate: {
+            /**
+             * @default null
+             * @example Sunday Coup Swiss
+             */
+            name: string | null;
+            /** @example coup */
+            game: string;
+            /** @example 3 */
+            seats_per_table: number;
+            /** @example 3 */
+            rounds: number;
+            time_control?: components["schemas"]["TimeControl"];
+            options?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it starts by itself (cancelled with fewer than min_players)
+             * @example 2026-12-06T18:00:00Z
+             */
+            starts_at: string;
+            /** @example 6 */
+            min_players: number;
+            /**
+             * @default null
+             * @example 30
+             */
+            max_players: number | null;
+            /**
+             * @description Whether its games move ratings
+             * @default true
+             */
+            rated: boolean;
+            /**
+             * @description How long a round may last; then the takeover bot plays every seat still owing decisions (14 days)
+             * @default 1209600
+             */
+            round_seconds: number;
+        };
+        Standing: {
+            rank?: number;
+            player?: {
+                [key: string]: unknown;
+            };
+            /** @description (seats - rank) / (seats - 1) a table; a bye is a win (1) */
+            points?: number;
+            /** @description The points of the players met, summed over the tables */
+            buchholz?: number;
+            /** @description The rating the player had when joining */
+            rating?: number;
+            tables?: number;
+            bye?: boolean;
+            withdrawn?: boolean;
+        };
+        TournamentTable: {
+            table?: number;
+            /** @description The game's id: GET /v1/games/<id> */
+            game?: string;
+            /** @description Player ids in seat order */
+            players?: string[];
+            /** @description Each seat's rank once the game ended (0 the best; ties share) */
+            ranks?: number[] | null;
+        };
+        TournamentRound: {
+            round?: number;
+            deadline?: string;
+            ended?: boolean;
+            byes?: string[];
+            tables?: components["schemas"]["TournamentTable"][];
+        };
+        Tournament: {
+            id?: string;
+            name?: string;
+            game?: string;
+            /** @enum {string} */
+            status?: "open" | "running" | "finished" | "cancelled";
+            seats_per_table?: number;
+            rounds?: number;
+            /** @description Rounds paired so far */
+            round?: number;
+            starts_at?: string;
+            min_players?: number;
+            max_players?: number | null;
+            rated?: boolean;
+            round_seconds?: number;
+            created_by?: string;
+            created_at?: string;
+            players?: number;
+            time_control?: components["schemas"]["TimeControl"];
+            options?: {
+                [key: string]: unknown;
+            };
+            version?: number;
+            entrants?: {
+                [key: string]: unknown;
+            }[];
+            standings?: components["schemas"]["Standing"][];
+            rounds_played?: components["schemas"]["TournamentRound"][];
+        };
+        TournamentSummary: {
+            id?: string;
+            name?: string;
+            game?: string;
+            /** @enum {string} */
+            status?: "open" | "running" | "finished" | "cancelled";
+            seats_per_table?: number;
+            rounds?: number;
+            /** @description Rounds paired so far */
+            round?: number;
+            starts_at?: string;
+            min_players?: number;
+            max_players?: number | null;
+            rated?: boolean;
+            round_seconds?: number;
+            created_by?: string;
+            created_at?: string;
+            players?: number;
+        };
+        TournamentList: {
+            tournaments?: components["schemas"]["TournamentSummary"][];
+            next_cursor?: string | null;
         };
         /**
          * @example {
@@ -8495,6 +8778,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
             /** @description No such resource. Codes: player_not_found */
             404: {
                 headers: {
@@ -8687,7 +8982,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_seated */
+            /** @description Not allowed for this caller. Codes: not_seated, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8695,7 +8990,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_seated";
+                        code?: "not_seated" | "missing_scope";
                     };
                 };
             };
@@ -8768,6 +9063,1586 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "bad_reveal";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getTournaments: {
+        parameters: {
+            query?: {
+                /** @description open (the default), running or finished */
+                status?: "open" | "running" | "finished";
+                /** @description At most this many */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page (omit for the first page) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournaments": [
+                     *         {
+                     *           "id": "d62e686e1b52",
+                     *           "name": "Sunday Swiss",
+                     *           "game": "coup",
+                     *           "status": "open",
+                     *           "seats_per_table": 2,
+                     *           "starts_at": "2036-12-07T18:00:00.000Z",
+                     *           "min_players": 2,
+                     *           "max_players": 8,
+                     *           "rated": true,
+                     *           "round_seconds": 604800,
+                     *           "created_by": "38bc9ff80855b4b4",
+                     *           "created_at": "2026-11-29T11:21:07.588Z",
+                     *           "rounds": 1,
+                     *           "players": 2,
+                     *           "round": 0
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TournamentList"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_query, bad_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_query" | "bad_cursor";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postTournaments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sunday Swiss",
+                 *       "game": "coup",
+                 *       "seats_per_table": 2,
+                 *       "rounds": 1,
+                 *       "min_players": 2,
+                 *       "max_players": 8,
+                 *       "starts_at": "2036-12-07T18:00:00Z",
+                 *       "time_control": {
+                 *         "seconds_per_move": 86400
+                 *       },
+                 *       "round_seconds": 604800
+                 *     }
+                 */
+                "application/json": components["schemas"]["TournamentCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d62e686e1b52",
+                     *       "name": "Sunday Swiss",
+                     *       "game": "coup",
+                     *       "status": "open",
+                     *       "seats_per_table": 2,
+                     *       "starts_at": "2036-12-07T18:00:00.000Z",
+                     *       "min_players": 2,
+                     *       "max_players": 8,
+                     *       "rated": true,
+                     *       "round_seconds": 604800,
+                     *       "created_by": "38bc9ff80855b4b4",
+                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "rounds": 1,
+                     *       "players": 0,
+                     *       "round": 0,
+                     *       "time_control": {
+                     *         "autoplay_after": 3,
+                     *         "autoplay_seconds": 10,
+                     *         "reserve_seconds": 0,
+                     *         "seconds_per_move": 86400
+                     *       },
+                     *       "options": {
+                     *         "deck": null
+                     *       },
+                     *       "version": 1,
+                     *       "entrants": [],
+                     *       "standings": [],
+                     *       "rounds_played": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body, bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body" | "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_timeout";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: idempotency_key_reused, busy */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "busy";
+                    };
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description Body not sent as application/json. Codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Well-formed but refused by the rules (`legal_actions` lists what you may do). Codes: unknown_game, bad_seat_count, bad_player_bounds, bad_starts_at; also the game's option codes */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getTournamentsTournamentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d62e686e1b52",
+                     *       "name": "Sunday Swiss",
+                     *       "game": "coup",
+                     *       "status": "running",
+                     *       "seats_per_table": 2,
+                     *       "starts_at": "2036-12-07T18:00:00.000Z",
+                     *       "min_players": 2,
+                     *       "max_players": 8,
+                     *       "rated": true,
+                     *       "round_seconds": 604800,
+                     *       "created_by": "38bc9ff80855b4b4",
+                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "rounds": 1,
+                     *       "players": 2,
+                     *       "round": 1,
+                     *       "time_control": {
+                     *         "autoplay_after": 3,
+                     *         "autoplay_seconds": 10,
+                     *         "reserve_seconds": 0,
+                     *         "seconds_per_move": 86400
+                     *       },
+                     *       "options": {
+                     *         "deck": null
+                     *       },
+                     *       "version": 7,
+                     *       "entrants": [
+                     *         {
+                     *           "id": "38bc9ff80855b4b4",
+                     *           "name": "natasha",
+                     *           "withdrawn": false
+                     *         },
+                     *         {
+                     *           "id": "aa7904f6804f0308",
+                     *           "name": "sacha",
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "player": {
+                     *             "id": "38bc9ff80855b4b4",
+                     *             "name": "natasha"
+                     *           },
+                     *           "points": 0,
+                     *           "buchholz": 0,
+                     *           "rating": 3.438,
+                     *           "tables": 1,
+                     *           "bye": false,
+                     *           "withdrawn": false
+                     *         },
+                     *         {
+                     *           "rank": 2,
+                     *           "player": {
+                     *             "id": "aa7904f6804f0308",
+                     *             "name": "sacha"
+                     *           },
+                     *           "points": 0,
+                     *           "buchholz": 0,
+                     *           "rating": -1.833,
+                     *           "tables": 1,
+                     *           "bye": false,
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "rounds_played": [
+                     *         {
+                     *           "round": 1,
+                     *           "deadline": "2026-12-06T11:21:07.599Z",
+                     *           "ended": false,
+                     *           "byes": [],
+                     *           "tables": [
+                     *             {
+                     *               "table": 0,
+                     *               "game": "fdcf43354dd0",
+                     *               "players": [
+                     *                 "38bc9ff80855b4b4",
+                     *                 "aa7904f6804f0308"
+                     *               ],
+                     *               "ranks": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_not_found";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postTournamentsTournamentIdJoin: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The tournament's id */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d62e686e1b52",
+                     *       "name": "Sunday Swiss",
+                     *       "game": "coup",
+                     *       "status": "open",
+                     *       "seats_per_table": 2,
+                     *       "starts_at": "2036-12-07T18:00:00.000Z",
+                     *       "min_players": 2,
+                     *       "max_players": 8,
+                     *       "rated": true,
+                     *       "round_seconds": 604800,
+                     *       "created_by": "38bc9ff80855b4b4",
+                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "rounds": 1,
+                     *       "players": 1,
+                     *       "round": 0,
+                     *       "time_control": {
+                     *         "autoplay_after": 3,
+                     *         "autoplay_seconds": 10,
+                     *         "reserve_seconds": 0,
+                     *         "seconds_per_move": 86400
+                     *       },
+                     *       "options": {
+                     *         "deck": null
+                     *       },
+                     *       "version": 2,
+                     *       "entrants": [
+                     *         {
+                     *           "id": "aa7904f6804f0308",
+                     *           "name": "sacha",
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "player": {
+                     *             "id": "aa7904f6804f0308",
+                     *             "name": "sacha"
+                     *           },
+                     *           "points": 0,
+                     *           "buchholz": 0,
+                     *           "rating": -1.833,
+                     *           "tables": 0,
+                     *           "bye": false,
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "rounds_played": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_not_found";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: tournament_started, tournament_cancelled, tournament_full, busy, idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_started" | "tournament_cancelled" | "tournament_full" | "busy" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postTournamentsTournamentIdLeave: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The tournament's id */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d62e686e1b52",
+                     *       "name": "Sunday Swiss",
+                     *       "game": "coup",
+                     *       "status": "open",
+                     *       "seats_per_table": 2,
+                     *       "starts_at": "2036-12-07T18:00:00.000Z",
+                     *       "min_players": 2,
+                     *       "max_players": 8,
+                     *       "rated": true,
+                     *       "round_seconds": 604800,
+                     *       "created_by": "38bc9ff80855b4b4",
+                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "rounds": 1,
+                     *       "players": 1,
+                     *       "round": 0,
+                     *       "time_control": {
+                     *         "autoplay_after": 3,
+                     *         "autoplay_seconds": 10,
+                     *         "reserve_seconds": 0,
+                     *         "seconds_per_move": 86400
+                     *       },
+                     *       "options": {
+                     *         "deck": null
+                     *       },
+                     *       "version": 4,
+                     *       "entrants": [
+                     *         {
+                     *           "id": "38bc9ff80855b4b4",
+                     *           "name": "natasha",
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "player": {
+                     *             "id": "38bc9ff80855b4b4",
+                     *             "name": "natasha"
+                     *           },
+                     *           "points": 0,
+                     *           "buchholz": 0,
+                     *           "rating": 3.438,
+                     *           "tables": 0,
+                     *           "bye": false,
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "rounds_played": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: not_entered, missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_entered" | "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_not_found";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: tournament_started, tournament_cancelled, busy, idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_started" | "tournament_cancelled" | "busy" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postTournamentsTournamentIdStart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The tournament's id */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d62e686e1b52",
+                     *       "name": "Sunday Swiss",
+                     *       "game": "coup",
+                     *       "status": "running",
+                     *       "seats_per_table": 2,
+                     *       "starts_at": "2036-12-07T18:00:00.000Z",
+                     *       "min_players": 2,
+                     *       "max_players": 8,
+                     *       "rated": true,
+                     *       "round_seconds": 604800,
+                     *       "created_by": "38bc9ff80855b4b4",
+                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "rounds": 1,
+                     *       "players": 2,
+                     *       "round": 1,
+                     *       "time_control": {
+                     *         "autoplay_after": 3,
+                     *         "autoplay_seconds": 10,
+                     *         "reserve_seconds": 0,
+                     *         "seconds_per_move": 86400
+                     *       },
+                     *       "options": {
+                     *         "deck": null
+                     *       },
+                     *       "version": 7,
+                     *       "entrants": [
+                     *         {
+                     *           "id": "38bc9ff80855b4b4",
+                     *           "name": "natasha",
+                     *           "withdrawn": false
+                     *         },
+                     *         {
+                     *           "id": "aa7904f6804f0308",
+                     *           "name": "sacha",
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "player": {
+                     *             "id": "38bc9ff80855b4b4",
+                     *             "name": "natasha"
+                     *           },
+                     *           "points": 0,
+                     *           "buchholz": 0,
+                     *           "rating": 3.438,
+                     *           "tables": 1,
+                     *           "bye": false,
+                     *           "withdrawn": false
+                     *         },
+                     *         {
+                     *           "rank": 2,
+                     *           "player": {
+                     *             "id": "aa7904f6804f0308",
+                     *             "name": "sacha"
+                     *           },
+                     *           "points": 0,
+                     *           "buchholz": 0,
+                     *           "rating": -1.833,
+                     *           "tables": 1,
+                     *           "bye": false,
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "rounds_played": [
+                     *         {
+                     *           "round": 1,
+                     *           "deadline": "2026-12-06T11:21:07.599Z",
+                     *           "ended": false,
+                     *           "byes": [],
+                     *           "tables": [
+                     *             {
+                     *               "table": 0,
+                     *               "game": "fdcf43354dd0",
+                     *               "players": [
+                     *                 "38bc9ff80855b4b4",
+                     *                 "aa7904f6804f0308"
+                     *               ],
+                     *               "ranks": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: not_creator, missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_creator" | "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_not_found";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: tournament_started, tournament_cancelled, too_few_players, busy, idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_started" | "tournament_cancelled" | "too_few_players" | "busy" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postTournamentsTournamentIdWithdraw: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The tournament's id */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d62e686e1b52",
+                     *       "name": "Sunday Swiss",
+                     *       "game": "coup",
+                     *       "status": "finished",
+                     *       "seats_per_table": 2,
+                     *       "starts_at": "2036-12-07T18:00:00.000Z",
+                     *       "min_players": 2,
+                     *       "max_players": 8,
+                     *       "rated": true,
+                     *       "round_seconds": 604800,
+                     *       "created_by": "38bc9ff80855b4b4",
+                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "rounds": 1,
+                     *       "players": 2,
+                     *       "round": 1,
+                     *       "time_control": {
+                     *         "autoplay_after": 3,
+                     *         "autoplay_seconds": 10,
+                     *         "reserve_seconds": 0,
+                     *         "seconds_per_move": 86400
+                     *       },
+                     *       "options": {
+                     *         "deck": null
+                     *       },
+                     *       "version": 11,
+                     *       "entrants": [
+                     *         {
+                     *           "id": "38bc9ff80855b4b4",
+                     *           "name": "natasha",
+                     *           "withdrawn": false
+                     *         },
+                     *         {
+                     *           "id": "aa7904f6804f0308",
+                     *           "name": "sacha",
+                     *           "withdrawn": true
+                     *         }
+                     *       ],
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "player": {
+                     *             "id": "38bc9ff80855b4b4",
+                     *             "name": "natasha"
+                     *           },
+                     *           "points": 1,
+                     *           "buchholz": 0,
+                     *           "rating": 3.438,
+                     *           "tables": 1,
+                     *           "bye": false,
+                     *           "withdrawn": false
+                     *         },
+                     *         {
+                     *           "rank": 2,
+                     *           "player": {
+                     *             "id": "aa7904f6804f0308",
+                     *             "name": "sacha"
+                     *           },
+                     *           "points": 0,
+                     *           "buchholz": 1,
+                     *           "rating": -1.833,
+                     *           "tables": 1,
+                     *           "bye": false,
+                     *           "withdrawn": true
+                     *         }
+                     *       ],
+                     *       "rounds_played": [
+                     *         {
+                     *           "round": 1,
+                     *           "deadline": "2026-12-06T11:21:07.599Z",
+                     *           "ended": true,
+                     *           "byes": [],
+                     *           "tables": [
+                     *             {
+                     *               "table": 0,
+                     *               "game": "fdcf43354dd0",
+                     *               "players": [
+                     *                 "38bc9ff80855b4b4",
+                     *                 "aa7904f6804f0308"
+                     *               ],
+                     *               "ranks": [
+                     *                 0,
+                     *                 2
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: not_entered, missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_entered" | "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_not_found";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: tournament_not_started, tournament_over, already_withdrawn, busy, idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_not_started" | "tournament_over" | "already_withdrawn" | "busy" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getTournamentsTournamentIdLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tournament's id */
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"actor":null,"at":"2026-11-29T11:21:07.588Z","cause":{"batch":1,"kind":"create","player":"38bc9ff80855b4b4"},"data":{"created_by":"38bc9ff80855b4b4","game":"coup","id":"d62e686e1b52","max_players":8,"min_players":2,"name":"Sunday Swiss","options":{"deck":null},"rated":true,"round_seconds":604800,"rounds":1,"seats_per_table":2,"starts_at":"2036-12-07T18:00:00.000Z","time_control":{"autoplay_after":3,"autoplay_seconds":10,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"00acd34b61d331a29addd210fb7e9bd2e5e60920f2d7930213b4124c4dda2df6","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"TournamentCreated"}
+                     *     {"actor":null,"at":"2026-11-29T11:21:07.590Z","cause":{"batch":2,"kind":"join","player":"aa7904f6804f0308"},"data":{"order":2,"player":{"id":"aa7904f6804f0308","name":"sacha"},"rating":-1.833},"hash":"64469d39133e06c354ba5f51ad7f978d1d5d368f591d0cd505ca2bbf9a40a8fc","prev":"00acd34b61d331a29addd210fb7e9bd2e5e60920f2d7930213b4124c4dda2df6","seq":2,"type":"PlayerJoinedTournament"}
+                     *     {"actor":null,"at":"2026-11-29T11:21:07.592Z","cause":{"batch":3,"kind":"join","player":"38bc9ff80855b4b4"},"data":{"order":3,"player":{"id":"38bc9ff80855b4b4","name":"natasha"},"rating":3.438},"hash":"794b6ab3360aac591cefc0b14b8e59ea24097d58ff2954a3140914156571b4a8","prev":"64469d39133e06c354ba5f51ad7f978d1d5d368f591d0cd505ca2bbf9a40a8fc","seq":3,"type":"PlayerJoinedTournament"}
+                     */
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description No such resource. Codes: tournament_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "tournament_not_found";
                     };
                 };
             };
