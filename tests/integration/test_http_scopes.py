@@ -15,6 +15,7 @@ import pytest
 import requests
 from intrigue_client import Client, InvalidBody, MissingScope
 
+from service.openapi import operations
 from service.scopes import SCOPE_OF, SCOPES, scope_for
 
 
@@ -91,8 +92,8 @@ def test_the_reference_names_each_operations_scope(server: str) -> None:
     document = requests.get(f"{server}/v1/openapi.json", timeout=30).json()
     assert set(document["components"]["securitySchemes"]["bearer"]["description"].split("`")[1::2]) >= set(SCOPES)
     named = {}
-    for path, operations in document["paths"].items():
-        for method, operation in operations.items():
+    for path, declared in document["paths"].items():
+        for method, operation in declared.items():
             requirements = [req["bearer"] for req in operation["security"] if "bearer" in req]
             if f"{method.upper()} {path}" in SCOPE_OF:
                 assert requirements, (method, path)
@@ -112,3 +113,11 @@ def test_paths_map_to_their_scopes() -> None:
     assert scope_for("POST", "/v1/games") == "create"
     assert scope_for("GET", "/v1/games") is None and scope_for("POST", "/v1/players") is None
     assert scope_for("DELETE", "/v1/me/tokens/abc") == "account"
+
+
+def test_every_call_that_takes_a_token_has_a_scope() -> None:
+    """A new route is given a scope when it is written: only a witness's cosignature, which any
+    caller may send, takes a token without naming one."""
+    unscoped = sorted(op.key for op in operations() if op.auth != "none" and op.key not in SCOPE_OF)
+    assert unscoped == ["POST /v1/transparency/cosignatures"]
+    assert set(SCOPE_OF) <= {op.key for op in operations()}, "every scoped call is a route"
