@@ -73,6 +73,7 @@ def _game_created(event: Envelope) -> Record:
         "resigned": [], "revisions": [0] * seats, "departures": {},
         "unlisted": bool(data.get("unlisted", False)), "invite": list(data.get("invite") or []),
         "rematch_of": data.get("rematch_of"), "rated": bool(data.get("rated", False)),
+        "humans_only": bool(data.get("humans_only", False)),
         **({"tournament": data["tournament"], "round": data.get("round")} if data.get("tournament") else {}),
     }
 

@@ -16,18 +16,25 @@ A token that names nobody (or an ``Authorization`` that is not ``Bearer``) is no
 here: the request is anonymous, and the route that needs a caller raises the admission's
 ``refusal`` (401), as it would raise it for no token at all.
 
-Per-route rules about callers (a token's scopes) and the budget's headers belong here too:
-``endpoint`` is the Flask endpoint the request was routed to, the same name on both paths.
+A player's token answers only for the calls its scopes cover (``service.scopes``): checked
+here, after the spending, so a call outside them spends its token and is refused 403
+``missing_scope`` on either path. The gates are left in the environ (``GATES``), where the
+front's ``start_response`` reads what is left of each bucket for the answer's ``RateLimit``
+headers (``service.ratelimit_headers``). ``endpoint`` is the Flask endpoint the request was
+routed to, the same name on both paths, for any rule that is the route's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import Engine, Player
 from engine.settings import Bucket, Limits
 from events.store import Gate
 from service.answers import Problem
+from service.ratelimit_headers import GATES
+from service.scopes import check_scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +59,7 @@ class Admission:
     address: str
     endpoint: str | None
     asked: tuple[tuple[Bucket, str], ...]
+    #: The gates of ``asked``: spent by ``admit``, unless it deferred them (then the caller spends them).
     gates: tuple[Gate, ...] = ()
 
     @property
@@ -96,16 +104,24 @@ def buckets(limits: Limits, caller: Caller, address: str) -> tuple[tuple[Bucket,
     return ((limits.anonymous(), address),)
 
 
-def admit(engine: Engine, limits: Limits, authorization: str | None, address: str, endpoint: str | None,
-          *, defer: bool = False) -> Admission:
-    """Identify the caller and spend the request's tokens (``Limited``, a 429, when one is
-    missing); with ``defer``, spend nothing and return the gates that will."""
-    caller = identify(engine, authorization)
+def admit(engine: Engine, limits: Limits, environ: dict[str, Any], endpoint: str | None, *,
+          defer: bool = False) -> Admission:
+    """Admit the request of this WSGI ``environ``: name its caller, note its gates for the
+    answer's RateLimit headers, spend a token of each of its buckets (``Limited``, a 429, when
+    one is missing), then hold a player's token to its scopes (403 ``missing_scope``).
+
+    With ``defer`` nothing is spent: the scopes are checked first (a fast handler then leaves
+    the request to the app, which spends and refuses in that order), and the returned gates
+    are what an append, or the handler apart, spends.
+    """
+    caller = identify(engine, environ.get("HTTP_AUTHORIZATION"))
+    address = environ.get("REMOTE_ADDR") or "unknown"
     asked = buckets(limits, caller, address)
-    if defer:
-        return Admission(caller, address, endpoint, asked, engine.gates(list(asked)))
-    if len(asked) == 1:
-        engine.take(*asked[0])
-    elif asked:
-        engine.take_all(list(asked))
-    return Admission(caller, address, endpoint, asked)
+    gates = engine.gates(list(asked))
+    environ[GATES] = gates  # what the answer's RateLimit headers say is left (service/ratelimit_headers.py)
+    admission = Admission(caller, address, endpoint, asked, gates)
+    if not defer and gates:
+        engine.spend_apart(gates)  # one round trip for all of them, all or none
+    if caller.player is not None:
+        check_scope(caller.player.scopes, environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+    return admission

@@ -29,7 +29,6 @@ from service.answers import (
 )
 from service.blueprints import API_BLUEPRINTS
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
-from service.context import client_address
 from service.front import Front
 from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
 from service.idempotency import install as honour_idempotency_keys
@@ -75,9 +74,9 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     @app.before_request
     def _admit() -> None:
-        """Every request is admitted once: its caller named, a token of its buckets spent
-        (``service.admission``, as the front's fast handlers admit theirs)."""
-        g.admission = admit(engine, limits, request.headers.get("Authorization"), client_address(), request.endpoint)
+        """Every request is admitted once: its caller named, a token of its buckets spent, its
+        token's scopes checked (``service.admission``, as the front's fast handlers admit theirs)."""
+        g.admission = admit(engine, limits, request.environ, request.endpoint)
 
     honour_idempotency_keys(app, engine)
 

@@ -54,6 +54,7 @@ from service.answers import Problem, dump_bytes, problem_of, problem_response, r
 from service.event_stream import STREAM_HEADERS
 from service.http_errors import BodyTimeout, body_timeout_problem, close_after_answer
 from service.inputs import DIGITS, as_object, parse_json, prefers_minimal
+from service.ratelimit_headers import with_rate_limit_headers
 
 _JSON = ("application/json", "application/json; charset=utf-8")
 
@@ -131,6 +132,8 @@ class Front:
         return str(endpoint), args
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        # Every answer under a limit says what is left of it, whichever path admitted the request.
+        start_response = with_rate_limit_headers(self.engine, environ, start_response)
         routed = self.route(environ)
         if routed is not None:
             handler = self.handlers.get(routed[0])
@@ -144,12 +147,11 @@ class Front:
 
     def admitted_player(self, environ: dict[str, Any], endpoint: str) -> Admission:
         """The request's admission, its spending deferred (``admit``'s ``defer``): a player's,
-        or ``_Declined`` (no token, a bad one, the operator's, a RedisError while looking),
-        which the app admits and answers as it does."""
+        or ``_Declined`` (no token, a bad one, the operator's, a call outside its scopes, a
+        RedisError while looking), which the app admits and answers as it does."""
         try:
-            admission = admit(self.engine, self.limits, environ.get("HTTP_AUTHORIZATION"),
-                              environ.get("REMOTE_ADDR") or "unknown", endpoint, defer=True)
-        except Exception:
+            admission = admit(self.engine, self.limits, environ, endpoint, defer=True)
+        except Exception:  # a RedisError, or a call outside the token's scopes (the app's 403)
             raise _Declined from None
         if admission.player is None:
             raise _Declined

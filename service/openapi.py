@@ -36,6 +36,7 @@ from service.blueprints import API_BLUEPRINTS
 from service.openapi_shapes import action_schema, options_schema
 from service.orders import StandingOrderListSchema, StandingOrderSchema, StandingOrdersSchema
 from service.problem_status import rule_status
+from service.scopes import SCOPE_WORDS
 from service.version import package_version
 
 #: The offline reference page, which is not an operation of the API.
@@ -58,7 +59,8 @@ SCHEMAS = {
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
     "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "TokenList": schemas.TokenListSchema,
-    "TokenIssued": schemas.TokenIssuedSchema, "ResignResult": schemas.ResignResultSchema,
+    "TokenIssued": schemas.TokenIssuedSchema, "TokenCreate": schemas.TokenCreateSchema,
+    "ResignResult": schemas.ResignResultSchema,
     "PlayerProfile": schemas.PlayerProfileSchema, "Leaderboard": schemas.LeaderboardSchema,
     "KeyList": schemas.KeyListSchema, "InclusionProof": schemas.InclusionProofSchema,
     "ConsistencyProof": schemas.ConsistencyProofSchema, "Cosignature": transparency.CosignatureSchema,
@@ -87,6 +89,9 @@ TABLE_PROPERTIES: dict[str, Any] = {
                              "default: true unless a seat is a bot's"},
     "unlisted": {"type": "boolean", "default": False,
                  "description": "Keep the game out of the lobby: only those given its id find it"},
+    "humans_only": {"type": "boolean", "default": False,
+                    "description": "Keep bot accounts (registered with `bot: true`) out: their join is 403 "
+                                   "`humans_only`"},
     "invite": {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 64},
                "description": "Player ids: only they (and you) may join (others: 403 `not_invited`); each sees "
                               "the game in /v1/me/games with `invited: true` and gets an `invited` webhook. "
@@ -171,7 +176,7 @@ def _build_document() -> dict[str, Any]:
         "title": "Intrigue", "version": package_version(), "openapi_version": "3.0.3",
         "info": {"description": DESCRIPTION}})
     spec = api.spec
-    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": SCOPES_TEXT})
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema=schema)
     for name, schema in game_schemas().items():
@@ -199,6 +204,11 @@ def _build_document() -> dict[str, Any]:
     listed.update(items=ref("StandingOrder"), maxItems=MAX_ORDERS)
     return document
 
+
+SCOPES_TEXT = ("A player's token from POST /v1/players (every scope) or POST /v1/me/tokens (the `scopes` asked "
+               "for, or every one). Each operation's requirement names the one scope it needs; a token without it "
+               "is 403 `missing_scope`. Scopes: "
+               + "; ".join(f"`{name}`: {words}" for name, words in SCOPE_WORDS.items()) + ".")
 
 DESCRIPTION = (
     "Hidden-information board games over HTTP. Every action is an event; every view is filtered for its seat. "

@@ -464,7 +464,7 @@ function playerPage(el, id) {
   api("GET", `/v1/players/${id}`).then((player) => {
     document.title = `${player.name} · Intrigue`;
     const titles = Object.entries(player.ratings || {});
-    fill(card, h("h1", {}, player.name),
+    fill(card, h("h1", {}, player.name), player.bot_account ? h("p", {}, "A bot account: a program playing through the API.") : null,
       titles.length ? h("ul", {class: "ratings"}, titles.map(([g, r]) => h("li", {},
         h("a", {href: `/leaderboards/${g}`}, gameName(g)), `: ${ratingLine(r)}`)))
         : h("p", {}, "No rated game finished yet."),

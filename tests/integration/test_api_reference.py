@@ -206,7 +206,7 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     call(natasha, "GET", "/v1/me/webhooks", "/v1/me/webhooks")
     call(natasha, "GET", "/v1/me/webhooks/{webhook_id}/deliveries", f"/v1/me/webhooks/{hook['id']}/deliveries")
     call(natasha, "DELETE", "/v1/me/webhooks/{webhook_id}", f"/v1/me/webhooks/{hook['id']}", expect=204)
-    spare = call(natasha, "POST", "/v1/me/tokens", "/v1/me/tokens", expect=201)
+    spare = call(natasha, "POST", "/v1/me/tokens", "/v1/me/tokens", {"scopes": ["read", "play"]}, expect=201)
     call(natasha, "GET", "/v1/me/tokens", "/v1/me/tokens")
     call(natasha, "DELETE", "/v1/me/tokens/{token_id}", f"/v1/me/tokens/{spare['id']}", expect=204)
     finish(server, game_id, [natasha, sacha])

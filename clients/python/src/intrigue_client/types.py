@@ -20,6 +20,8 @@ class Player(TypedDict):
     id: str
     name: str
     token: NotRequired[str]
+    #: Present and true for a bot account.
+    bot: NotRequired[bool]
 
 
 class PlayerRef(TypedDict):
@@ -27,6 +29,8 @@ class PlayerRef(TypedDict):
     name: str
     #: On a seat a bot holds: its strategy (``ismcts`` or ``random``).
     bot: NotRequired[str]
+    #: Present and true for a bot account.
+    bot_account: NotRequired[bool]
 
 
 class TimeControl(TypedDict, total=False):
@@ -123,6 +127,7 @@ class PlayerMatch(TypedDict):
 
     id: str
     name: str
+    bot_account: NotRequired[bool]
 
 
 class PlayerMatches(TypedDict):
@@ -133,12 +138,14 @@ class PlayerProfile(TypedDict):
     id: str
     name: str
     ratings: dict[str, Rating]
+    bot_account: NotRequired[bool]
 
 
 class LeaderboardEntry(Rating):
     rank: int
     player: str
     name: str
+    bot_account: NotRequired[bool]
 
 
 class Leaderboard(TypedDict):
@@ -248,6 +255,19 @@ class StandingOrder(TypedDict, total=False):
     when: dict[str, Any]
     answer: Action
     once: bool
+
+
+#: What a token may do (``POST /v1/me/tokens``'s ``scopes``).
+Scope = Literal["read", "play", "chat", "create", "webhooks", "account"]
+
+
+class Token(TypedDict):
+    id: str
+    created_at: str
+    last_used_at: str | None
+    current: NotRequired[bool]
+    scopes: list[Scope]
+    token: NotRequired[str]  # only in the answer that issued it
 
 
 class Webhook(TypedDict):
