@@ -7,16 +7,19 @@ spent a large share of each one's CPU on their own work (a request context, hook
 request's and the response's objects): docs/performance.md, sections 4 and 21.
 
 So there is one route table, the app's ``url_map``: :class:`Front` matches each request
-against it (a ``MapAdapter`` bound once) and, when the endpoint it reaches has a fast handler
+against it (a ``MapAdapter`` bound once, its answer remembered per method and path: a game's
+path comes back once a move) and, when the endpoint it reaches has a fast handler
 (:data:`FAST_HANDLERS`, keyed by the Flask endpoint's name), calls it with the route's
 arguments. A fast handler serves the request past Flask, or declines it (returns None)
 before anything is spent or read, and the app serves it as if the front were not there.
 Anything unmatched (a 404, a 405, a redirect), and every other endpoint, is the app's.
 
-A fast handler takes only what it can answer in full: a player's ``Bearer`` token and, for a
-body, one declared exactly ``application/json`` with a length within the limit. Its caller is
-admitted by ``service.admission.admit``, the function the app's ``before_request`` calls, so
-a request spends its rate-limit tokens once whichever way it goes. Once a handler has taken a
+A fast handler takes only what it can answer in full: a player's ``Bearer`` token whose scopes
+cover the call and, for a body, one declared exactly ``application/json`` with a length within
+the limit. Its caller is admitted by ``service.admission.admit``, the function the app's
+``before_request`` calls, so a request spends its rate-limit tokens once whichever way it goes,
+and the ``start_response`` the front hands to both paths adds the answer's ``RateLimit``
+headers (``service.ratelimit_headers``). Once a handler has taken a
 request it answers everything itself, its refusals too, with the problems the route raises
 (the same functions: ``submit_action``, ``setup_requests``, ``parse_json``, ``problem_of``).
 
