@@ -59,6 +59,9 @@ class GameSummary(TypedDict):
     bots: NotRequired[dict[str, str]]
     #: Fair shuffles: each seat that joined with a commitment, and where its secret stands.
     entropy: NotRequired[dict[str, Literal["committed", "revealed", "dropped"]]]
+    #: On a table of a tournament's round: the tournament's id, and the round it belongs to.
+    tournament: NotRequired[str]
+    round: NotRequired[int]
 
 
 class GameView(GameSummary):
@@ -152,6 +155,13 @@ class SigningKey(TypedDict):
     id: str
     alg: str
     public_key: str
+
+
+class Cosigned(TypedDict):
+    """The answer to a witness's cosignature: who cosigned (``<name>+<key hash in hex>``) which tree size."""
+
+    witness: str
+    size: int
 
 
 class LogLeaf(TypedDict):
