@@ -130,8 +130,9 @@ def order_conditions_schema(rules: Any) -> dict[str, Any]:
     if not decisions:
         about = f"{rules.NAME} takes no standing orders (its README says why)."
     else:
-        about = (f"The conditions of a {rules.NAME} order's `when`; its `decision` is one of "
-                 f"{', '.join(decisions)}.")
+        about = (f"The conditions an order's `when` may name in {rules.NAME}"
+                 f"{'' if conditions else ' (none: its `when` stays empty; the README says why)'}; its `decision` "
+                 f"is one of {', '.join(decisions)}.")
     return {"type": "object", "additionalProperties": False, "description": about,
             "properties": {name: condition.schema() for name, condition in sorted(conditions.items())}}
 

@@ -14,6 +14,7 @@ import pytest
 import requests
 
 from events.envelope import GENESIS_HASH, seal
+from games import registry
 from projections.audit import AuditError, audit, read_log
 from service.embedded import free_port
 from tests.integration.conftest import UNREACHABLE_LIMITS, gunicorn_serving, serving_with_workers
@@ -454,3 +455,15 @@ def test_a_first_commit_costs_the_same_round_trips_whether_or_not_anyone_has_ord
         first_moves.append(_orders_commands(redis_client, game_id, partial(mover.act, game_id, {"type": "income"})))
     assert first_moves[0] == first_moves[1]
     assert first_moves[0].count("EVALSHA") == 1  # decided once, with the orders read first
+
+
+@pytest.mark.parametrize("title", registry.available())
+def test_the_api_document_lists_each_games_conditions(server: str, title: str) -> None:
+    """Issue 49, item 2: the conditions are each game's, listed in the OpenAPI document too."""
+    document = requests.get(f"{server}/v1/openapi.json", timeout=10).json()
+    schema = document["components"]["schemas"][f"{title.capitalize()}OrderConditions"]
+    rules = registry.load(title)
+    assert set(schema["properties"]) == set(getattr(rules, "ORDER_CONDITIONS", {}))
+    assert all(decision in schema["description"] for decision in rules.ORDER_DECISIONS)
+    if title == "coup":
+        assert {"targeted", "actor", "action", "claim", "blocking"} <= set(schema["properties"])
