@@ -59,6 +59,7 @@ def test_orders_are_replaced_read_and_cleared(server: str) -> None:
     response = players[1].request("DELETE", f"/v1/games/{game_id}/orders")
     assert response.status_code == 204
     assert players[1].get(f"/v1/games/{game_id}/orders") == {"orders": []}
+    assert len(_put(players[2], game_id, [ALLOW_UNLESS_TARGETED] * 20)["orders"]) == 20  # the most a seat keeps
 
 
 @pytest.mark.parametrize(("orders", "index", "field"), [
