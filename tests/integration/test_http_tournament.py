@@ -221,3 +221,19 @@ def three_by_three(players: list[str]) -> Iterator[list[tuple[str, ...]]]:
     head, rest = players[0], players[1:]
     for mates in combinations(rest, 2):
         yield [(head, *mates), tuple(p for p in rest if p not in mates)]
+
+
+def test_the_list_is_paged_like_the_lobby_and_a_bad_status_is_refused(live: tuple[str, Engine]) -> None:
+    base, _ = live
+    host = Client.register(base, "pager")
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    made = [host.create_tournament("coup", 2, 1, starts, 2, name=f"T{i}")["id"] for i in range(3)]
+    first = host.tournaments("open", limit=2)
+    assert [t["id"] for t in first["tournaments"]] == made[:2] and first["next_cursor"]
+    second = host.tournaments("open", limit=2, cursor=first["next_cursor"])
+    assert [t["id"] for t in second["tournaments"]] == made[2:] and second["next_cursor"] is None
+    assert host.tournaments("finished")["tournaments"] == []
+    for query, code in (({"status": "cancelled"}, "bad_query"), ({"status": "bogus"}, "bad_query"),
+                        ({"status": "open", "cursor": "nope"}, "bad_cursor")):
+        refused = host.session.get(f"{base}/v1/tournaments", params=query, timeout=10)
+        assert refused.status_code == 400 and refused.json()["code"] == code, refused.text
