@@ -145,6 +145,7 @@ def test_a_swiss_tournament_of_seven_at_three_seat_coup(live: tuple[str, Engine]
     game = by_id[first[0]["players"][0]].game(first[0]["game"])
     assert game["status"] == "active" and game["unlisted"] and game["tournament"] == tid and game["round"] == 1
     assert [p["id"] for p in game["players"]] == first[0]["players"]
+    assert sorted(game["invite"]) == sorted(first[0]["players"])  # invitation only: its players, nobody else
 
     # A player of the full table withdraws during round 1: the game goes on without them.
     quitter_id = first[0]["players"][2]
