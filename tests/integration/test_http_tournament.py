@@ -238,3 +238,35 @@ def test_the_list_is_paged_like_the_lobby_and_a_bad_status_is_refused(live: tupl
                         ({"status": "open", "cursor": "nope"}, "bad_cursor")):
         refused = host.session.get(f"{base}/v1/tournaments", params=query, timeout=10)
         assert refused.status_code == 400 and refused.json()["code"] == code, refused.text
+
+
+def refused(call: Any, status: int, code: str) -> None:
+    with pytest.raises(IntrigueError) as problem:
+        call()
+    assert (problem.value.status, problem.value.code) == (status, code)
+
+
+def test_each_tournament_refusal_has_its_status_and_code(live: tuple[str, Engine]) -> None:
+    base, engine = live
+    host, a, b, c, outsider = (Client.register(base, f"refusal-{n}") for n in ("host", "a", "b", "c", "out"))
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    refused(lambda: host.tournament("no-such-tournament"), 404, "tournament_not_found")
+    tid = host.create_tournament("coup", 2, 2, starts, 2, max_players=3)["id"]
+    refused(lambda: host.start_tournament(tid), 409, "too_few_players")
+    for player in (a, b, c):
+        player.join_tournament(tid)
+    refused(lambda: outsider.join_tournament(tid), 409, "tournament_full")
+    refused(lambda: outsider.leave_tournament(tid), 403, "not_entered")
+    assert host.start_tournament(tid)["status"] == "running"
+    (table,) = tables_of(host.tournament(tid), 1)  # three at two seats: one table and a bye
+    by_id = {client.player["id"]: client for client in (a, b, c)}
+    quitter = by_id[table["players"][0]]
+    quitter.withdraw_from_tournament(tid)
+    refused(lambda: quitter.withdraw_from_tournament(tid), 409, "already_withdrawn")
+    refused(lambda: outsider.withdraw_from_tournament(tid), 403, "not_entered")
+
+    # Nobody joined by its starts_at: cancelled, and joining it is refused.
+    empty = host.create_tournament("coup", 2, 1, starts, 2)
+    assert engine.tournaments.sweep(now=datetime.fromisoformat(empty["starts_at"]) + timedelta(seconds=1)) == 1
+    assert host.tournament(empty["id"])["status"] == "cancelled"
+    refused(lambda: a.join_tournament(empty["id"]), 409, "tournament_cancelled")
