@@ -27,6 +27,7 @@ from werkzeug.serving import make_server
 
 from engine.core import Engine
 from engine.settings import Limits, Settings
+from engine.tournament_hooks import dispatch
 from events.envelope import Envelope
 from events.store import Keys
 from service.app import create_app
@@ -270,3 +271,23 @@ def test_each_tournament_refusal_has_its_status_and_code(live: tuple[str, Engine
     assert engine.tournaments.sweep(now=datetime.fromisoformat(empty["starts_at"]) + timedelta(seconds=1)) == 1
     assert host.tournament(empty["id"])["status"] == "cancelled"
     refused(lambda: a.join_tournament(empty["id"]), 409, "tournament_cancelled")
+
+
+def test_a_rounds_webhook_delivery_is_listed_as_the_document_says(live: tuple[str, Engine],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    base, engine = live
+    monkeypatch.setattr(engine.hooks, "private_ok", True)  # INTRIGUE_WEBHOOKS_ALLOW_PRIVATE=1: a local receiver
+    host, guest = Client.register(base, "hooked-host"), Client.register(base, "hooked-guest")
+    hook = guest.create_webhook("http://127.0.0.1:9/hook", ["tournament_round", "tournament_over"])
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    tid = host.create_tournament("coup", 2, 1, starts, 2)["id"]
+    for player in (host, guest):
+        player.join_tournament(tid)
+    started = host.start_tournament(tid)
+    # No worker here: the test makes the job the start queued (one delivery; its first try is refused).
+    assert dispatch(engine.hooks, guest.player["id"], "tournament_round", tid, 1, started["version"]) == 1
+    (delivery,) = guest.deliveries(hook["id"])
+    assert delivery["type"] == "tournament_round" and delivery.get("tournament") == tid
+    declared = guest.openapi()["components"]["schemas"]["Delivery"]
+    assert set(delivery) <= set(declared["properties"]) and declared["additionalProperties"] is False
+    assert delivery["game"] is None  # it is about a tournament, not a game

@@ -274,7 +274,9 @@ class Webhook(TypedDict):
 class Delivery(TypedDict):
     id: str
     type: WebhookEvent
-    game: str
+    #: The game it is about; null for ``tournament_round`` and ``tournament_over``, which name the ``tournament``.
+    game: str | None
+    tournament: NotRequired[str]
     version: int
     status: Literal["pending", "delivered", "failed", "cancelled"]
     attempts: int
@@ -286,11 +288,14 @@ class Delivery(TypedDict):
 
 
 class WebhookPayload(TypedDict):
-    """The JSON body of a webhook delivery: a game and a version, never a card."""
+    """The JSON body of a webhook delivery: a game and a version, never a card; ``tournament_round``
+    and ``tournament_over`` name a ``tournament`` and its ``round`` instead of a game and a deadline."""
 
     id: str
     type: WebhookEvent
-    game: str
+    game: NotRequired[str]
+    deadline: NotRequired[str | None]
+    tournament: NotRequired[str]
+    round: NotRequired[int]
     version: int
-    deadline: str | None
     created_at: str
