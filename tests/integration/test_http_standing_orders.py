@@ -93,6 +93,10 @@ def test_only_a_seated_player_in_a_game_not_over_keeps_orders(server: str) -> No
     stranger = Client.register(server, "stranger")
     assert _put(stranger, game_id, [ALLOW_UNLESS_TARGETED], expect=403)["code"] == "not_seated"
     assert stranger.request("GET", f"/v1/games/{game_id}/orders").json()["code"] == "not_seated"
+    cleared = stranger.request("DELETE", f"/v1/games/{game_id}/orders")
+    assert (cleared.status_code, cleared.json()["code"]) == (403, "not_seated")
+    missing = players[0].request("PUT", "/v1/games/no-such-game/orders", {"orders": []})
+    assert (missing.status_code, missing.json()["code"]) == (404, "game_not_found")
     players[1].post(f"/v1/games/{game_id}/resign")  # two seats: the game ends
     assert _put(players[0], game_id, [ALLOW_UNLESS_TARGETED], expect=409)["code"] == "game_over"
     assert players[0].request("DELETE", f"/v1/games/{game_id}/orders").json()["code"] == "game_over"
