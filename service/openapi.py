@@ -135,8 +135,9 @@ def order_conditions_schema(rules: Any) -> dict[str, Any]:
     if not decisions:
         about = f"{rules.NAME} takes no standing orders (its README says why)."
     else:
-        about = (f"The conditions of a {rules.NAME} order's `when`; its `decision` is one of "
-                 f"{', '.join(decisions)}.")
+        about = (f"The conditions an order's `when` may name in {rules.NAME}"
+                 f"{'' if conditions else ' (none: its `when` stays empty; the README says why)'}; its `decision` "
+                 f"is one of {', '.join(decisions)}.")
     return {"type": "object", "additionalProperties": False, "description": about,
             "properties": {name: condition.schema() for name, condition in sorted(conditions.items())}}
 
@@ -198,6 +199,7 @@ def _build_document() -> dict[str, Any]:
             # Success first, then the problems by status (flask-smorest may have put a 400 first).
             operation["responses"] = dict(sorted(operation["responses"].items(), key=lambda item: int(item[0])))
             _add_examples(operation, examples.get(f"{method.upper()} {path}", {}))
+            _example_of_optional_body(operation, document["components"]["schemas"])
     # The orders are checked by the engine (a bad one is 422 bad_order naming it), so the schema
     # takes any item; the reference still describes each one.
     listed = document["components"]["schemas"]["StandingOrders"]["properties"]["orders"]
@@ -226,6 +228,18 @@ def _add_examples(operation: dict[str, Any], example: dict[str, Any]) -> None:
     if "response" in example:
         for media in ok.get("content", {}).values():
             media["example"] = example["response"]
+
+
+def _example_of_optional_body(operation: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """An optional body the recorded run did not send (a join's commitment) is shown all the same:
+    its example is its fields' own."""
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is None or "example" in body or "$ref" not in body.get("schema", {}):
+        return
+    fields = schemas[body["schema"]["$ref"].rsplit("/", 1)[1]].get("properties", {})
+    example = {name: field["example"] for name, field in fields.items() if "example" in field}
+    if example:
+        body["example"] = example
 
 
 @reference_bp.get("/v1/openapi.json")

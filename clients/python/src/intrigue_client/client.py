@@ -43,6 +43,7 @@ from intrigue_client.stream import EventStream
 from intrigue_client.types import (
     Action,
     ActionResult,
+    Cosigned,
     Delivery,
     EventPage,
     ExportedGame,
@@ -509,6 +510,15 @@ class Client:
         """``POST /v1/tournaments/<id>/withdraw``: never paired again; your running games there are resigned."""
         return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/withdraw"))
 
+    def tournament_log_ndjson(self, tournament_id: str) -> bytes:
+        """``GET /v1/tournaments/<id>/log``: the hash-chained stream as NDJSON, as ``intrigue verify`` reads it."""
+        return self.request("GET", f"/v1/tournaments/{tournament_id}/log",
+                            headers={"Accept": "application/x-ndjson"}, retry=True).content
+
+    def tournament_log(self, tournament_id: str) -> list[dict[str, Any]]:
+        """The tournament's stream (public at any time), one envelope per event."""
+        return [json.loads(line) for line in self.tournament_log_ndjson(tournament_id).splitlines() if line.strip()]
+
     # ------------------------------------------------------------------ transparency log
 
     def keys(self) -> list[SigningKey]:
@@ -528,6 +538,13 @@ class Client:
         """``GET /v1/transparency/consistency``: the proof that the tree of ``second`` extends that of ``first``."""
         return cast(list[str], self._json("GET", "/v1/transparency/consistency",
                                           params={"from": first, "to": second}, retry=True)["hashes"])
+
+    def cosign(self, checkpoint: str, cosignature: str, public_key: str) -> Cosigned:
+        """``POST /v1/transparency/cosignatures``: a witness's C2SP cosignature line of ``checkpoint``
+        (as :meth:`checkpoint` gave it), by the Ed25519 key ``public_key`` (base64); ``intrigue witness``
+        sends it after checking the log grew honestly. Later checkpoints of that size carry it."""
+        body = {"checkpoint": checkpoint, "cosignature": cosignature, "public_key": public_key}
+        return cast(Cosigned, self._json("POST", "/v1/transparency/cosignatures", body=body))
 
     def export_games(self, player_id: str, *, since: str | int | None = None,
                      logs: bool = False) -> Iterator[ExportedGame]:

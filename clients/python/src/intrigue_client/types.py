@@ -63,6 +63,9 @@ class GameSummary(TypedDict):
     bots: NotRequired[dict[str, str]]
     #: Fair shuffles: each seat that joined with a commitment, and where its secret stands.
     entropy: NotRequired[dict[str, Literal["committed", "revealed", "dropped"]]]
+    #: On a table of a tournament's round: the tournament's id, and the round it belongs to.
+    tournament: NotRequired[str]
+    round: NotRequired[int]
 
 
 class GameView(GameSummary):
@@ -159,6 +162,13 @@ class SigningKey(TypedDict):
     id: str
     alg: str
     public_key: str
+
+
+class Cosigned(TypedDict):
+    """The answer to a witness's cosignature: who cosigned (``<name>+<key hash in hex>``) which tree size."""
+
+    witness: str
+    size: int
 
 
 class LogLeaf(TypedDict):
@@ -284,7 +294,9 @@ class Webhook(TypedDict):
 class Delivery(TypedDict):
     id: str
     type: WebhookEvent
-    game: str
+    #: The game it is about; null for ``tournament_round`` and ``tournament_over``, which name the ``tournament``.
+    game: str | None
+    tournament: NotRequired[str]
     version: int
     status: Literal["pending", "delivered", "failed", "cancelled"]
     attempts: int
@@ -296,11 +308,14 @@ class Delivery(TypedDict):
 
 
 class WebhookPayload(TypedDict):
-    """The JSON body of a webhook delivery: a game and a version, never a card."""
+    """The JSON body of a webhook delivery: a game and a version, never a card; ``tournament_round``
+    and ``tournament_over`` name a ``tournament`` and its ``round`` instead of a game and a deadline."""
 
     id: str
     type: WebhookEvent
-    game: str
+    game: NotRequired[str]
+    deadline: NotRequired[str | None]
+    tournament: NotRequired[str]
+    round: NotRequired[int]
     version: int
-    deadline: str | None
     created_at: str
