@@ -129,7 +129,8 @@ class CommitPath:
         # once the answer is sent (see FeedWatcher.push); others hear Redis's announcement.
         owe(partial(self.watcher.push, game_id, version, new, envelopes), later)
         self.follow_ups.finish(plan, replies, offset=1, later=later)
-        return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
+        return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else (),
+                         levels=result.levels)
 
     def _append(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
                 idem: tuple[str, str] | None, gates: Sequence[Gate], cap: Cap | None) -> _Attempt | None:

@@ -5,7 +5,8 @@ on a cluster, where a bucket lives in another hash slot than the game."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from dataclasses import is_dataclass, replace
+from typing import Any, TypeVar, cast
 
 from engine.errors import DomainError, Limited
 from engine.ratelimit import RateLimiter, limited
@@ -41,9 +42,11 @@ class Gating:
         """Run ``attempt`` with the caller's gates, which its append spends when it appends
         (``attempt`` says whether it did); spent apart otherwise: when nothing was appended,
         when it was refused (but not for want of a token), and first of all on a cluster,
-        where a bucket lives in another hash slot than the game."""
+        where a bucket lives in another hash slot than the game. Spent apart, what the
+        buckets hold after goes into the result's ``levels`` (the append's own said it otherwise)."""
+        levels = None
         if gates and self.cluster:
-            self.spend_apart(gates)
+            levels = self.spend_apart(gates)
             gates = ()
         try:
             result, spent = attempt(gates)
@@ -52,11 +55,15 @@ class Gating:
                 self.spend_apart(gates)
             raise
         if gates and not spent:
-            self.spend_apart(gates)
+            levels = self.spend_apart(gates)
+        if levels is not None and is_dataclass(result) and hasattr(result, "levels"):
+            return cast(T, replace(cast(Any, result), levels=tuple(levels)))
         return result
 
-    def spend_apart(self, gates: Sequence[Gate]) -> None:
-        """Spend the tokens of an action whose append did not (a 429 if one is missing)."""
-        wait, empty = self.limiter.spend_all(gates)
+    def spend_apart(self, gates: Sequence[Gate]) -> list[float] | None:
+        """Spend the tokens of an action whose append did not (a 429 if one is missing): what
+        each bucket holds after, for the answer's RateLimit header."""
+        wait, empty, levels = self.limiter.spend_all(gates)
         if wait:
             raise limited(empty, wait)
+        return levels

@@ -36,6 +36,9 @@ class Committed:
     #: What the caller runs once its answer is sent (asked for with ``answer_first``): only
     #: requests to workers for a step the commit already recorded (see ``engine.commit.owe``).
     after_answer: tuple[Callable[[], None], ...] = ()
+    #: Each of the caller's buckets' tokens left once this command spent them (in its append,
+    #: or apart), for the answer's RateLimit header; None when it did not say.
+    levels: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class Joined:
     seat: int
     record: Record
     after_answer: tuple[Callable[[], None], ...] = ()
+    #: As :attr:`Committed.levels`.
+    levels: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)

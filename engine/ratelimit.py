@@ -14,6 +14,7 @@ which a Redis Cluster serves from one shard.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import redis
 
@@ -23,23 +24,31 @@ from events.buckets import TOKEN_BUCKET_LUA
 from events.lean import LeanScript
 from events.store import Gate
 
-# KEYS: the bucket. ARGV: tokens per second, capacity. Returns "0" (spent one token) or
-# the seconds to wait before one is there (as a string: Lua numbers become integers).
-_TAKE = TOKEN_BUCKET_LUA + "return tostring(take_token(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])))\n"
+# KEYS: the bucket. ARGV: tokens per second, capacity. Returns {"0" (spent one token) or the
+# seconds to wait before one is there, the tokens it holds after}, as strings (Lua numbers
+# become integers): the answer's RateLimit header needs no round trip of its own.
+_TAKE = TOKEN_BUCKET_LUA + """
+local wait, tokens = take_token(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+return {tostring(wait), tostring(tokens)}
+"""
 
 # KEYS: the buckets. ARGV: each bucket's tokens per second and capacity, in turn. Spends one
-# token of each when every one has a token, else none; returns "0" or the longest wait.
+# token of each when every one has a token, else none; returns {"0", each bucket's tokens
+# left...} or {the longest wait}.
 _TAKE_ALL = TOKEN_BUCKET_LUA + """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local gates = {}
 for i, key in ipairs(KEYS) do gates[i] = {key, ARGV[2 * i - 1], ARGV[2 * i]} end
-local wait = take_all_tokens(gates, now)
-return tostring(wait)
+local wait, _, levels = take_all_tokens(gates, now)
+local reply = {tostring(wait)}
+for i, level in ipairs(levels) do reply[i + 1] = level end
+return reply
 """
 
 # KEYS: the buckets. ARGV: each bucket's tokens per second and capacity, in turn. Spends
-# nothing; returns each bucket's tokens now (as strings), for the answer's RateLimit header.
+# nothing; returns each bucket's tokens now (as strings), for the answer's RateLimit header
+# when the request's spending did not say (see service/ratelimit_headers.py).
 _LEFT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
@@ -53,6 +62,15 @@ for i, key in ipairs(KEYS) do
 end
 return left
 """
+
+
+class Spent(NamedTuple):
+    """What a spending did: 0 (spent) or the seconds to wait, the name of a bucket that was
+    empty ("" when spent), and each gate's tokens left after it (None when refused)."""
+
+    wait: float
+    empty: str
+    levels: list[float] | None
 
 
 class RateLimiter:
@@ -75,7 +93,7 @@ class RateLimiter:
     def allow(self, bucket: Bucket, subject: str) -> float:
         """0 if the request may go ahead, else the seconds to wait before retrying."""
         gate = self.gate(bucket, subject)
-        return self.spend(gate) if gate is not None else 0.0
+        return self.spend(gate)[0] if gate is not None else 0.0
 
     def gates(self, asked: list[tuple[Bucket, str]]) -> tuple[Gate, ...]:
         """The gates of the ``(bucket, subject)`` pairs whose limit is on, for an append to spend."""
@@ -84,25 +102,30 @@ class RateLimiter:
     def allow_all(self, asked: list[tuple[Bucket, str]]) -> tuple[float, str]:
         """One token of each ``(bucket, subject)`` in one round trip, all or none: (0, "") if
         spent, else the seconds to wait and the name of a bucket that was empty."""
-        return self.spend_all(self.gates(asked))
+        wait, empty, _ = self.spend_all(self.gates(asked))
+        return wait, empty
 
-    def spend_all(self, gates: Sequence[Gate]) -> tuple[float, str]:
-        """:meth:`allow_all` for gates (those an append did not get to spend)."""
+    def spend_all(self, gates: Sequence[Gate]) -> Spent:
+        """:meth:`allow_all` for gates (those an append did not get to spend), with what each
+        bucket holds after, for the answer's RateLimit header."""
         if not gates:
-            return 0.0, ""
+            return Spent(0.0, "", [])
         if len(gates) == 1:
-            return self.spend(gates[0]), gates[0].name
+            wait, level = self.spend(gates[0])
+            return Spent(wait, gates[0].name, None) if wait else Spent(0.0, "", [level])
         if not _same_node(self.redis):  # buckets of several hash slots: one script each
+            levels = []
             for gate in gates:
-                wait = self.spend(gate)
+                wait, level = self.spend(gate)
                 if wait:
-                    return wait, gate.name
-            return 0.0, ""
+                    return Spent(wait, gate.name, None)
+                levels.append(level)
+            return Spent(0.0, "", levels)
         args = [value for gate in gates for value in (gate.rate, gate.burst)]
-        wait = float(self._take_all(keys=[gate.key for gate in gates], args=args))
-        if not wait:
-            return 0.0, ""
-        return wait, self.empty_bucket(gates)
+        wait, *levels = self._take_all(keys=[gate.key for gate in gates], args=args)
+        if not float(wait):
+            return Spent(0.0, "", [float(level) for level in levels])
+        return Spent(float(wait), self.empty_bucket(gates), None)
 
     def left(self, gates: Sequence[Gate]) -> list[float]:
         """The tokens each gate's bucket holds now, spending none: one round trip (one per
@@ -121,9 +144,11 @@ class RateLimiter:
         empty = [gate.name for gate in gates if float(self.redis.hget(gate.key, "tokens") or gate.burst) < 1]
         return (empty or [gates[0].name])[-1]
 
-    def spend(self, gate: Gate) -> float:
-        """:meth:`allow` for a gate's bucket (one an append did not get to spend)."""
-        return float(self._take(keys=[gate.key], args=[gate.rate, gate.burst]))
+    def spend(self, gate: Gate) -> tuple[float, float]:
+        """:meth:`allow` for a gate's bucket (one an append did not get to spend): the wait,
+        and the tokens the bucket holds after."""
+        wait, level = self._take(keys=[gate.key], args=[gate.rate, gate.burst])
+        return float(wait), float(level)
 
 
 def _same_node(client: redis.Redis) -> bool:

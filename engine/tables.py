@@ -236,7 +236,7 @@ class Tables:
             done = self.commits.commit(game_id, record, drafts, {"kind": "join", "player": player.id}, later=later,
                                        gates=gates)
             if done is not None:
-                return Joined(seat, done.record, done.after_answer), done.gated
+                return Joined(seat, done.record, done.after_answer, done.levels), done.gated
         raise Conflict("busy", "the game changed too often while joining; try again")
 
     def leave(self, player: Player, game_id: str) -> Record:

@@ -8,11 +8,13 @@ spending a token cannot drift apart.
 
 #: ``take_token(key, rate, burst)``: refill the bucket at ``key`` (a hash of ``tokens`` and
 #: ``at``) by the server's clock, spend one token if there is one, and return 0, else the
-#: seconds to wait for one. The hash expires once it would be full again.
+#: seconds to wait for one, and then the tokens it holds after (for the RateLimit header,
+#: read here rather than in a round trip of its own). The hash expires once it would be full again.
 #: ``token_wait(key, rate, burst, now)``: the same bucket read without spending: 0 if a token
 #: is there, else the seconds to wait for one (to spend from several buckets all or none).
 #: ``take_all_tokens(gates, now)``: one token of each gate (``{key, rate, burst}``) when every
-#: one has a token, else none; returns 0, 0, else the longest wait and which gate (from 1) set it.
+#: one has a token, else none; returns 0, 0 and each bucket's tokens left (strings, in the
+#: gates' order), else the longest wait, which gate (from 1) set it and an empty table.
 TOKEN_BUCKET_LUA = """
 local function token_wait(key, rate, burst, now)
   local held = redis.call('HMGET', key, 'tokens', 'at')
@@ -33,7 +35,7 @@ local function take_token(key, rate, burst)
   if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
   redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now))
   redis.call('PEXPIRE', key, math.ceil((burst - tokens) / rate * 1000) + 1000)
-  return wait
+  return wait, tokens
 end
 local function take_all_tokens(gates, now)
   local wait, empty = 0, 0
@@ -41,8 +43,12 @@ local function take_all_tokens(gates, now)
     local gate_wait = token_wait(gate[1], tonumber(gate[2]), tonumber(gate[3]), now)
     if gate_wait > wait then wait, empty = gate_wait, i end
   end
-  if wait > 0 then return wait, empty end
-  for _, gate in ipairs(gates) do take_token(gate[1], tonumber(gate[2]), tonumber(gate[3])) end
-  return 0, 0
+  if wait > 0 then return wait, empty, {} end
+  local levels = {}
+  for i, gate in ipairs(gates) do
+    local _, tokens = take_token(gate[1], tonumber(gate[2]), tonumber(gate[3]))
+    levels[i] = tostring(tokens)
+  end
+  return 0, 0, levels
 end
 """

@@ -206,13 +206,16 @@ FEED_EVENTS_BYTES = 65536
 # the appender decided with: the standing orders' revision (see engine.orders).
 # The gates spend the actor's rate-limit tokens (one of each bucket, all or none) once the
 # append is known to go ahead (not a duplicate, not stale), and refuse it ('limited', the
-# seconds to wait, the position from 1 of a bucket without a token) when one has none.
+# seconds to wait, the position from 1 of a bucket without a token) when one has none. An
+# append that spent them answers, right after its version, each bucket's tokens left (an
+# array of strings, in the gates' order): the RateLimit header needs no round trip of its own.
 # The index commands run only once the append has succeeded, in the same atomic step, and
 # their replies follow the append's own.
 # The new version is published on the feed channel, so watchers wake without polling; up to
 # FEED_EVENTS_BYTES of events, the events themselves follow it, a line each (canonical JSON
 # has no raw newline), so a process that did not append learns them without reading the stream.
 _APPEND = TOKEN_BUCKET_LUA + """
+local levels = nil
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 if ARGV[2] ~= '' then
   local seen = redis.call('HGET', KEYS[3], ARGV[2])
@@ -231,7 +234,8 @@ if ARGV[6] ~= '' then
   local gates = cjson.decode(ARGV[6])
   local t = redis.call('TIME')
   local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-  local wait, empty = take_all_tokens(gates, now)
+  local wait, empty
+  wait, empty, levels = take_all_tokens(gates, now)
   if wait > 0 then return {'limited', tostring(wait), empty} end
 end
 for i = FIRST_EVENT, #ARGV do
@@ -248,6 +252,7 @@ if size <= FEED_EVENTS_BYTES then
 end
 redis.call('PUBLISH', ARGV[4], announced)
 local reply = {'ok', tostring(new_version)}
+if levels then reply[3] = levels end
 for _, command in ipairs(cjson.decode(ARGV[5])) do
   reply[#reply + 1] = redis.call(unpack(command))
 end
@@ -306,6 +311,8 @@ class AppendResult:
     empty: Gate | None = None
     #: The replies of the index commands that ran with the append (see :class:`IndexCommands`).
     replies: Sequence[Any] = ()
+    #: Each gate's tokens left once the append spent them (None when it had no gates).
+    levels: tuple[float, ...] | None = None
 
 
 class IndexCommands:
@@ -448,6 +455,9 @@ class EventStore:
             return AppendResult("full", version=int(value))
         if status == "stale":
             return AppendResult("stale")
+        if gates and status == "ok":  # the gates' levels come first, then the index commands' replies
+            levels, *rest = rest
+            return AppendResult(status, version=int(value), replies=rest, levels=tuple(float(v) for v in levels))
         return AppendResult(status, version=int(value), replies=rest)
 
     def idempotent_result(self, game_id: str, field: str) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from projections.views import feed_item
 from service import view_cache
 from service.answers import Problem
 from service.inputs import parse_header_int
+from service.ratelimit_headers import carry
 from service.schemas import ActionSchema
 
 #: Built once: a marshmallow schema costs more to build than to use, and a built one is
@@ -34,14 +35,15 @@ MINIMAL_APPLIED = {"Preference-Applied": "return=minimal"}
 
 
 def submit_action(engine: Engine, player: Player, game_id: str, action: dict[str, Any], key: str | None,
-                  if_match_header: str | None, minimal: bool, gates: Sequence[Gate] = ()
-                  ) -> tuple[dict[str, Any], Sequence[Callable[[], None]]]:
+                  if_match_header: str | None, minimal: bool, gates: Sequence[Gate] = (),
+                  environ: dict[str, Any] | None = None) -> tuple[dict[str, Any], Sequence[Callable[[], None]]]:
     """Check the action and its headers, let the engine decide it; the answer and the work
     owed once it is sent.
 
     A refused check raises before anything is spent or changed (``ValidationError``: 400
     ``invalid_body``, or a ``Problem``); the engine's refusals are domain errors. ``gates``
-    spend the caller's rate-limit tokens in the append (see ``Engine.act``).
+    spend the caller's rate-limit tokens in the append (see ``Engine.act``); what they left
+    goes into the request's ``environ``, when given, for the answer's RateLimit headers.
     """
     errors = action_errors(action)
     if errors:
@@ -51,6 +53,8 @@ def submit_action(engine: Engine, player: Player, game_id: str, action: dict[str
     if_match = parse_header_int(if_match_header, "If-Match", "bad_if_match")
     done = engine.act(player, game_id, action, idempotency_key=key, if_match=if_match, gates=gates,
                       answer_first=True)
+    if environ is not None:
+        carry(environ, done.levels)
     return action_answer(done, player.id, minimal), done.after_answer
 
 

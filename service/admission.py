@@ -19,9 +19,10 @@ here: the request is anonymous, and the route that needs a caller raises the adm
 A player's token answers only for the calls its scopes cover (``service.scopes``): checked
 here, after the spending, so a call outside them spends its token and is refused 403
 ``missing_scope`` on either path. The gates are left in the environ (``GATES``), where the
-front's ``start_response`` reads what is left of each bucket for the answer's ``RateLimit``
-headers (``service.ratelimit_headers``). ``endpoint`` is the Flask endpoint the request was
-routed to, the same name on both paths, for any rule that is the route's.
+front's ``start_response`` adds the answer's ``RateLimit`` headers from what the spending
+left in each bucket (``LEVELS``, carried beside them; ``service.ratelimit_headers``).
+``endpoint`` is the Flask endpoint the request was routed to, the same name on both paths,
+for any rule that is the route's.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from engine.core import Engine, Player
 from engine.settings import Bucket, Limits
 from events.store import Gate
 from service.answers import Problem
-from service.ratelimit_headers import GATES
+from service.ratelimit_headers import GATES, carry
 from service.scopes import check_scope
 
 
@@ -121,7 +122,7 @@ def admit(engine: Engine, limits: Limits, environ: dict[str, Any], endpoint: str
     environ[GATES] = gates  # what the answer's RateLimit headers say is left (service/ratelimit_headers.py)
     admission = Admission(caller, address, endpoint, asked, gates)
     if not defer and gates:
-        engine.spend_apart(gates)  # one round trip for all of them, all or none
+        carry(environ, engine.spend_apart(gates))  # one round trip for all of them, all or none
     if caller.player is not None:
         check_scope(caller.player.scopes, environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
     return admission

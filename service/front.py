@@ -57,7 +57,7 @@ from service.answers import Problem, dump_bytes, problem_of, problem_response, r
 from service.event_stream import STREAM_HEADERS
 from service.http_errors import BodyTimeout, body_timeout_problem, close_after_answer
 from service.inputs import DIGITS, as_object, parse_json, prefers_minimal
-from service.ratelimit_headers import with_rate_limit_headers
+from service.ratelimit_headers import carry, with_rate_limit_headers
 
 _JSON = ("application/json", "application/json; charset=utf-8")
 
@@ -208,7 +208,7 @@ def act(front: Front, environ: dict[str, Any], start_response: StartResponse,
     minimal = prefers_minimal(environ.get("HTTP_PREFER"))
     if not in_memory(environ["wsgi.input"], length):
         try:
-            engine.spend_apart(gates)  # before the body: a caller out of tokens is answered at once
+            carry(environ, engine.spend_apart(gates))  # before the body: out of tokens is answered at once
         except Exception as err:
             return _problem(environ, start_response, err, unread=True)
         gates = ()
@@ -217,10 +217,10 @@ def act(front: Front, environ: dict[str, Any], start_response: StartResponse,
             action = _read_object(environ, length)
             answer, work = submit_action(engine, player, args["game_id"], action,
                                          environ.get("HTTP_IDEMPOTENCY_KEY"), environ.get("HTTP_IF_MATCH"),
-                                         minimal, gates)
+                                         minimal, gates, environ)
         except (Problem, ValidationError, BodyTimeout):  # the request's own fault, found before the append
             if gates:
-                engine.spend_apart(gates)  # spent now, as the app spends them before its route runs
+                carry(environ, engine.spend_apart(gates))  # spent now, as the app spends them before its route
             raise
     except Exception as err:
         return _problem(environ, start_response, err)
@@ -239,7 +239,7 @@ def create_game(front: Front, environ: dict[str, Any], start_response: StartResp
         return None
     assert admission.player is not None
     try:
-        front.engine.spend_apart(admission.gates)  # before the body, as the app's before_request
+        carry(environ, front.engine.spend_apart(admission.gates))  # before the body, as the app's before_request
     except Exception as err:
         return _problem(environ, start_response, err, unread=not in_memory(environ["wsgi.input"], length))
     try:
@@ -264,6 +264,7 @@ def join(front: Front, environ: dict[str, Any], start_response: StartResponse,
     assert admission.player is not None
     try:
         joined = front.engine.join(admission.player, args["game_id"], answer_first=True, gates=admission.gates)
+        carry(environ, joined.levels)
     except Exception as err:
         return _problem(environ, start_response, err)
     return _Answer(_json(start_response, "200 OK", setup_requests.join_answer(joined)), joined.after_answer)

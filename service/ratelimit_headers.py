@@ -8,9 +8,12 @@ player's and its address's ceiling, or an anonymous caller's address); each is a
 
 ``service.admission.admit``, which admits every request on either path (the Flask app's
 ``before_request``, or a fast handler of ``service.front``), leaves its gates in the
-request's environ (``GATES``); the ``start_response`` the front hands to both
-(:func:`with_rate_limit_headers`) reads the buckets as they are once the answer starts (one
-round trip) and adds the headers. A 429
+request's environ (``GATES``). Whatever spends them (``admit``, or the append of a move or a
+join, which spends them in its own script) also leaves there what each bucket holds after
+(``LEVELS``, see :func:`carry`): every script that spends a token answers that too. The
+``start_response`` the front hands to both (:func:`with_rate_limit_headers`) adds the headers
+from those levels, and reads the buckets itself (one round trip more) only when the request
+carried none: a refusal, or a path that spent its tokens without saying. A 429
 gets them too, with ``r=0``; its problem names the policy spent (``policy``), and its
 ``Retry-After`` is the problem answer's own.
 """
@@ -26,6 +29,8 @@ from events.store import Gate
 
 #: The environ key of the gates a request spent (or asked for, when it was refused).
 GATES = "intrigue.rate_gates"
+#: The environ key of each gate's tokens left once the request spent them (in ``GATES``' order).
+LEVELS = "intrigue.rate_levels"
 
 StartResponse = Callable[..., Any]
 
@@ -50,6 +55,12 @@ def rate_limit_headers(gates: Sequence[Gate], left: Sequence[float]) -> list[tup
     return [("RateLimit-Policy", ", ".join(policies)), ("RateLimit", ", ".join(states))]
 
 
+def carry(environ: dict[str, Any], levels: Sequence[float] | None) -> None:
+    """Keep the levels a spending answered for the answer's headers (None: it did not say)."""
+    if levels is not None:
+        environ[LEVELS] = levels
+
+
 def with_rate_limit_headers(engine: Engine, environ: dict[str, Any], start_response: StartResponse) -> StartResponse:
     """``start_response`` adding the headers when the request left its gates in the environ
     (the front, ``service.front.Front``, hands this one to both paths)."""
@@ -58,7 +69,10 @@ def with_rate_limit_headers(engine: Engine, environ: dict[str, Any], start_respo
         gates = environ.get(GATES)
         if gates:
             try:
-                headers = [*headers, *rate_limit_headers(gates, engine.limiter.left(gates))]
+                levels = environ.get(LEVELS)
+                if levels is None or len(levels) != len(gates):  # nothing carried: read the buckets
+                    levels = engine.limiter.left(gates)
+                headers = [*headers, *rate_limit_headers(gates, levels)]
             except Exception:  # the store is unreachable: the answer (often a 503) goes without them
                 pass
         return start_response(status, headers, exc_info) if exc_info is not None else start_response(status, headers)

@@ -18,6 +18,7 @@ from gunicorn.http.unreader import Unreader
 from werkzeug.test import EnvironBuilder
 
 from engine.core import Engine
+from engine.ratelimit import Spent
 from engine.settings import Limits
 from service.app import create_app
 from service.deadline_body import DeadlineBody
@@ -250,7 +251,7 @@ def test_a_join_spends_one_token_in_its_append_and_a_caller_without_one_takes_no
     token = auth[0]["Authorization"].split()[1]
     before = bucket_tokens(engine, token)
     spent_apart: list[Any] = []
-    monkeypatch.setattr(engine.limiter, "spend_all", lambda gates: spent_apart.append(gates) or (0.0, ""))
+    monkeypatch.setattr(engine.limiter, "spend_all", lambda gates: spent_apart.append(gates) or Spent(0.0, "", None))
     assert client.post(f"/v1/games/{game_id}/join", headers=auth[0]).status_code == 200
     assert 0.5 < before - bucket_tokens(engine, token) <= 1  # one token, by the append
     assert spent_apart == []
@@ -334,8 +335,10 @@ def script_calls(engine: Engine) -> int:
 def test_the_fast_handler_opens_a_stream_in_one_script_call_where_the_route_makes_three(engine: Engine) -> None:
     """The tokens and the lease are one script, and the first page brings the record: no
     read of the record and no script of the lease's own (the route: tokens, record, lease).
-    Both then read the first page (events and messages) in one script call more, and the
-    caller's buckets for the answer's RateLimit headers in one more."""
+    Both then read the first page (events and messages) in one script call more. The route's
+    admission spent the tokens by a script that says what the buckets hold after, for the
+    answer's RateLimit headers; the fast's open does not say it, so its answer reads them in
+    one more."""
     app = create_app(engine, limits=Limits(**{**Limits.off().__dict__, "player_rate": RATE, "streams_per_player": 5}))
     client = app.test_client()
     game_id, auth = toy_game(client)
@@ -347,7 +350,7 @@ def test_the_fast_handler_opens_a_stream_in_one_script_call_where_the_route_make
         next(frames), next(frames)
         calls.append(script_calls(engine) - before)
         response.close()
-    assert calls[2:] == [2 + 1, 4 + 1]  # each answer also reads its buckets for its RateLimit headers
+    assert calls[2:] == [2 + 1, 4]  # the fast's answer also reads its buckets for its RateLimit headers
 
 
 def test_a_stream_past_the_ceiling_is_refused_by_the_fast_handler_as_by_the_route(engine: Engine) -> None:
@@ -442,7 +445,7 @@ def test_an_action_spends_one_token_and_a_caller_without_one_appends_nothing(
     before = bucket_tokens(engine, token)
     # The body is in memory: the append spends the token, in its own round trip, none apart.
     spent_apart: list[Any] = []
-    monkeypatch.setattr(engine.limiter, "spend_all", lambda gates: spent_apart.append(gates) or (0.0, ""))
+    monkeypatch.setattr(engine.limiter, "spend_all", lambda gates: spent_apart.append(gates) or Spent(0.0, "", None))
     picked = client.post(f"/v1/games/{game_id}/actions", json={"type": "pick", "number": 1},
                          headers={**auth[0], "Idempotency-Key": "first"})
     assert picked.status_code == 200
