@@ -95,6 +95,16 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "game_not_over": (Conflict, "a rematch is offered once the game has ended"),
     "unknown_player": (Invalid, "an invitation names no registered player"),
     "too_many_invitations": (Invalid, "more players invited than the game has seats"),
+    # The correspondence community (issue 50).
+    "too_many_active_games": (Conflict, "the player holds as many seats in games not over as the operator allows"),
+    "too_unreliable": (Forbidden, "the player's reliability is below the game's min_reliability"),
+    "not_enough_vacation": (Conflict, "the player has fewer vacation days left this year than asked for"),
+    "on_vacation": (Conflict, "the player is on vacation already (end it first)"),
+    "not_on_vacation": (Conflict, "the player is not on vacation"),
+    "bad_timezone": (Invalid, "not an IANA time zone name the server knows"),
+    "seat_not_offered": (Conflict, "the seat is not offered to a substitute (not left to the bot, or the game "
+                                   "takes none)"),
+    "already_seated": (Conflict, "a player seated in a game cannot substitute for another of its seats"),
 }
 
 #: Rule codes that fault the game's moment, not the action: a conflict whichever layer raises them,

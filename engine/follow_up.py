@@ -18,7 +18,9 @@ from typing import Any, TypeAlias
 
 import redis
 
+from engine.active_games import queue_live
 from engine.ratings import Ratings, result_of
+from engine.reliability import Reliability
 from engine.scheduling import JobScheduler
 from engine.seat_bots import bot_seats
 from engine.seeds import Seeds
@@ -83,6 +85,7 @@ class FollowUps:
         self.hooks = hooks
         self.ratings = ratings
         self.transparency = GamesLog(client, keys.prefix)
+        self.reliability = Reliability(client, keys)  # the players' record of decisions (issue 50)
 
     def run(self, record: Record, before: Record | None = None) -> None:
         """Update the indexes of one game and ask a worker for its next system step.
@@ -108,6 +111,7 @@ class FollowUps:
         if before is None or before["status"] != record["status"]:
             self._queue_listing(pipe, record)
         self._queue_seats(pipe, record, before)
+        queue_live(pipe, self.keys, record, before)
         due = self._queue_deadline(pipe, record, before)
         plan = self._plan(record, before, defer_archive)
         indexed = {"indexed": record["version"], "card": card(record)}
@@ -252,6 +256,7 @@ class FollowUps:
         result = result_of(record, final_ranks(record))
         if result is not None:
             self.ratings.record(result)
+        self.reliability.record(record)
         self.store.archive(game_id)
         self.transparency.add(record)  # the public log's leaf (engine.transparency); added once
         self.seeds.drop(game_id)

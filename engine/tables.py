@@ -14,10 +14,12 @@ from typing import Any
 
 import redis
 
+from engine.active_games import ActiveGames
 from engine.commit import MAX_RETRIES, CommitPath
 from engine.errors import Conflict, Forbidden, Invalid
 from engine.gating import Gating
 from engine.outcomes import Committed, Joined, Player
+from engine.reliability import Reliability
 from engine.revisions import check_rejoin
 from engine.seat_bots import check_bots
 from engine.seeds import Seeds
@@ -33,7 +35,8 @@ from projections.views import public_options
 
 class Tables:
     def __init__(self, client: redis.Redis, keys: Keys, store: EventStore, projector: Projector, seeds: Seeds,
-                 commits: CommitPath, gating: Gating, *, revisions_per_decision: int) -> None:
+                 commits: CommitPath, gating: Gating, *, revisions_per_decision: int,
+                 active: ActiveGames | None = None, reliability: Reliability | None = None) -> None:
         self.redis = client
         self.keys = keys
         self.store = store
@@ -43,6 +46,10 @@ class Tables:
         self.gating = gating
         #: How often a player may leave one open game (``engine.revisions``; 0: no bound).
         self.revisions_per_decision = revisions_per_decision
+        #: The ceiling on seats in games not over (``engine.active_games``; None: none).
+        self.active = active
+        #: The players' reliability, which a game's ``min_reliability`` asks for (``engine.reliability``).
+        self.reliability = reliability
         #: On a cluster the creator's hosting set lives in another hash slot than the game.
         self.cluster = commits.cluster
         self._reserve = LeanScript(client, _RESERVE)
@@ -65,7 +72,8 @@ class Tables:
     def create_game(self, creator: Player, game: str, seats: int, options: Mapping[str, Any],
                     time_control: Mapping[str, Any], bots: Mapping[str, Any] | None = None, *,
                     max_open: int = 0, unlisted: bool = False, invite: Sequence[str] = (),
-                    game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None) -> Record:
+                    game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None,
+                    min_reliability: int | None = None, substitutes: bool = True) -> Record:
         """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
 
         With ``max_open`` the creator's open games are counted and the game created in one
@@ -84,6 +92,8 @@ class Tables:
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
         chosen_bots = check_bots(bots or {}, seats)
+        if self.active is not None:
+            self.active.check(creator.id)
         invite = list(dict.fromkeys(invite))
         if len(invite) > seats:
             raise Invalid("too_many_invitations", f"{len(invite)} players invited to a game of {seats} seats")
@@ -115,6 +125,8 @@ class Tables:
             **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
             **({"rematch_of": rematch_of} if rematch_of else {}),
             "rated": (not chosen_bots) if rated is None else rated,
+            **({"min_reliability": min_reliability} if min_reliability is not None else {}),
+            **({} if substitutes else {"substitutes": False}),
         })
         hosting = self.keys.hosting(creator.id)
         cap = Cap(hosting, max_open) if max_open else None
@@ -201,6 +213,10 @@ class Tables:
             if record.get("invite") and player.id not in record["invite"] and player.id != record["created_by"]:
                 raise Forbidden("not_invited", "only the players invited to this game may join it")
             check_rejoin(record, player.id, self.revisions_per_decision)
+            if self.reliability is not None:
+                self.reliability.check(record, player.id)
+            if self.active is not None:
+                self.active.check(player.id)
             seat = record["players"].index(None)
             drafts = [GameEvent("PlayerJoined", {"seat": seat, "player": {"id": player.id, "name": player.name}},
                                 actor=seat)]

@@ -20,7 +20,8 @@ GENESIS_HASH = "0" * 64
 
 #: Event types written by the platform rather than by a game's rules.
 PLATFORM_EVENTS = frozenset({"GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "PlayerLeft",
-                             "GameCancelled", "SeatResigned", "GameEnded"})
+                             "GameCancelled", "SeatResigned", "GameEnded", "VacationStarted", "VacationEnded",
+                             "SeatSubstituted"})
 
 
 def canonical_json(value: Any) -> str:

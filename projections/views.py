@@ -38,6 +38,8 @@ def summary(record: Record) -> dict[str, Any]:
         "invite": list(record.get("invite") or []),
         "rematch_of": record.get("rematch_of"),
         "rated": bool(record.get("rated")),
+        "min_reliability": record.get("min_reliability"),
+        "substitutes": bool(record.get("substitutes", True)),
     }
 
 
@@ -161,4 +163,10 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
         return {"seat": data["seat"]}
     if event.type == "GameCancelled":
         return {"by": data["by"]}
+    if event.type == "VacationStarted":
+        return {"seat": data["seat"], "until": data["until"]}
+    if event.type == "VacationEnded":
+        return {"seat": data["seat"]}
+    if event.type == "SeatSubstituted":
+        return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
     return {}

@@ -181,7 +181,7 @@ def _operations() -> list[Operation]:
                   description="Only players with at least `min_games` rated games in the title "
                               "(INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`."),
         Operation("post", "/v1/games", "Create a game; it is open until its seats fill", "required", 201, "GameView",
-                  _join(BODY, TOKEN, {409: ("too_many_open_games",),
+                  _join(BODY, TOKEN, {409: ("too_many_open_games", "too_many_active_games"),
                                       422: ("unknown_game", "bad_seat_count", "bad_bot_seat", "unknown_bot_strategy",
                                             "unknown_player", "too_many_invitations")}),
                   body="GameCreate",
@@ -201,7 +201,8 @@ def _operations() -> list[Operation]:
                           CURSOR)),
         Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
                   "required", 200, "JoinResult",
-                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy")}),
+                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy",
+                                                                   "too_many_active_games")}),
                   params=(GAME_ID,), description="The last seat to join starts the game."),
         Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
                   "required", 200, "GameView",
@@ -435,6 +436,9 @@ TABLE_PROPERTIES: dict[str, Any] = {
                               "the game in /v1/me/games with `invited: true` and gets an `invited` webhook. "
                               "No more than the seats (422 `too_many_invitations`), each a registered player "
                               "(422 `unknown_player`)"},
+    "min_reliability": {"type": "integer", "minimum": 0, "maximum": 100, "nullable": True,
+                        "description": schemas.MIN_RELIABILITY_DESCRIPTION},
+    "substitutes": {"type": "boolean", "default": True, "description": schemas.SUBSTITUTES_DESCRIPTION},
 }
 
 

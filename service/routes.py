@@ -70,7 +70,8 @@ def find_players() -> dict[str, Any]:
 def player(player_id: str) -> dict[str, Any]:
     """A player's public card: name, and rating and rated games played per title."""
     current_player(required=False)  # a token sent must be valid
-    return engine().player_profile(player_id)
+    eng = engine()
+    return {**eng.player_profile(player_id), **eng.reliability.of_player(player_id)}
 
 
 @leaderboards_bp.get("/<game>")
@@ -109,6 +110,7 @@ def lobby() -> dict[str, Any]:
         raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
     page = _page(lambda limit, cursor: engine().lobby_page(wanted, limit, cursor))
     games = [{k: v for k, v in _public(c).items() if k != "winners"} for c in page.cards if c["status"] == "open"]
+    engine().reliability.annotate(games)
     return {"games": games, "next_cursor": page.next_cursor}
 
 
@@ -338,6 +340,7 @@ def my_games() -> dict[str, Any]:
         games.append({**_public(found), "winners": found.get("winners"), "seat": seat, "invited": False,
                       "awaiting_me": mine,
                       "deadline": found["deadlines"][seat]})
+    eng.reliability.annotate(games)
     return {"games": games, "next_cursor": page.next_cursor}
 
 

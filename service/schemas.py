@@ -12,6 +12,10 @@ DAY = 86400
 BOTS_DESCRIPTION = ("Seats bots hold from the start, by seat number (0 is the first seat): `ismcts` (a search "
                     "from the seat's own view and feed) or `random` (a random legal move). The people join the "
                     "other seats; the game starts when they are filled. At least one seat is left for a person")
+MIN_RELIABILITY_DESCRIPTION = ("A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it "
+                               "cannot join (403 `too_unreliable`); one with no figure yet may")
+SUBSTITUTES_DESCRIPTION = ("Whether a seat the bot took over, or that resigned, is offered to a substitute "
+                           "(GET /v1/games?seeking_substitute=true); default true")
 
 
 class PlayerCreateSchema(Schema):
@@ -62,6 +66,16 @@ class TimeControlSchema(Schema):
     reserve_seconds = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=30 * DAY),
                                      metadata={"description": "A time bank per seat: a seat past its move deadline "
                                                               "spends it before the default move is played"})
+    vacation = fields.Boolean(metadata={"description": "Whether the seats' clocks stop while their players are on "
+                                                       "vacation (POST /v1/me/vacation). Default: true with a day or "
+                                                       "more per move; a game of less than a day per move ignores "
+                                                       "vacations whatever this says"})
+    max_vacation_days = fields.Integer(strict=True, load_default=30, validate=validate.Range(min=0, max=365),
+                                       metadata={"description": "The pause this game accepts from all its seats' "
+                                                                "vacations together, in days"})
+    pause_weekends = fields.Boolean(load_default=False, metadata={
+        "description": "Deadlines do not run on Saturdays and Sundays in each seat's own time zone (PATCH /v1/me "
+                       "{timezone}; the one its player had when joining)"})
 
 
 #: The default time control, loaded by one schema built once.
@@ -84,6 +98,10 @@ class GameCreateSchema(Schema):
                          validate=validate.Length(max=12),
                          metadata={"description": "Player ids: only they (and you) may join; each sees the game "
                                                   "in /v1/me/games and gets an `invited` webhook"})
+    min_reliability = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                     validate=validate.Range(min=0, max=100),
+                                     metadata={"description": MIN_RELIABILITY_DESCRIPTION})
+    substitutes = fields.Boolean(load_default=True, metadata={"description": SUBSTITUTES_DESCRIPTION})
 
 
 class PlayerMatchSchema(Schema):
@@ -101,6 +119,9 @@ class PlayerRefSchema(Schema):
     name = fields.String()
     bot = fields.String(validate=validate.OneOf(STRATEGIES),
                         metadata={"description": "Present on a seat a bot holds: its strategy"})
+    reliability = fields.Float(allow_none=True, metadata={
+        "description": "In the lobby and /v1/me/games: the player's reliability (GET /v1/players/{player_id}); "
+                       "null until they have made 20 decisions"})
 
 
 class GameSummarySchema(Schema):
@@ -130,6 +151,8 @@ class GameSummarySchema(Schema):
     rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
+    min_reliability = fields.Integer(allow_none=True, metadata={"description": MIN_RELIABILITY_DESCRIPTION})
+    substitutes = fields.Boolean(metadata={"description": SUBSTITUTES_DESCRIPTION})
 
 
 class GameViewSchema(GameSummarySchema):
@@ -195,6 +218,15 @@ class PlayerProfileSchema(Schema):
     name = fields.String(required=True)
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
                           metadata={"description": "Per title played rated: the rating and games played"})
+    reliability = fields.Float(required=True, allow_none=True, metadata={
+        "description": "Percent of the player's decisions, in their last 100 games that ended, made before "
+                       "their deadline; null until they have made 20 decisions"})
+    decisions = fields.Integer(required=True, metadata={"description": "Decisions made in those games"})
+    timeouts = fields.Integer(required=True, metadata={"description": "Deadlines missed in those games (before "
+                                                                      "the bot took the seat over)"})
+    abandoned = fields.Integer(required=True, metadata={"description": "Those games where the bot took the "
+                                                                       "seat over and the player never came back "
+                                                                       "(or a substitute took it)"})
 
 
 class LeaderboardEntrySchema(RatingSchema):

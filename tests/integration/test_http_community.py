@@ -1,0 +1,134 @@
+"""The correspondence community over real HTTP (issue 50): a cap on games, reliability,
+vacations, weekend pauses and substitutes.
+
+The server is an ``intrigue serve`` of its own on the session's Redis, with a low ceiling
+on the seats a player holds (``INTRIGUE_ACTIVE_GAMES_PER_PLAYER``), so the ceiling is met
+within a test; every test registers players of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from service.embedded import EmbeddedRedis
+from tests.integration.conftest import RENDER_CHECK, SMALL_BOT_BUDGET, UNREACHABLE_LIMITS, serving
+from tests.integration.test_api_reference import finish
+from tests.support.client import Client
+from tests.support.polling import wait_until
+
+CEILING = 3
+
+
+@pytest.fixture(scope="module")
+def community(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    env = {**os.environ, "REDIS_URL": redis_server.url, "INTRIGUE_LOG_LEVEL": "WARNING",
+           "INTRIGUE_OPERATOR_TOKEN": "operator-secret", **UNREACHABLE_LIMITS, **SMALL_BOT_BUDGET,
+           **RENDER_CHECK, "INTRIGUE_ACTIVE_GAMES_PER_PLAYER": str(CEILING)}
+    with serving(env, tmp_path_factory.mktemp("community") / "serve.log") as base:
+        yield base
+
+
+def player(base: str, name: str) -> Client:
+    return Client.register(base, f"{name}-{uuid.uuid4().hex[:6]}")
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["code"] == code and response.headers["Content-Type"].startswith("application/problem+json")
+    return body
+
+
+# ------------------------------------------------------------------ 4. a cap on games
+def test_a_join_or_a_creation_past_the_ceiling_is_refused_and_bot_seats_do_not_count(community: str) -> None:
+    natasha, sacha = player(community, "natasha"), player(community, "sacha")
+    # Bots hold a seat in each of these games: only natasha's own seat counts.
+    games = []
+    for _ in range(CEILING):
+        body = natasha.post("/v1/games", {"game": "coup", "seats": 2, "bots": {"1": "random"}}, expect=201)
+        games.append(body["id"])
+    open_ones = [natasha.create_game("coup", 2) for _ in range(2)]
+    for game_id in games[:CEILING]:
+        natasha.join(game_id)
+    refused = natasha.request("POST", f"/v1/games/{open_ones[0]}/join")
+    problem(refused, 409, "too_many_active_games")
+    assert natasha.game(open_ones[0])["players"] == [None, None]  # nothing changed
+    problem(natasha.request("POST", "/v1/games", {"game": "coup", "seats": 2}), 409, "too_many_active_games")
+    # Joining a game again keeps the seat, whatever the count.
+    assert natasha.join(games[0]) == 0
+    # Another player is not held to natasha's count.
+    assert sacha.join(open_ones[0]) == 0
+
+
+def test_a_game_that_ends_or_a_seat_left_frees_a_place(community: str) -> None:
+    natasha, sacha = player(community, "natasha"), player(community, "sacha")
+    waiting = [sacha.create_game("coup", 2) for _ in range(CEILING + 1)]
+    for game_id in waiting[:CEILING]:
+        natasha.join(game_id)
+    problem(natasha.request("POST", f"/v1/games/{waiting[CEILING]}/join"), 409, "too_many_active_games")
+    natasha.post(f"/v1/games/{waiting[0]}/leave")  # an open game left
+    assert natasha.join(waiting[CEILING]) == 0
+    problem(natasha.request("POST", f"/v1/games/{waiting[0]}/join"), 409, "too_many_active_games")
+    sacha.join(waiting[1])  # it starts; natasha resigns, and with one seat left it ends
+    natasha.post(f"/v1/games/{waiting[1]}/resign")
+    assert natasha.game(waiting[1])["status"] == "finished"
+    assert natasha.join(waiting[0]) == 0
+
+
+# ------------------------------------------------------------------ 3. reliability
+def profile(base: str, who: Client) -> dict[str, Any]:
+    return Client(base).get(f"/v1/players/{who.player_id}")
+
+
+def test_reliability_counts_decisions_timeouts_and_abandoned_games_and_a_game_may_ask_for_it(community: str) -> None:
+    flaky, steady = player(community, "flaky"), player(community, "steady")
+    fresh = profile(community, flaky)
+    assert (fresh["reliability"], fresh["decisions"], fresh["timeouts"], fresh["abandoned"]) == (None, 0, 0, 0)
+    # Whole games played on time until flaky has made the 20 decisions a figure needs.
+    while (before := profile(community, flaky)["decisions"]) < 20:
+        game_id = steady.create_game("coup", 2)
+        flaky.join(game_id)
+        steady.join(game_id)
+        finish(community, game_id, [flaky, steady])
+        # Filed when a worker archives the game: every finished Coup asked each seat something.
+        wait_until(lambda b=before: profile(community, flaky)["decisions"] > b, "the finished game counted")
+    on_time = profile(community, flaky)
+    assert on_time["reliability"] == 100.0 and on_time["timeouts"] == 0 and on_time["abandoned"] == 0
+    # Now flaky lets a deadline pass: the bot takes the seat over (after one default), and
+    # steady resigns, so the game ends with the bot still in flaky's seat: abandoned.
+    game_id = steady.post("/v1/games", {"game": "coup", "seats": 2, "time_control": {
+        "seconds_per_move": 1, "autoplay_after": 1, "autoplay_seconds": 30}}, expect=201)["id"]
+    flaky.join(game_id)
+    steady.join(game_id)
+    wait_until(lambda: steady.game(game_id)["autoplay"] == [0], "the bot taking flaky's seat over")
+    steady.post(f"/v1/games/{game_id}/resign")
+    after = wait_until(lambda: (found := profile(community, flaky))["abandoned"] == 1 and found,
+                       "the abandoned game counted")
+    decided = after["decisions"]
+    assert after["timeouts"] == 1 and decided == on_time["decisions"]
+    assert after["reliability"] == round(100 * decided / (decided + 1), 1) < 100
+    # A game asking for 100% refuses flaky (and changes nothing); a player with no figure yet may join.
+    picky = steady.post("/v1/games", {"game": "coup", "seats": 3, "min_reliability": 100}, expect=201)
+    assert picky["min_reliability"] == 100
+    problem(flaky.request("POST", f"/v1/games/{picky['id']}/join"), 403, "too_unreliable")
+    newcomer = player(community, "newcomer")
+    assert newcomer.join(picky["id"]) == 0
+    assert [p["id"] for p in steady.game(picky["id"])["players"] if p] == [newcomer.player_id]
+    # The lobby and the players' own lists show each seated player's figure beside the name.
+    lenient = steady.post("/v1/games", {"game": "coup", "seats": 3, "unlisted": False}, expect=201)["id"]
+    flaky.join(lenient)
+    lobby = Client(community).get("/v1/games", params={"game": "coup", "limit": 200})
+    while not any(g["id"] == lenient for g in lobby["games"]) and lobby["next_cursor"]:
+        lobby = Client(community).get("/v1/games", params={"game": "coup", "limit": 200,
+                                                           "cursor": lobby["next_cursor"]})
+    listed = next(g for g in lobby["games"] if g["id"] == lenient)
+    assert listed["players"][0] == {"id": flaky.player_id, "name": listed["players"][0]["name"],
+                                    "reliability": after["reliability"]}
+    mine = next(g for g in flaky.get("/v1/me/games")["games"] if g["id"] == lenient)
+    assert mine["players"][0]["reliability"] == after["reliability"]
+
