@@ -41,6 +41,7 @@ from engine.settings import Settings
 from engine.streams import StreamLeases
 from engine.tables import Tables
 from engine.upkeep import BOT_STALL_SECONDS, Upkeep
+from engine.vacations import Vacations
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.store import EventStore, Keys
@@ -99,6 +100,7 @@ class Engine:
         self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating,
                              revisions_per_decision=revisions, active=self.active_games,
                              reliability=self.reliability)
+        self.vacations = Vacations(client, self.keys, self.commits, settings.vacation_days_per_year)
         self.moves = Moves(self.store, self.projector, self.seeds, self.commits, self.gating,
                            revisions_per_decision=revisions)
         self.reading = Reading(client, self.keys, self.store, self.projector, self.commits, self.chat,

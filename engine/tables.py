@@ -218,8 +218,11 @@ class Tables:
             if self.active is not None:
                 self.active.check(player.id)
             seat = record["players"].index(None)
-            drafts = [GameEvent("PlayerJoined", {"seat": seat, "player": {"id": player.id, "name": player.name}},
-                                actor=seat)]
+            joined: dict[str, Any] = {"seat": seat, "player": {"id": player.id, "name": player.name}}
+            if record["time_control"].get("pause_weekends"):  # the weekends that pause this seat's clock
+                zone = self.redis.hget(self.keys.player(player.id), "timezone")
+                joined["timezone"] = zone.decode() if zone else "UTC"
+            drafts = [GameEvent("PlayerJoined", joined, actor=seat)]
             if record["players"].count(None) == 1:
                 rules = rules_of(record)
                 drafts.append(GameEvent("GameStarted", {}))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from events.envelope import PLATFORM_EVENTS, Envelope
+from events.envelope import PLATFORM_EVENTS, Envelope, parse_time
 from projections.record import Record, reserve_left, resigned, rules_of
 
 OPERATOR = "operator"
@@ -79,6 +79,12 @@ def public_options(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record["options"].items() if key not in secret}
 
 
+def vacations(record: Record, clock: datetime) -> dict[str, str]:
+    """The seats whose players are on vacation at ``clock``, with when it ends (their clocks are stopped)."""
+    held = record.get("vacation_until") or []
+    return {str(seat): until for seat, until in enumerate(held) if until and parse_time(until) > clock}
+
+
 def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
     """The part of :func:`game_view` that is the same for every caller of one version: the
     summary, whom it awaits and their clocks. A process that renders a version for several
@@ -96,6 +102,7 @@ def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
         "autoplay": [s for s, on in enumerate(record["autoplay"]) if on],
         "reserve": reserve_left(record, clock or datetime.now(UTC)),
         "move_deadlines": {str(s): moves[s] for s in awaited if (moves := record.get("move_deadlines"))},
+        "vacation_until": vacations(record, clock or datetime.now(UTC)),
         "seat": None,
         "view": None,
         "legal_actions": [],

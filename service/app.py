@@ -20,6 +20,7 @@ from events.store import connect
 from service.answers import OrjsonProvider, Problem, as_problem, problem_response, run_after_answer, unexpected_problem
 from service.chat import chat_bp
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
+from service.community import community_bp
 from service.context import client_address, current_player, take
 from service.express import SPENT, ExpressLane
 from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
@@ -86,7 +87,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     honour_idempotency_keys(app, engine)
 
     for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp, orders_bp,
-                      keys_bp, transparency_bp):
+                      keys_bp, transparency_bp, community_bp):
         app.register_blueprint(blueprint)
 
     @app.before_request

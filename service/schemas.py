@@ -168,6 +168,9 @@ class GameViewSchema(GameSummarySchema):
     move_deadlines = fields.Dict(keys=fields.String(), values=fields.String(),
                                  metadata={"description": "Awaited seats' move deadlines, where their reserve "
                                                           "starts to run (`deadlines` include the reserve)"})
+    vacation_until = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "Seats whose players are on vacation, with when it ends: their clocks are stopped until "
+                       "then and their deadlines moved on by the pause (docs/community.md)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat, null for spectators"})
     view = fields.Dict(allow_none=True, metadata={"description": "The game as the caller's seat sees it"})
     legal_actions = fields.List(fields.Dict(), metadata={"description": "Complete actions to post as they are"})
@@ -341,3 +344,36 @@ class InclusionProofSchema(Schema):
 class ConsistencyProofSchema(Schema):
     hashes = fields.List(fields.String(metadata=BASE64_HASH), required=True,
                          metadata={"description": "RFC 9162's consistency proof (empty when from equals to)"})
+
+
+# ------------------------------------------------------------------ the community (issue 50)
+class AccountSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    timezone = fields.String(required=True, metadata={"description": "Your IANA time zone (default UTC): whose "
+                                                                     "weekends pause games with pause_weekends"})
+    vacation_until = fields.String(required=True, allow_none=True,
+                                   metadata={"description": "When your vacation ends; null when you are not on one"})
+    vacation_days_left = fields.Integer(required=True, metadata={"description": "Vacation days left this year "
+                                                                                "(UTC calendar year)"})
+    vacation_days_per_year = fields.Integer(required=True, metadata={
+        "description": "Days every player has a year (INTRIGUE_VACATION_DAYS_PER_YEAR)"})
+
+
+class AccountPatchSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    timezone = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                             metadata={"description": "An IANA time zone name, e.g. Europe/Paris (422 "
+                                                      "`bad_timezone` for a name the server does not know)",
+                                       "example": "Europe/Paris"})
+
+
+class VacationSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=366),
+                          metadata={"description": "Whole days, from now: at most the days you have left "
+                                                   "(409 `not_enough_vacation`)", "example": 7})

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import os
 import uuid
+from datetime import UTC, datetime, timedelta
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from events.envelope import parse_time
 from service.embedded import EmbeddedRedis
 from tests.integration.conftest import RENDER_CHECK, SMALL_BOT_BUDGET, UNREACHABLE_LIMITS, serving
 from tests.integration.test_api_reference import finish
 from tests.support.client import Client
 from tests.support.polling import wait_until
 
-CEILING = 3
+CEILING = 6
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +134,73 @@ def test_reliability_counts_decisions_timeouts_and_abandoned_games_and_a_game_ma
     mine = next(g for g in flaky.get("/v1/me/games")["games"] if g["id"] == lenient)
     assert mine["players"][0]["reliability"] == after["reliability"]
 
+
+
+# ------------------------------------------------------------------ 1. vacations
+def two_player_coup(first: Client, second: Client, **time_control: Any) -> str:
+    """A started Coup of two seats: ``first`` in seat 0, ``second`` in seat 1."""
+    body = {"game": "coup", "seats": 2, "time_control": {"seconds_per_move": 86400, **time_control}}
+    game_id = first.post("/v1/games", body, expect=201)["id"]
+    first.join(game_id)
+    second.join(game_id)
+    return game_id
+
+
+def close(a: str, b: datetime, within: float = 30.0) -> bool:
+    return abs((parse_time(a) - b).total_seconds()) <= within
+
+
+def test_a_vacation_stops_the_clocks_of_the_games_that_allow_it_and_ends_early_with_days_given_back(
+        community: str) -> None:
+    natasha, sacha = player(community, "natasha"), player(community, "sacha")
+    me = natasha.get("/v1/me")
+    assert me == {"id": natasha.player_id, "name": me["name"], "timezone": "UTC", "vacation_until": None,
+                  "vacation_days_left": 30, "vacation_days_per_year": 30}
+    waiting_on_her = two_player_coup(natasha, sacha)  # seat 0 moves first: her turn
+    waiting_on_him = two_player_coup(sacha, natasha)
+    fast = two_player_coup(natasha, sacha, seconds_per_move=3600)
+    refusing = two_player_coup(natasha, sacha, vacation=False)
+    short = two_player_coup(natasha, sacha, max_vacation_days=2)
+    before = {game_id: natasha.game(game_id) for game_id in (waiting_on_her, fast, refusing, short)}
+    assert before[waiting_on_her]["awaiting"] == [0]
+
+    problem(natasha.request("POST", "/v1/me/vacation", {"days": 31}), 409, "not_enough_vacation")
+    problem(natasha.request("POST", "/v1/me/vacation", {"days": 0}), 400, "invalid_body")
+    assert natasha.get("/v1/me") == me  # nothing changed
+    started = natasha.post("/v1/me/vacation", {"days": 5})
+    now = datetime.now(UTC)
+    assert started["vacation_days_left"] == 25 and close(started["vacation_until"], now + timedelta(days=5))
+    until = started["vacation_until"]
+    problem(natasha.request("POST", "/v1/me/vacation", {"days": 1}), 409, "on_vacation")
+
+    # Her running clock stopped: the deadline moved on by the pause, and every seat sees why.
+    paused = sacha.game(waiting_on_her)
+    assert paused["vacation_until"] == {"0": until}
+    moved = parse_time(paused["deadlines"]["0"]) - parse_time(before[waiting_on_her]["deadlines"]["0"])
+    assert abs(moved - timedelta(days=5)).total_seconds() < 30
+    feed = sacha.events(waiting_on_her, after=before[waiting_on_her]["version"])["events"]
+    assert [(e["type"], e["data"]) for e in feed] == [("VacationStarted", {"seat": 0, "until": until})]
+    # A decision that comes to her while she is away starts its clock when she is back.
+    view = sacha.game(waiting_on_him)
+    sacha.act(waiting_on_him, {"type": "income"}, if_match=view["version"])
+    assert close(natasha.game(waiting_on_him)["deadlines"]["1"], parse_time(until) + timedelta(days=1), 1)
+    # Less than a day per move, or a time control that refuses vacations: nothing moves.
+    for game_id in (fast, refusing):
+        assert natasha.game(game_id)["vacation_until"] == {}
+        assert natasha.game(game_id)["deadlines"] == before[game_id]["deadlines"]
+    # A game accepts at most its max_vacation_days from all its seats together.
+    capped = natasha.game(short)["vacation_until"]["0"]
+    assert close(capped, now + timedelta(days=2))
+    # The replay of that version shows the pause too: it is in the log.
+    replayed = sacha.get(f"/v1/games/{waiting_on_her}/replay", params={"version": paused["version"]})
+    assert replayed["game"]["vacation_until"] == {"0": until}
+
+    # Back early: the whole days not used come back, and the clocks run again from now.
+    back = natasha.request("DELETE", "/v1/me/vacation")
+    assert back.status_code == 200, back.text
+    assert back.json()["vacation_until"] is None and back.json()["vacation_days_left"] == 29
+    resumed = natasha.game(waiting_on_her)
+    assert resumed["vacation_until"] == {}
+    assert close(resumed["deadlines"]["0"], parse_time(before[waiting_on_her]["deadlines"]["0"]))
+    assert close(natasha.game(waiting_on_him)["deadlines"]["1"], datetime.now(UTC) + timedelta(days=1))
+    problem(natasha.request("DELETE", "/v1/me/vacation"), 409, "not_on_vacation")
