@@ -7,6 +7,9 @@ game's end (or cancellation) removes it. Bot seats have no index and count for n
 The ceiling (``INTRIGUE_ACTIVE_GAMES_PER_PLAYER``) is checked before a join or a creation
 appends: a correspondence player may hold many games, but not so many that every one of
 them waits weeks for them.
+
+The index of the games that offer seats to substitutes (``engine.substitutes``) is kept
+here too, by the same follow-up.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import redis
 from engine.errors import Conflict
 from events.envelope import parse_time
 from events.store import Keys
-from projections.record import Record
+from projections.record import Record, resigned
 
 #: The statuses of a game not over: a seat in one counts.
 LIVE = ("open", "active")
@@ -42,12 +45,39 @@ def queue_live(pipe: Any, keys: Keys, record: Record, before: Record | None) -> 
         then = _human(before["players"][seat]) if before is not None else None
         if then is not None and then != now:  # the seat was left or taken over
             pipe.zrem(live_key(keys, then), game_id)
+            pipe.zrem(keys.inbox(then), game_id)
+            if now is not None:  # a substitute: the game is among theirs from now on
+                pipe.zadd(keys.player_games(now), {game_id: parse_time(record["created_at"]).timestamp()})
         if now is None or not (status_changed or then != now):
             continue
         if live:
             pipe.zadd(live_key(keys, now), {game_id: parse_time(record["created_at"]).timestamp()})
         else:
             pipe.zrem(live_key(keys, now), game_id)
+
+
+def seeking_key(keys: Keys) -> str:
+    return f"{keys.prefix}:seeking_substitute"
+
+
+def offered_seats(record: Record) -> list[int]:
+    """The seats a running game offers to a substitute: people's seats the bot plays or that resigned."""
+    if record["status"] != "active" or not record.get("substitutes", True):
+        return []
+    gone = resigned(record)
+    return [seat for seat, player in enumerate(record["players"])
+            if player is not None and "bot" not in player and (record["autoplay"][seat] or seat in gone)]
+
+
+def queue_offer(pipe: Any, keys: Keys, record: Record, before: Record | None) -> None:
+    """Add to ``pipe`` the game's place in the index of offers, where it changed."""
+    offered = offered_seats(record)
+    if before is not None and bool(offered) == bool(offered_seats(before)):
+        return
+    if offered:
+        pipe.zadd(seeking_key(keys), {record["id"]: parse_time(record["created_at"]).timestamp()})
+    elif before is not None:
+        pipe.zrem(seeking_key(keys), record["id"])
 
 
 class ActiveGames:

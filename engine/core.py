@@ -39,6 +39,7 @@ from engine.scheduling import JobScheduler, make_queue
 from engine.seeds import Seeds
 from engine.settings import Settings
 from engine.streams import StreamLeases
+from engine.substitutes import Substitutes
 from engine.tables import Tables
 from engine.upkeep import BOT_STALL_SECONDS, Upkeep
 from engine.vacations import Vacations
@@ -100,6 +101,8 @@ class Engine:
         self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating,
                              revisions_per_decision=revisions, active=self.active_games,
                              reliability=self.reliability)
+        self.substitutes = Substitutes(client, self.keys, self.projector, self.commits, self.active_games,
+                                       self.reliability)
         self.vacations = Vacations(client, self.keys, self.commits, settings.vacation_days_per_year)
         self.moves = Moves(self.store, self.projector, self.seeds, self.commits, self.gating,
                            revisions_per_decision=revisions)

@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 
 import redis
 
-from engine.active_games import queue_live
+from engine.active_games import queue_live, queue_offer
 from engine.ratings import Ratings, result_of
 from engine.reliability import Reliability
 from engine.scheduling import JobScheduler
@@ -112,6 +112,7 @@ class FollowUps:
             self._queue_listing(pipe, record)
         self._queue_seats(pipe, record, before)
         queue_live(pipe, self.keys, record, before)
+        queue_offer(pipe, self.keys, record, before)
         due = self._queue_deadline(pipe, record, before)
         plan = self._plan(record, before, defer_archive)
         indexed = {"indexed": record["version"], "card": card(record)}

@@ -20,6 +20,7 @@ Every one of them is folded from the game's own events, so a replay, the audit a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -177,6 +178,7 @@ def seat_substituted(record: Record, event: Envelope) -> None:
     record["players"], record["misses"], record["autoplay"] = players, misses, autoplay
     record["resigned"] = [s for s in record.get("resigned") or [] if s != seat]
     record["substituted"] = sorted({*(record.get("substituted") or []), seat})
+    joined_zone(record, event)
     held = per_seat(record, "vacation_until", None)
     held[seat] = None
     record["vacation_until"] = held
@@ -215,3 +217,18 @@ def joined_zone(record: Record, event: Envelope) -> None:
     zones = per_seat(record, "timezones", None)
     zones[event.data["seat"]] = zone
     record["timezones"] = zones
+
+
+def as_rated(record: Record, ranks: Sequence[int]) -> tuple[Record, list[int]]:
+    """The record and ranks a rating reads: each substituted seat held by the player who first
+    left it, ranked below every other seat; the substitutes are not rated."""
+    left = {entry["seat"]: entry["player"] for entry in reversed(record.get("left") or [])}
+    if not left:
+        return record, list(ranks)
+    last = max(ranks) + 1
+    players = list(record["players"])
+    shown = list(ranks)
+    for seat, player_id in left.items():
+        players[seat] = {"id": player_id, "name": ""}
+        shown[seat] = last
+    return {**record, "players": players}, shown

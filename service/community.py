@@ -10,14 +10,17 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from flask import Blueprint
 
 from engine.errors import Invalid
+from engine.outcomes import Joined, Player
+from projections.listing import Page
 from service.context import current_player, engine
 from service.inputs import object_body
-from service.schemas import AccountPatchSchema, VacationSchema
+from service.schemas import AccountPatchSchema, SeatChoiceSchema, VacationSchema
 
 community_bp = Blueprint("community", __name__, url_prefix="/v1/me")
 
 ACCOUNT_PATCH_SCHEMA = AccountPatchSchema()
 VACATION_SCHEMA = VacationSchema()
+SEAT_CHOICE_SCHEMA = SeatChoiceSchema()
 
 
 @community_bp.get("")
@@ -64,3 +67,16 @@ def known_zone(name: str) -> str:
             pass
     raise Invalid("bad_timezone", f"{name[:64]!r} is not a time zone this server knows (an IANA name such as "
                                   "Europe/Paris)")
+
+
+def take_seat(player: Player, game_id: str) -> Joined:
+    """``POST /v1/games/<id>/join`` with ``{"seat": N}``: a substitute takes over a seat on offer."""
+    body = SEAT_CHOICE_SCHEMA.load(object_body())
+    return engine().substitutes.substitute(player, game_id, body["seat"])
+
+
+def seeking(page: Page) -> dict[str, Any]:
+    """``GET /v1/games?seeking_substitute=true``: running games offering seats, with their players' reliability."""
+    games = [dict(found) for found in page.cards]
+    engine().reliability.annotate(games)
+    return {"games": games, "next_cursor": page.next_cursor}

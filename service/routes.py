@@ -15,7 +15,7 @@ from games import registry
 from projections.listing import BadCursor, Page
 from projections.record import seat_now
 from projections.views import OPERATOR, game_view
-from service import setup_requests
+from service import community, setup_requests
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem
 from service.chat import parse_cursor
@@ -108,6 +108,8 @@ def lobby() -> dict[str, Any]:
     wanted = request.args.get("game")
     if wanted is not None and wanted not in registry.GAMES:
         raise Problem(400, "bad_query", f"game must be one of: {', '.join(registry.available())}")
+    if query_bool("seeking_substitute"):  # running games offering seats (service/community.py)
+        return community.seeking(_page(lambda limit, cursor: engine().substitutes.page(limit, cursor)))
     page = _page(lambda limit, cursor: engine().lobby_page(wanted, limit, cursor))
     games = [{k: v for k, v in _public(c).items() if k != "winners"} for c in page.cards if c["status"] == "open"]
     engine().reliability.annotate(games)
@@ -117,7 +119,11 @@ def lobby() -> dict[str, Any]:
 @games_bp.post("/<game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
-    joined = engine().join(player, game_id, answer_first=True)
+    assert player is not None
+    if request.get_data(cache=True):  # {"seat": N}: a substitute takes a seat over (service/community.py)
+        joined = community.take_seat(player, game_id)
+    else:
+        joined = engine().join(player, game_id, answer_first=True)
     after_answer(joined.after_answer)
     return setup_requests.join_answer(joined), 200
 

@@ -153,6 +153,9 @@ class GameSummarySchema(Schema):
                                                                    "the creator) may join. Empty: anyone may"})
     min_reliability = fields.Integer(allow_none=True, metadata={"description": MIN_RELIABILITY_DESCRIPTION})
     substitutes = fields.Boolean(metadata={"description": SUBSTITUTES_DESCRIPTION})
+    seats_offered = fields.List(fields.Integer(), metadata={
+        "description": "In GET /v1/games?seeking_substitute=true: the seats a substitute may take over (POST "
+                       "/v1/games/{game_id}/join with {\"seat\": N})"})
 
 
 class GameViewSchema(GameSummarySchema):
@@ -377,3 +380,12 @@ class VacationSchema(Schema):
     days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=366),
                           metadata={"description": "Whole days, from now: at most the days you have left "
                                                    "(409 `not_enough_vacation`)", "example": 7})
+
+
+class SeatChoiceSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=11),
+                          metadata={"description": "A seat the game offers to a substitute (`seats_offered` in GET "
+                                                   "/v1/games?seeking_substitute=true)", "example": 1})

@@ -204,3 +204,59 @@ def test_a_vacation_stops_the_clocks_of_the_games_that_allow_it_and_ends_early_w
     assert close(resumed["deadlines"]["0"], parse_time(before[waiting_on_her]["deadlines"]["0"]))
     assert close(natasha.game(waiting_on_him)["deadlines"]["1"], datetime.now(UTC) + timedelta(days=1))
     problem(natasha.request("DELETE", "/v1/me/vacation"), 409, "not_on_vacation")
+
+
+# ------------------------------------------------------------------ 5. substitutes
+def seeking(base: str) -> dict[str, list[int]]:
+    """Every game offering seats, with the seats, from the listing's pages."""
+    found: dict[str, list[int]] = {}
+    params: dict[str, Any] = {"seeking_substitute": "true", "limit": 200}
+    while True:
+        page = Client(base).get("/v1/games", params=params)
+        found.update({game["id"]: game["seats_offered"] for game in page["games"]})
+        if page["next_cursor"] is None:
+            return found
+        params["cursor"] = page["next_cursor"]
+
+
+def test_a_substitute_takes_over_a_seat_left_and_plays_it_unrated(community: str) -> None:
+    natasha, sacha, boris, stand_in = (player(community, name) for name in ("natasha", "sacha", "boris", "stand-in"))
+    game_id = natasha.create_game("coup", 3)
+    for who in (natasha, sacha, boris):
+        who.join(game_id)
+    assert game_id not in seeking(community)
+    boris.post(f"/v1/games/{game_id}/resign")
+    assert seeking(community)[game_id] == [2]
+    problem(natasha.request("POST", f"/v1/games/{game_id}/join", {"seat": 2}), 409, "already_seated")
+    problem(stand_in.request("POST", f"/v1/games/{game_id}/join", {"seat": 1}), 409, "seat_not_offered")
+    problem(stand_in.request("POST", f"/v1/games/{game_id}/join", {"seat": "two"}), 400, "invalid_body")
+    version = natasha.game(game_id)["version"]
+    taken = stand_in.post(f"/v1/games/{game_id}/join", {"seat": 2})
+    assert taken["seat"] == 2 and taken["game"]["seat"] == 2
+    assert taken["game"]["players"][2]["id"] == stand_in.player_id and taken["game"]["resigned"] == []
+    feed = sacha.events(game_id, after=version)["events"]
+    assert [(e["type"], e["data"]["seat"], e["data"]["player"]["id"]) for e in feed] == [
+        ("SeatSubstituted", 2, stand_in.player_id)]
+    assert game_id not in seeking(community)
+    # The player who left cannot act in the game any more; the substitute sees the seat's cards.
+    problem(boris.request("POST", f"/v1/games/{game_id}/resign"), 403, "not_seated")
+    assert boris.game(game_id)["seat"] is None and "hand" not in boris.game(game_id)["view"]["seats"][2]
+    assert "hand" in stand_in.game(game_id)["view"]["seats"][2]
+    assert any(g["id"] == game_id for g in stand_in.get("/v1/me/games")["games"])
+    finish(community, game_id, [natasha, sacha, stand_in])
+    # Rated as if boris had stayed to lose: he has the game, the substitute has no rating.
+    rated = wait_until(lambda: (found := Client(community).get(f"/v1/players/{boris.player_id}"))["ratings"]
+                       and found, "the game rated")
+    assert rated["ratings"]["coup"]["games"] == 1 and rated["abandoned"] == 1
+    assert Client(community).get(f"/v1/players/{stand_in.player_id}")["ratings"] == {}
+
+
+def test_a_game_created_without_substitutes_offers_no_seat(community: str) -> None:
+    natasha, sacha, boris, stand_in = (player(community, name) for name in ("natasha", "sacha", "boris", "stand-in"))
+    created = natasha.post("/v1/games", {"game": "coup", "seats": 3, "substitutes": False}, expect=201)
+    assert created["substitutes"] is False
+    for who in (natasha, sacha, boris):
+        who.join(created["id"])
+    boris.post(f"/v1/games/{created['id']}/resign")
+    assert created["id"] not in seeking(community)
+    problem(stand_in.request("POST", f"/v1/games/{created['id']}/join", {"seat": 2}), 409, "seat_not_offered")
