@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -260,3 +261,31 @@ def test_a_game_created_without_substitutes_offers_no_seat(community: str) -> No
     boris.post(f"/v1/games/{created['id']}/resign")
     assert created["id"] not in seeking(community)
     problem(stand_in.request("POST", f"/v1/games/{created['id']}/join", {"seat": 2}), 409, "seat_not_offered")
+
+
+# ------------------------------------------------------------------ 2. weekends
+def weekday_minutes_later(start: datetime, minutes: int, zone: ZoneInfo) -> datetime:
+    """The reference: step a minute at a time, counting only minutes of Monday to Friday in ``zone``."""
+    moment = start
+    while minutes > 0:
+        if moment.astimezone(zone).weekday() < 5:
+            minutes -= 1
+        moment += timedelta(minutes=1)
+    return moment
+
+
+def test_a_game_that_pauses_weekends_runs_each_seats_clock_on_its_own_weekdays(community: str) -> None:
+    kiwi, londoner = player(community, "kiwi"), player(community, "londoner")
+    problem(kiwi.request("PATCH", "/v1/me", {"timezone": "Mars/Olympus_Mons"}), 422, "bad_timezone")
+    problem(kiwi.request("PATCH", "/v1/me", {"timezone": "UTC", "name": "x"}), 400, "invalid_body")
+    assert kiwi.get("/v1/me")["timezone"] == "UTC"
+    changed = kiwi.request("PATCH", "/v1/me", {"timezone": "Pacific/Auckland"})
+    assert changed.status_code == 200 and changed.json()["timezone"] == "Pacific/Auckland"
+    for seat_zero, seat_one in ((kiwi, londoner), (londoner, kiwi)):
+        game_id = two_player_coup(seat_zero, seat_one, seconds_per_move=6 * 3600, pause_weekends=True)
+        view = seat_zero.game(game_id)
+        assert view["time_control"]["pause_weekends"] is True and view["awaiting"] == [0]
+        zone = ZoneInfo("Pacific/Auckland" if seat_zero is kiwi else "UTC")
+        started = parse_time(view["updated_at"])
+        expected = weekday_minutes_later(started, 6 * 60, zone)
+        assert abs((parse_time(view["deadlines"]["0"]) - expected).total_seconds()) <= 60, (zone, view["deadlines"])
