@@ -102,6 +102,8 @@ class Operation:
     extra: dict[str, Any] = field(default_factory=dict)
     #: Headers a success may carry (an OpenAPI response's ``headers``).
     ok_headers: dict[str, Any] = field(default_factory=dict)
+    #: Whether the body must be sent (a join's ``{"seat"}`` is only a substitute's).
+    body_required: bool = True
 
     @property
     def key(self) -> str:
@@ -167,7 +169,10 @@ def _operations() -> list[Operation]:
         Operation("get", "/v1/players/{player_id}", "A player's ratings and rated games played per title", "optional",
                   200, "PlayerProfile", _join(OPTIONAL_TOKEN, {404: ("player_not_found",)}),
                   params=(_path("player_id", "The player's id"),),
-                  description="Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two "
+                  description="`reliability`: the percent of the player's decisions, in their last 100 games "
+                              "that ended, made before their deadline (null until 20 decisions), with "
+                              "`timeouts` and `abandoned` games as counts. "
+                              "Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two "
                               "players: each rated game ranks its seats (the winners share first place, resigned "
                               "seats come last, the latest to resign above the earlier)."),
         Operation("get", "/v1/leaderboards/{game}", "A title's best rated players, best first", "optional", 200,
@@ -196,14 +201,27 @@ def _operations() -> list[Operation]:
                   params=(_query("game", "Only this game", {"type": "string", "enum": registry.available()}),
                           _query("status", "Only 'open' is listed here; your own games are at /v1/me/games",
                                  {"type": "string", "enum": ["open"]}),
+                          _query("seeking_substitute", "true: running games that offer seats to a substitute "
+                                                       "(each with `seats_offered`) instead of open games",
+                                 {"type": "string", "enum": ["true", "false", "1", "0"]}),
                           _query("limit", "At most this many", {"type": "integer", "minimum": 1,
                                                                 "maximum": LOBBY_LIMIT}),
                           CURSOR)),
-        Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat)",
+        Operation("post", "/v1/games/{game_id}/join", "Take the first free seat (joining twice keeps your seat), "
+                                                       "or, with {\"seat\": N}, a seat offered to a substitute",
                   "required", 200, "JoinResult",
-                  _join(TOKEN, GAME, {403: ("not_invited",), 409: ("game_not_open", "too_many_revisions", "busy",
-                                                                   "too_many_active_games")}),
-                  params=(GAME_ID,), description="The last seat to join starts the game."),
+                  _join(BODY, TOKEN, GAME, {403: ("not_invited", "too_unreliable"),
+                                            409: ("game_not_open", "too_many_revisions", "busy",
+                                                  "too_many_active_games", "seat_not_offered", "already_seated")}),
+                  params=(GAME_ID,), body="SeatChoice", body_required=False,
+                  description="The last seat to join starts the game. Without a body you take the first free "
+                              "seat of an open game. With `{\"seat\": N}` you take over a seat a running game "
+                              "offers (`seats_offered` in GET /v1/games?seeking_substitute=true; else 409 "
+                              "`seat_not_offered`; a player seated in the game: 409 `already_seated`): a "
+                              "`SeatSubstituted` event; the player who left can no longer act, and keeps the "
+                              "rated loss; your result is not rated. A game's `min_reliability` refuses players "
+                              "below it (403 `too_unreliable`); past INTRIGUE_ACTIVE_GAMES_PER_PLAYER seats in "
+                              "games not over, 409 `too_many_active_games`."),
         Operation("post", "/v1/games/{game_id}/leave", "Leave a game that has not started: your seat is free again",
                   "required", 200, "GameView",
                   _join(TOKEN, GAME, {403: ("not_seated",), 409: ("game_started", "game_cancelled", "busy")}),
@@ -336,6 +354,7 @@ def _operations() -> list[Operation]:
         Operation("get", "/v1/me/webhooks/{webhook_id}/deliveries", "A webhook's recent deliveries", "required", 200,
                   "DeliveryList", _join(TOKEN, {404: ("webhook_not_found",)}),
                   params=(_path("webhook_id", "The webhook's id"),)),
+        *_community_operations(),
         Operation("get", "/v1/me/tokens", "Your tokens: ids and dates, never a token", "required", 200, "TokenList",
                   _join(TOKEN)),
         Operation("post", "/v1/me/tokens", "Issue another token, shown once (to rotate: issue, then revoke the old)",
@@ -348,6 +367,30 @@ def _operations() -> list[Operation]:
                   params=(_path("token_id", "The token's id (from GET /v1/me/tokens)"),), ok_type=""),
         *_transparency_operations(),
         Operation("get", "/v1/openapi.json", "This document", "none", 200, None, {}, ok_type="application/json"),
+    ]
+
+
+def _community_operations() -> list[Operation]:
+    """Your account, time zone and vacations (docs/community.md)."""
+    return [
+        Operation("get", "/v1/me", "Who you are, your time zone and your vacation", "required", 200, "Account",
+                  _join(TOKEN)),
+        Operation("patch", "/v1/me", "Set your time zone (the weekends of games with pause_weekends)", "required",
+                  200, "Account", _join(BODY, TOKEN, {422: ("bad_timezone",)}), body="AccountPatch",
+                  description="An IANA name (`Europe/Paris`); UTC by default. A game that pauses weekends keeps "
+                              "the zone its players had when they joined."),
+        Operation("post", "/v1/me/vacation", "Start a vacation of N days now: your clocks stop", "required", 200,
+                  "Account", _join(BODY, TOKEN, {409: ("not_enough_vacation", "on_vacation", "busy")}),
+                  body="Vacation",
+                  description="Every player has INTRIGUE_VACATION_DAYS_PER_YEAR days a calendar year (UTC). A "
+                              "`VacationStarted` event is appended to each running game of yours whose time "
+                              "control allows it (`vacation`, the default with a day or more per move): your "
+                              "clock stops there and your deadlines move on by the pause, at most what is left "
+                              "of the game's `max_vacation_days` (all seats together)."),
+        Operation("delete", "/v1/me/vacation", "End your vacation now; the whole days not used come back",
+                  "required", 200, "Account", _join(TOKEN, {409: ("not_on_vacation", "busy")}),
+                  description="A `VacationEnded` event in each game still paused for you: its clock runs again "
+                              "from now."),
     ]
 
 
@@ -413,6 +456,8 @@ SCHEMAS = {
     **correspondence.SCHEMAS,
     "StandingOrders": StandingOrdersSchema, "StandingOrder": StandingOrderSchema,
     "StandingOrderList": StandingOrderListSchema,
+    "Account": schemas.AccountSchema, "AccountPatch": schemas.AccountPatchSchema,
+    "Vacation": schemas.VacationSchema, "SeatChoice": schemas.SeatChoiceSchema,
 }
 
 
@@ -520,7 +565,7 @@ def _operation_dict(op: Operation, examples: dict[str, Any]) -> dict[str, Any]:
         content: dict[str, Any] = {"schema": _ref(op.body)}
         if "request" in example:
             content["example"] = example["request"]
-        result["requestBody"] = {"required": True, "content": {"application/json": content}}
+        result["requestBody"] = {"required": op.body_required, "content": {"application/json": content}}
     ok: dict[str, Any] = {"description": "Success"}
     if op.ok_type:
         media: dict[str, Any] = {"schema": _ref(op.ok_schema)} if op.ok_schema else {"schema": {"type": "string"}}
