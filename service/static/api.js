@@ -124,3 +124,13 @@ export function follow(path, onFrame, {onState = () => {}, done = () => false} =
   })();
   return () => control.abort();
 }
+
+// The correspondence community (issue 50): your account and vacation, seats offered to substitutes.
+export const community = {
+  me: () => api("GET", "/v1/me"),
+  setTimezone: (timezone) => api("PATCH", "/v1/me", {body: {timezone}}),
+  startVacation: (days) => api("POST", "/v1/me/vacation", {body: {days}}),
+  endVacation: () => api("DELETE", "/v1/me/vacation"),
+  seekingSubstitute: (query) => api("GET", `/v1/games?seeking_substitute=true&${query}`),
+  takeSeat: (gameId, seat) => api("POST", `/v1/games/${gameId}/join`, {body: {seat}}),
+};
