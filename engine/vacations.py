@@ -111,7 +111,7 @@ class Vacations:
 
     def _start_in(self, record: Record, player_id: str, ends: str) -> list[GameEvent]:
         seat = seat_of(record, player_id)
-        if (seat is None or record["status"] != "active" or seat in resigned(record)
+        if (seat is None or record["status"] != "active" or seat in resigned(record) or record["autoplay"][seat]
                 or not vacation_allowed(record["time_control"])):
             return []
         now = self.clock()

@@ -124,6 +124,8 @@ def running_seconds(start: datetime, end: datetime, zone: ZoneInfo | None) -> fl
 def fresh_deadlines(record: Record, seat: int, at: datetime, seconds: float, bank: float) -> tuple[str, str]:
     """A decision's move deadline and deadline, its clock started at ``at``: after the seat's
     vacation if it is on one, and with its weekends paused if the game pauses them."""
+    if record["autoplay"][seat]:  # the bot plays the seat: neither a vacation nor a weekend holds it up
+        return format_at(at + timedelta(seconds=seconds)), format_at(at + timedelta(seconds=seconds + bank))
     start = on_vacation(record, seat, at) or at
     zone = seat_zone(record, seat)
     return format_at(clock_end(start, seconds, zone)), format_at(clock_end(start, seconds + bank, zone))

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from events.envelope import parse_time
+from projections.audit import audit, read_log
 from service.embedded import EmbeddedRedis
 from tests.integration.conftest import RENDER_CHECK, SMALL_BOT_BUDGET, UNREACHABLE_LIMITS, serving
 from tests.integration.test_api_reference import finish
@@ -244,7 +245,14 @@ def test_a_substitute_takes_over_a_seat_left_and_plays_it_unrated(community: str
     assert boris.game(game_id)["seat"] is None and "hand" not in boris.game(game_id)["view"]["seats"][2]
     assert "hand" in stand_in.game(game_id)["view"]["seats"][2]
     assert any(g["id"] == game_id for g in stand_in.get("/v1/me/games")["games"])
+    natasha.post("/v1/me/vacation", {"days": 2})  # a pause in the log, too, for the audit below
+    assert natasha.request("DELETE", "/v1/me/vacation").status_code == 200
     finish(community, game_id, [natasha, sacha, stand_in])
+    # The published log replays through the rules and the platform's fold: the audit holds.
+    lines = Client(community).http.get(f"{community}/v1/games/{game_id}/log", timeout=40).text.splitlines()
+    events = read_log(lines)
+    assert {"SeatSubstituted", "VacationStarted", "VacationEnded"} <= {event.type for event in events}
+    assert audit(events).finished
     # Rated as if boris had stayed to lose: he has the game, the substitute has no rating.
     rated = wait_until(lambda: (found := Client(community).get(f"/v1/players/{boris.player_id}"))["ratings"]
                        and found, "the game rated")
