@@ -176,7 +176,9 @@ class Tables:
             invite = [p["id"] for p in record["players"] if p is not None and "bot" not in p]
             self.create_game(player, record["game"], record["seats"], public_options(record),
                              record["time_control"], dict(record.get("bots") or {}) or None, unlisted=True,
-                             invite=invite, game_id=new_id, rematch_of=game_id, rated=bool(record.get("rated")))
+                             invite=invite, game_id=new_id, rematch_of=game_id, rated=bool(record.get("rated")),
+                             min_reliability=record.get("min_reliability"),
+                             substitutes=bool(record.get("substitutes", True)))
         return self.join(player, new_id, answer_first=answer_first)
 
     def rematch_link(self, record: Record) -> str | None:

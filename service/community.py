@@ -4,6 +4,7 @@ vacations; the engine's parts are ``engine.vacations``, ``engine.reliability``,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -57,9 +58,15 @@ def end_vacation() -> dict[str, Any]:
     return engine().vacations.end(player)
 
 
+@cache
+def _zones() -> frozenset[str]:
+    """The zones of the tz database (the ``tzdata`` package's, or the system's): read once."""
+    return frozenset(available_timezones())
+
+
 def known_zone(name: str) -> str:
     """``name`` when it is an IANA zone the server knows (its tz database), else 422 bad_timezone."""
-    if name in available_timezones() or name == "UTC":
+    if name in _zones() or name == "UTC":
         try:
             ZoneInfo(name)
             return name
