@@ -253,6 +253,9 @@ def test_a_substitute_takes_over_a_seat_left_and_plays_it_unrated(community: str
     events = read_log(lines)
     assert {"SeatSubstituted", "VacationStarted", "VacationEnded"} <= {event.type for event in events}
     assert audit(events).finished
+    told = Client(community).http.get(f"{community}/v1/games/{game_id}/transcript", timeout=40).text
+    assert f"seat 2 ({stand_in_name(stand_in, game_id, community)}) takes the seat over as a substitute" in told
+    assert "goes on vacation until" in told and "is back from vacation" in told
     # Rated as if boris had stayed to lose: he has the game, the substitute has no rating.
     rated = wait_until(lambda: (found := Client(community).get(f"/v1/players/{boris.player_id}"))["ratings"]
                        and found, "the game rated")
@@ -297,3 +300,7 @@ def test_a_game_that_pauses_weekends_runs_each_seats_clock_on_its_own_weekdays(c
         started = parse_time(view["updated_at"])
         expected = weekday_minutes_later(started, 6 * 60, zone)
         assert abs((parse_time(view["deadlines"]["0"]) - expected).total_seconds()) <= 60, (zone, view["deadlines"])
+
+
+def stand_in_name(who: Client, game_id: str, base: str) -> str:
+    return Client(base).get(f"/v1/games/{game_id}")["players"][2]["name"]

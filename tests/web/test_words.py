@@ -38,6 +38,9 @@ PLATFORM = [
     {"type": "GameCancelled", "data": {"by": "p0"}},
     {"type": "SeatResigned", "data": {"seat": 2}},
     {"type": "GameEnded", "data": {"winners": [0], "reason": "last_standing", "seed": "x"}},
+    {"type": "VacationStarted", "data": {"seat": 1, "until": "2026-12-06T11:00:00.000000Z"}},
+    {"type": "VacationEnded", "data": {"seat": 1}},
+    {"type": "SeatSubstituted", "data": {"seat": 2, "player": {"id": "p3", "name": "Boris"}}},
 ]
 #: A raw type ("BidPlaced"), a snake_case id, or a value that leaked unformatted.
 RAW = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b|\b[a-z]+_[a-z_]+\b|undefined|\[object|\bnull\b|NaN|\{|\}")
