@@ -18,19 +18,14 @@ from engine.scheduling import JobScheduler, make_queue, queue_client
 from engine.settings import DEFAULT_REDIS_URL, Limits, Settings
 from events.store import connect
 from service.answers import OrjsonProvider, Problem, as_problem, problem_response, run_after_answer, unexpected_problem
-from service.chat import chat_bp
+from service.blueprints import API_BLUEPRINTS
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
-from service.community import community_bp
 from service.context import client_address, current_player, take
 from service.express import SPENT, ExpressLane
 from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
 from service.idempotency import install as honour_idempotency_keys
-from service.openapi import docs_bp
-from service.orders import orders_bp
-from service.routes import games_bp, leaderboards_bp, me_bp, players_bp
-from service.transparency import keys_bp, transparency_bp
+from service.openapi import docs_bp, reference_bp
 from service.webclient import WebClient
-from service.webhooks import webhooks_bp
 
 #: The code of each refusal Flask makes on its own, by status; any other status is ``http_error``.
 HTTP_EXCEPTION_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
@@ -86,8 +81,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     honour_idempotency_keys(app, engine)
 
-    for blueprint in (players_bp, games_bp, me_bp, docs_bp, chat_bp, webhooks_bp, leaderboards_bp, orders_bp,
-                      keys_bp, transparency_bp, community_bp):
+    for blueprint in (*API_BLUEPRINTS, reference_bp, docs_bp):
         app.register_blueprint(blueprint)
 
     @app.before_request

@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Response
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
 from engine.chat import MAX_TEXT, readable
 from service.answers import Problem
+from service.api_doc import BODY, GAME, GAME_ID, OPTIONAL_TOKEN, TOKEN, Blueprint, declare
 from service.context import caller_seat, current_player, engine, is_operator
 from service.inputs import object_body
 from service.plain_text import PATTERN, OneLine
+from service.queries import Matching
 
 
 class MessageSchema(Schema):
@@ -50,10 +52,26 @@ class MessageListSchema(Schema):
     messages_after = fields.String(allow_none=True, metadata={"description": "Pass back to continue"})
 
 
+class MessagesQuery(Schema):
+    after = Matching("([0-9]{1,15}-[0-9]{1,15})?", "after must be a message id such as 12-0",
+                     metadata={"description": "Messages after this message id (empty: from the start)",
+                               "pattern": "^([0-9]{1,15}-[0-9]{1,15})?$"})
+
+
+MESSAGES_QUERY = MessagesQuery()
+
 chat_bp = Blueprint("chat", __name__, url_prefix="/v1/games")
 
 
 @chat_bp.post("/<game_id>/messages")
+@declare("Table talk: to everyone, or privately to one seat", auth="required", ok=(201, "ChatMessage"),
+         problems=(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over", "table_talk_full"),
+                                       422: ("bad_recipient",), 429: ("chat_rate_limited",)}),
+         params=(GAME_ID,), body="MessageCreate",
+         description="A message never changes the game's version. From a seated player while the game is open or "
+                     "running. Never changes the game's version (If-Match). Private messages reach only the two "
+                     "seats until the game ends; then every message is published with the log. At most "
+                     "INTRIGUE_CHAT_RATE (20) messages a minute per player.")
 def post_message(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
     assert player is not None
@@ -62,20 +80,23 @@ def post_message(game_id: str) -> tuple[dict[str, Any], int]:
 
 
 @chat_bp.get("/<game_id>/messages")
-def list_messages(game_id: str) -> dict[str, Any]:
+@declare("The table talk you may read, oldest first", auth="optional", ok=(200, "MessageList"),
+         problems=(OPTIONAL_TOKEN, GAME, {400: ("bad_query",)}), params=(GAME_ID,))
+@chat_bp.arguments(MESSAGES_QUERY, location="query")
+def list_messages(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The messages the caller may see, oldest first; ``after`` (a message id) continues a list."""
     eng = engine()
     record = eng.load(game_id)
     seat = caller_seat(record)
-    cursor = request.args.get("after") or None
-    if cursor is not None and not _valid_id(cursor):
-        raise Problem(400, "bad_query", "after must be a message id such as 12-0")
+    cursor = query.get("after") or None
     read = eng.messages(game_id, cursor, count=500)
     return {"messages": readable(record, read, seat),
             "messages_after": read[-1]["id"] if read else cursor}
 
 
 @chat_bp.get("/<game_id>/transcript")
+@declare("A finished game as readable text, table talk in place", auth="optional", ok=(200, None),
+         problems=(OPTIONAL_TOKEN, GAME, {403: ("game_in_progress",)}), params=(GAME_ID,), ok_type="text/plain")
 def game_transcript(game_id: str) -> Response:
     """A finished game as readable text: one line per decision, the table talk in place.
 

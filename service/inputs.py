@@ -1,4 +1,6 @@
-"""Everything the API reads from a request by hand, read strictly, in one place.
+"""Everything the API reads from a request by hand, read strictly, in one place: bodies, and
+the queries and headers of the hot routes (the others' queries are declared schemas that
+webargs reads, :mod:`service.queries`, with these same rules).
 
 A header, a query value or a body that the API cannot use is the client's mistake and
 gets a 400 (or 415) problem that names it: never a 500, whose text has to say an
@@ -37,7 +39,8 @@ def whole_number(raw: str, *, name: str, code: str, low: int = 0, high: int | No
 
 
 def query_int(name: str, default: int, low: int = 0, high: int | None = None) -> int:
-    """The query parameter ``name`` as a bounded int; ``default`` when absent."""
+    """The query parameter ``name`` as a bounded int; ``default`` when absent (a hot route's:
+    it pays for no schema)."""
     raw = request.args.get(name)
     if raw is None:
         return default

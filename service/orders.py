@@ -9,14 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
 from marshmallow import RAISE, Schema, fields
 
 from engine.orders import MAX_ORDERS
+from service.api_doc import BODY, GAME, GAME_ID, TOKEN, Blueprint, declare
 from service.context import current_player, engine
 from service.inputs import object_body
 
 orders_bp = Blueprint("orders", __name__, url_prefix="/v1/games")
+
+ORDERS_DESCRIPTION = (
+    "At most 20 orders, each {decision, when, answer, once}. When the game comes to await you for `decision` "
+    "(a kind `awaiting_kinds` names) and every condition of `when` holds (each game's are listed in "
+    "`<Game>OrderConditions`), the first such order whose `answer` the rules accept is played as your own action "
+    "in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules "
+    "refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when "
+    "it answers. Orders are consulted each time the game moves (one set while a decision already waits for "
+    "you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else "
+    "can tell you have orders, or an answer of theirs from one you typed, but by its speed (it carries the `at` "
+    "of the move that opened the decision).")
 
 
 class StandingOrderSchema(Schema):
@@ -50,6 +61,9 @@ ORDERS_SCHEMA = StandingOrdersSchema()  # built once, used by every request
 
 
 @orders_bp.put("/<game_id>/orders")
+@declare("Replace your standing orders in this game", auth="required", ok=(200, "StandingOrderList"),
+         problems=(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_over", "busy"), 422: ("bad_order",)}),
+         params=(GAME_ID,), body="StandingOrders", description=ORDERS_DESCRIPTION)
 def replace_orders(game_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
@@ -59,6 +73,10 @@ def replace_orders(game_id: str) -> dict[str, Any]:
 
 
 @orders_bp.get("/<game_id>/orders")
+@declare("Your standing orders in this game", auth="required", ok=(200, "StandingOrderList"),
+         problems=(TOKEN, GAME, {403: ("not_seated",)}), params=(GAME_ID,),
+         description="Only yours: nobody else can read them, or tell that you have any, until the game ends and "
+                     "its log (with every StandingOrdersSet) is published.")
 def read_orders(game_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None
@@ -67,6 +85,8 @@ def read_orders(game_id: str) -> dict[str, Any]:
 
 
 @orders_bp.delete("/<game_id>/orders")
+@declare("Clear your standing orders in this game", auth="required", ok=(204, None),
+         problems=(TOKEN, GAME, {403: ("not_seated",), 409: ("game_over", "busy")}), params=(GAME_ID,), ok_type="")
 def clear_orders(game_id: str) -> tuple[str, int]:
     player = current_player()
     assert player is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Response, current_app
 from marshmallow import RAISE, Schema, fields, validate
 
 from engine.commit import MAX_GAME_ID
@@ -24,8 +24,10 @@ from engine.signing import (
     verify_note,
 )
 from service.answers import Problem
+from service.api_doc import BODY, OPTIONAL_TOKEN, Blueprint, declare
 from service.context import current_player, engine
-from service.inputs import object_body, whole_number
+from service.inputs import object_body
+from service.queries import Matching, WholeNumber
 
 keys_bp = Blueprint("keys", __name__, url_prefix="/v1/keys")
 transparency_bp = Blueprint("transparency", __name__, url_prefix="/v1/transparency")
@@ -50,11 +52,24 @@ def b64(digest: bytes) -> str:
     return base64.b64encode(digest).decode()
 
 
-def required_size(name: str) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        raise Problem(400, "bad_query", f"{name} is required: a tree size")
-    return whole_number(raw, name=name, code="bad_query", low=0, high=MAX_SIZE)
+def tree_size(name: str, description: str) -> WholeNumber:
+    """A required tree size in the query."""
+    return WholeNumber(0, MAX_SIZE, required=True, data_key=name, error_messages={
+        "required": f"{name} is required: a tree size"}, metadata={"description": description})
+
+
+class InclusionQuery(Schema):
+    game = Matching("(?s).+", "game is required: a finished game's id", required=True,
+                    error_messages={"required": "game is required: a finished game's id"},
+                    metadata={"description": "A finished game's id", "minLength": 1, "maxLength": 64})
+    size = tree_size("size", "The tree size, as a checkpoint gave it")
+
+
+# "from" is a keyword: the field is named by its data_key.
+ConsistencyQuery = Schema.from_dict({"from_": tree_size("from", "The earlier tree size (at least 1)"),
+                                     "to": tree_size("to", "The later tree size (at most the log's)")},
+                                    name="ConsistencyQuery")
+INCLUSION_QUERY, CONSISTENCY_QUERY = InclusionQuery(), ConsistencyQuery()
 
 
 def within_log(size: int, name: str) -> None:
@@ -64,6 +79,9 @@ def within_log(size: int, name: str) -> None:
 
 
 @keys_bp.get("")
+@declare("The keys the server signs with (today one Ed25519 key)", auth="optional", ok=(200, "KeyList"),
+         problems=(OPTIONAL_TOKEN,),
+         description="The transparency log's checkpoints are signed with it (INTRIGUE_SIGNING_KEY).")
 def keys() -> dict[str, Any]:
     """The keys this server signs with: today one Ed25519 key."""
     current_player(required=False)
@@ -71,6 +89,11 @@ def keys() -> dict[str, Any]:
 
 
 @transparency_bp.get("/checkpoint")
+@declare("The log's signed head: a C2SP checkpoint", auth="optional", ok=(200, None), problems=(OPTIONAL_TOKEN,),
+         ok_type="text/plain",
+         description="A C2SP signed note: the origin line, the tree size, the root hash in base64, a blank line, "
+                     "then `\u2014 <name> <base64(key hash || Ed25519 signature)>`. Each finished game is one leaf, "
+                     "hashed as RFC 9162 says.")
 def checkpoint() -> Response:
     """The log's head now, signed: origin, tree size, base64 root hash, then the signature line."""
     current_player(required=False)
@@ -82,13 +105,15 @@ def checkpoint() -> Response:
 
 
 @transparency_bp.get("/inclusion")
-def inclusion() -> dict[str, Any]:
+@declare("The proof that a finished game is in the tree of a size", auth="optional", ok=(200, "InclusionProof"),
+         problems=(OPTIONAL_TOKEN, {400: ("bad_query",), 404: ("not_in_log",), 422: ("beyond_log",)}),
+         description="Check it with RFC 9162's algorithm (section 2.1.3.2) against the root of a checkpoint of "
+                     "that size; a size past the log, or too small to hold the game, is 422 beyond_log.")
+@transparency_bp.arguments(INCLUSION_QUERY, location="query")
+def inclusion(query: dict[str, Any]) -> dict[str, Any]:
     """The proof that a finished game is leaf ``index`` of the tree of ``size`` leaves."""
     current_player(required=False)
-    game_id = request.args.get("game")
-    if not game_id:
-        raise Problem(400, "bad_query", "game is required: a finished game's id")
-    size = required_size("size")
+    game_id, size = query["game"], query["size"]
     log = engine().transparency
     found = log.leaf(game_id) if len(game_id) <= MAX_GAME_ID else None
     if found is None:  # a longer id names no game, and is not echoed whole
@@ -102,10 +127,14 @@ def inclusion() -> dict[str, Any]:
 
 
 @transparency_bp.get("/consistency")
-def consistency() -> dict[str, Any]:
+@declare("The proof that a later tree extends an earlier one", auth="optional", ok=(200, "ConsistencyProof"),
+         problems=(OPTIONAL_TOKEN, {400: ("bad_query",), 422: ("bad_range", "beyond_log")}),
+         description="RFC 9162's consistency proof (section 2.1.4); check it with section 2.1.4.2.")
+@transparency_bp.arguments(CONSISTENCY_QUERY, location="query")
+def consistency(query: dict[str, Any]) -> dict[str, Any]:
     """The proof that the tree of ``to`` leaves extends the tree of ``from`` leaves."""
     current_player(required=False)
-    first, second = required_size("from"), required_size("to")
+    first, second = query["from_"], query["to"]
     if not 0 < first <= second:
         raise Problem(422, "bad_range", f"from must be at least 1 and at most to (from={first}, to={second})")
     within_log(second, "to")
@@ -133,6 +162,11 @@ COSIGNATURE_SCHEMA = CosignatureSchema()
 
 
 @transparency_bp.post("/cosignatures")
+@declare("A witness's cosignature of a checkpoint", auth="optional", ok=(200, "Cosigned"),
+         problems=(BODY, OPTIONAL_TOKEN, {422: ("bad_cosignature",)}), body="Cosignature",
+         description="The checkpoint must be one this server signed, matching the log; the cosignature a C2SP "
+                     "tlog-cosignature by the given key. Checkpoints of that size then carry it (one per witness, "
+                     "its latest; at most 32 witnesses). `intrigue witness` sends it.")
 def cosign() -> dict[str, Any]:
     """A witness's cosignature of a checkpoint this server signed, shown on checkpoints of that size."""
     current_player(required=False)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
 from marshmallow import RAISE, Schema, fields, validate
 
 from engine.webhooks import EVENT_TYPES
+from service.api_doc import BODY, TOKEN, Blueprint, declare, path_param
 from service.context import current_player, engine
 from service.inputs import object_body
 
 webhooks_bp = Blueprint("webhooks", __name__, url_prefix="/v1/me/webhooks")
+WEBHOOK_ID = path_param("webhook_id", "The webhook's id")
 
 
 class WebhookCreateSchema(Schema):
@@ -70,6 +71,16 @@ class DeliveryListSchema(Schema):
 
 
 @webhooks_bp.post("")
+@declare("Register a webhook; its signing secret is shown once", auth="required", ok=(201, "WebhookCreated"),
+         problems=(BODY, TOKEN, {422: ("bad_webhook_url", "webhook_host_unresolvable", "webhook_destination_refused",
+                                       "too_many_webhooks")}),
+         body="WebhookCreate",
+         description="Deliveries are POSTs of {id, type, game, version, deadline, created_at} with headers "
+                     "Intrigue-Event, Intrigue-Delivery (the same on every retry) and Intrigue-Signature: t=<unix "
+                     "seconds>,v1=<hex HMAC-SHA256 with the secret over '<t>.<raw body>'>. A 2xx within 5 s is "
+                     "success; otherwise retried with exponential backoff for at least 24 h; redirects are not "
+                     "followed; a webhook failing for 3 days is disabled. deadline_soon fires when a quarter of the "
+                     "time before the default move is left.")
 def create_webhook() -> tuple[dict[str, Any], int]:
     player = current_player()
     assert player is not None
@@ -79,6 +90,7 @@ def create_webhook() -> tuple[dict[str, Any], int]:
 
 
 @webhooks_bp.get("")
+@declare("Your webhooks, without their secrets", auth="required", ok=(200, "WebhookList"), problems=(TOKEN,))
 def list_webhooks() -> dict[str, Any]:
     player = current_player()
     assert player is not None
@@ -86,6 +98,8 @@ def list_webhooks() -> dict[str, Any]:
 
 
 @webhooks_bp.delete("/<webhook_id>")
+@declare("Delete a webhook", auth="required", ok=(204, None), problems=(TOKEN, {404: ("webhook_not_found",)}),
+         params=(WEBHOOK_ID,), ok_type="")
 def delete_webhook(webhook_id: str) -> tuple[str, int]:
     player = current_player()
     assert player is not None
@@ -94,6 +108,8 @@ def delete_webhook(webhook_id: str) -> tuple[str, int]:
 
 
 @webhooks_bp.get("/<webhook_id>/deliveries")
+@declare("A webhook's recent deliveries", auth="required", ok=(200, "DeliveryList"),
+         problems=(TOKEN, {404: ("webhook_not_found",)}), params=(WEBHOOK_ID,))
 def list_deliveries(webhook_id: str) -> dict[str, Any]:
     player = current_player()
     assert player is not None

@@ -51,7 +51,7 @@ def test_every_route_is_in_the_reference_with_its_token_and_problem_codes(docume
               for rule in app.url_map.iter_rules() if rule.endpoint not in ("static", "docs.docs_page")
               for method in rule.methods - {"HEAD", "OPTIONS"}}
     documented = {(method, path) for path, ops in document["paths"].items() for method in ops}
-    assert routes - documented == set(), "routes missing from service/openapi.py operations()"
+    assert routes - documented == set(), "routes missing from the document: declare them (service/api_doc.py)"
     for path, ops in document["paths"].items():
         for method, op in ops.items():
             assert "security" in op and op["description"].split(".")[0] in (
