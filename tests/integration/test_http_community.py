@@ -257,8 +257,9 @@ def test_a_substitute_takes_over_a_seat_left_and_plays_it_unrated(community: str
     assert f"seat 2 ({stand_in_name(stand_in, game_id, community)}) takes the seat over as a substitute" in told
     assert "goes on vacation until" in told and "is back from vacation" in told
     # Rated as if boris had stayed to lose: he has the game, the substitute has no rating.
+    # (The archive step rates the game, then files its reliability counts: wait for both.)
     rated = wait_until(lambda: (found := Client(community).get(f"/v1/players/{boris.player_id}"))["ratings"]
-                       and found, "the game rated")
+                       and found["abandoned"] and found, "the game rated and its counts filed")
     assert rated["ratings"]["coup"]["games"] == 1 and rated["abandoned"] == 1
     assert Client(community).get(f"/v1/players/{stand_in.player_id}")["ratings"] == {}
 
