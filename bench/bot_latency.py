@@ -89,13 +89,13 @@ class Person:
 
 def awaiting_after_each_event(base: str, http: requests.Session, game_id: str) -> list[dict[str, Any]]:
     """The game's log, each event marked with the seats awaited right after it (replayed views)."""
-    from projections.audit import read_log
+    from projections.audit import game_events, read_log
     from projections.record import fold
 
     raw = http.get(f"{base}/v1/games/{game_id}/log", headers={"Accept": "application/x-ndjson"}, timeout=30).text
     record = None
     marked = []
-    for envelope in read_log(raw.splitlines()):
+    for envelope in game_events(read_log(raw.splitlines())):  # the game's chain, not the signed final record
         record = fold(record, envelope)
         marked.append({"seq": envelope.seq, "at": envelope.at, "cause": envelope.cause,
                        "_awaiting": [seat for seat, kind in enumerate(record["awaiting"]) if kind is not None]})

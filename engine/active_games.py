@@ -24,7 +24,7 @@ from events.store import Keys
 from projections.record import Record, resigned
 
 #: The statuses of a game not over: a seat in one counts.
-LIVE = ("open", "active")
+LIVE = ("open", "starting", "active")
 
 
 def live_key(keys: Keys, player_id: str) -> str:

@@ -76,7 +76,7 @@ class BotTurns:
         if record["awaiting"][seat] is None or not self.seeds.at_hand(game_id):
             return "nothing_to_do"
         observation = observation_for(record, self.store.read(game_id, upto=version), seat)
-        rng = self.seeds.rng(game_id, version + 1, f"bot:{seat}")
+        rng = self.seeds.rng(record, version + 1, f"bot:{seat}")
         action = dict(make_bot(strategy, budget or self.bot_budget()).choose(observation, rng))
         try:
             drafts = self.moves.decide(record, seat, action, version)

@@ -179,7 +179,7 @@ class CommitPath:
                         settled = new
                         cause = {"kind": "system", "batch": seq, "follows": version + 1}
                 elif answered < MAX_ANSWERS_IN_COMMIT and (order := self.orders.answer(
-                        game_id, new, partial(self.seeds.rng, game_id, version + len(envelopes) + 1), spent)):
+                        game_id, new, partial(self.seeds.rng, new, version + len(envelopes) + 1), spent)):
                     # A seat's standing order answers the decision this commit opened (engine.orders).
                     answered += 1
                     pending, cause = order.drafts, order.cause(version + len(envelopes) + 1, version + 1)
@@ -195,7 +195,7 @@ class CommitPath:
         the phase stands either way.
         """
         try:
-            return list(rules_of(record).resolve(record["state"], self.seeds.rng(game_id, seq)))
+            return list(rules_of(record).resolve(record["state"], self.seeds.rng(record, seq)))
         except Exception:
             log.exception("the system step of game %s at %s failed; a worker will take it", game_id, seq)
             return []

@@ -27,6 +27,8 @@ from engine.active_games import ActiveGames
 from engine.bot_turns import BotTurns
 from engine.chat import Chat
 from engine.commit import CommitPath
+from engine.export import Exports
+from engine.fair_shuffle import Reveals
 from engine.follow_up import STALE_DUE_SECONDS, FollowUps
 from engine.gating import Gating
 from engine.moves import Moves
@@ -99,8 +101,9 @@ class Engine:
         revisions = settings.revisions_per_decision
         self.active_games = ActiveGames(client, self.keys, settings.active_games_per_player)
         self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating,
-                             revisions_per_decision=revisions, active=self.active_games,
-                             reliability=self.reliability)
+                             revisions_per_decision=revisions, reveal_seconds=settings.reveal_seconds,
+                             active=self.active_games, reliability=self.reliability)
+        self.reveals = Reveals(self.seeds, self.commits)
         self.substitutes = Substitutes(client, self.keys, self.projector, self.commits, self.active_games,
                                        self.reliability)
         self.vacations = Vacations(client, self.keys, self.commits, settings.vacation_days_per_year)
@@ -108,6 +111,7 @@ class Engine:
                            revisions_per_decision=revisions)
         self.reading = Reading(client, self.keys, self.store, self.projector, self.commits, self.chat,
                                self.ratings, self.streams, self.gating)
+        self.exports = Exports(client, self.keys, self.projector)
         self.bots = BotTurns(self.store, self.projector, self.seeds, self.commits, self.moves, settings)
         self.upkeep = Upkeep(client, self.keys, self.store, self.projector, self.seeds, self.commits,
                              self.follow_ups, self.bots, scheduler, self.ratings, settings)
@@ -138,6 +142,7 @@ class Engine:
         self.leave = tables.leave
         self.cancel = tables.cancel
         self.resign = tables.resign
+        self.reveal = self.reveals.reveal
 
         self.act = self.moves.act
 
@@ -158,6 +163,7 @@ class Engine:
         self.transcript = reading.transcript
         self.player_profile = reading.player_profile
         self.leaderboard = reading.leaderboard
+        self.finished_games = self.exports.finished_games
 
         self.create_webhook = self.hooks.create
         self.webhooks_of = self.hooks.listing

@@ -94,6 +94,11 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
                                      "as often as the operator allows"),
     "game_not_over": (Conflict, "a rematch is offered once the game has ended"),
     "unknown_player": (Invalid, "an invitation names no registered player"),
+    "bad_commitment": (Invalid, "a join's commitment is not 64 lowercase hex digits (the SHA-256 of a secret)"),
+    "bad_reveal": (Invalid, "a revealed secret is not 64 hex digits whose SHA-256 is the seat's commitment"),
+    "game_not_starting": (Conflict, "the game is not waiting for secrets: its seats are not all taken, or it "
+                                    "has started"),
+    "nothing_to_reveal": (Conflict, "the seat joined without a commitment"),
     "too_many_invitations": (Invalid, "more players invited than the game has seats"),
     # The correspondence community (issue 50).
     "too_many_active_games": (Conflict, "the player holds as many seats in games not over as the operator allows"),

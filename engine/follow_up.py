@@ -19,6 +19,7 @@ from typing import Any, TypeAlias
 import redis
 
 from engine.active_games import queue_live, queue_offer
+from engine.export import queue_finished
 from engine.ratings import Ratings, result_of
 from engine.reliability import Reliability
 from engine.scheduling import JobScheduler
@@ -153,7 +154,9 @@ class FollowUps:
             if record.get("unlisted"):
                 pipe.zrem(self.keys.unlisted(), game_id)
             pipe.zrem(self.keys.hosting(record["created_by"]), game_id)
-        if record["status"] == "active":
+        if record["status"] == "finished":  # among each player's finished games, for their export
+            queue_finished(pipe, self.keys, record)
+        if record["status"] in ("active", "starting"):  # a starting game too: the reconcile repairs it
             pipe.sadd(self.keys.active(), game_id)
         else:
             pipe.srem(self.keys.active(), game_id)
@@ -286,6 +289,6 @@ def sweep_score(record: Record, due: str) -> float:
     under load found nothing due). A step that is late means its job was lost.
     """
     moment = parse_time(due).timestamp()
-    if all(deadline is None for deadline in record["deadlines"]):
+    if record["status"] == "active" and all(deadline is None for deadline in record["deadlines"]):
         return moment + STALE_DUE_SECONDS
     return moment

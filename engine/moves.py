@@ -120,8 +120,9 @@ class Moves:
 
     def decide(self, record: Record, seat: int, action: Mapping[str, Any], if_match: int | None) -> list[GameEvent]:
         """The events of ``seat``'s ``action`` on ``record``, or the refusal (the platform's, then the rules')."""
-        if record["status"] == "open":
-            raise Conflict("game_not_started", "the game has not started: seats are still open")
+        if record["status"] in ("open", "starting"):
+            raise Conflict("game_not_started", "the game has not started: seats are still open"
+                           if record["status"] == "open" else "the game starts once the committed seats reveal")
         if record["status"] == "finished":
             raise Conflict("game_over", "the game is over")
         if record["status"] == "cancelled":
@@ -136,7 +137,7 @@ class Moves:
             raise NotYourTurn("not_your_turn", "you have no decision to make now", version=record["version"])
         check_revision(record, seat, self.revisions_per_decision)
         try:
-            rng = self.seeds.rng(record["id"], record["version"] + 1)
+            rng = self.seeds.rng(record, record["version"] + 1)
             return rules.decide(record["state"], seat, dict(action), rng)
         except RuleViolation as err:
             raise rule_refusal(err.code, err.message, version=record["version"],

@@ -2,15 +2,19 @@
 
 Every random draw of a game comes from its seed and the sequence number it is drawn at
 (``games.base.derive_rng``), so the log is the same whoever decides the step. The seed is
-read from the store once and dropped when the game is archived.
+read from the store once and dropped when the game is archived. Where players committed to
+secrets and revealed them, the draws come from the mix of the seed and those secrets
+(``events.entropy.mix_seed``), which the game's record holds from the reveals on.
 """
 
 from __future__ import annotations
 
 import random
 
+from events.entropy import mix_seed
 from events.store import EventStore
 from games.base import derive_rng
+from projections.record import Record
 
 
 class Seeds:
@@ -18,12 +22,10 @@ class Seeds:
         self.store = store
         self._seeds: dict[str, str] = {}
 
-    def rng(self, game_id: str, seq: int, purpose: str = "") -> random.Random:
-        """The game's generator for the draws at ``seq`` (``purpose`` names a stream of its own)."""
-        seed = self._seeds.get(game_id)
-        if seed is None:
-            seed = self._seeds[game_id] = self.store.seed(game_id)
-        return derive_rng(seed, seq, purpose)
+    def rng(self, record: Record, seq: int, purpose: str = "") -> random.Random:
+        """The game's generator for the draws at ``seq`` (``purpose`` names a stream of its own),
+        from the server's seed mixed with the secrets ``record`` holds."""
+        return derive_rng(mix_seed(self.seed(record["id"]), record.get("secrets")), seq, purpose)
 
     def seed(self, game_id: str) -> str:
         """The game's seed (``KeyError`` once it is archived)."""

@@ -159,6 +159,8 @@ class Settings:
     active_games_per_player: int = 50
     #: Vacation days each player has a calendar year (POST /v1/me/vacation).
     vacation_days_per_year: int = 30
+    #: Seconds a game whose seats filled waits for its committed seats' secrets (fair shuffles).
+    reveal_seconds: float = 120.0
     #: The Ed25519 key that signs transparency checkpoints: PKCS#8 PEM or 32 bytes in base64
     #: (None: ``intrigue serve`` makes one in its data folder; see engine/signing.py).
     signing_key: str | None = field(default=None, repr=False)
@@ -334,6 +336,7 @@ VARIABLES = (
     Variable("INTRIGUE_REVISIONS_PER_DECISION", "revisions_per_decision", _count),
     Variable("INTRIGUE_ACTIVE_GAMES_PER_PLAYER", "active_games_per_player", _count),
     Variable("INTRIGUE_VACATION_DAYS_PER_YEAR", "vacation_days_per_year", _count),
+    Variable("INTRIGUE_REVEAL_SECONDS", "reveal_seconds", _positive_number),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_PLAIN_REQUESTS", "plain_requests", _flag),
     Variable("INTRIGUE_WEBHOOK_RETRY_BASE", "webhook_retry.base", _number),

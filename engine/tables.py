@@ -17,12 +17,14 @@ import redis
 from engine.active_games import ActiveGames
 from engine.commit import MAX_RETRIES, CommitPath
 from engine.errors import Conflict, Forbidden, Invalid
+from engine.fair_shuffle import reveals_awaited
 from engine.gating import Gating
 from engine.outcomes import Committed, Joined, Player
 from engine.reliability import Reliability
 from engine.revisions import check_rejoin
 from engine.seat_bots import check_bots
 from engine.seeds import Seeds
+from events.entropy import is_hex64
 from events.envelope import seed_commitment
 from events.lean import LeanScript
 from events.store import Cap, EventStore, Gate, Keys
@@ -36,7 +38,8 @@ from projections.views import public_options
 class Tables:
     def __init__(self, client: redis.Redis, keys: Keys, store: EventStore, projector: Projector, seeds: Seeds,
                  commits: CommitPath, gating: Gating, *, revisions_per_decision: int,
-                 active: ActiveGames | None = None, reliability: Reliability | None = None) -> None:
+                 reveal_seconds: float = 120.0, active: ActiveGames | None = None,
+                 reliability: Reliability | None = None) -> None:
         self.redis = client
         self.keys = keys
         self.store = store
@@ -50,6 +53,8 @@ class Tables:
         self.active = active
         #: The players' reliability, which a game's ``min_reliability`` asks for (``engine.reliability``).
         self.reliability = reliability
+        #: How long a game that filled with committed seats waits for their secrets (fair shuffles).
+        self.reveal_seconds = reveal_seconds
         #: On a cluster the creator's hosting set lives in another hash slot than the game.
         self.cluster = commits.cluster
         self._reserve = LeanScript(client, _RESERVE)
@@ -188,17 +193,24 @@ class Tables:
         found = self.redis.hget(self.keys.meta(record["id"]), "rematch")
         return found.decode() if found and self.store.exists(found.decode()) else None
 
-    def join(self, player: Player, game_id: str, answer_first: bool = False, gates: Sequence[Gate] = ()) -> Joined:
-        """Take the first free seat; the last seat filled starts the game (setup runs here).
+    def join(self, player: Player, game_id: str, answer_first: bool = False, gates: Sequence[Gate] = (),
+             commitment: str | None = None) -> Joined:
+        """Take the first free seat; the last seat filled starts the game (setup runs here), unless
+        some seat joined with a ``commitment`` (fair shuffles, ``engine.fair_shuffle``): the game is
+        then ``starting`` until the committed seats reveal their secrets or the wait ends.
 
         With ``answer_first`` what the commit owes the workers is returned to run after the
         answer (see ``engine.follow_up.owe``); without it, it runs before this returns. The ``gates``
         spend the caller's rate-limit tokens as a move's do (``engine.moves``): inside the append that
         takes the seat, or apart when nothing is appended (a seat already held, a refusal).
         """
-        return self.gating.gated(gates, lambda held: self._join(player, game_id, answer_first, held))
+        if commitment is not None and not is_hex64(commitment):
+            raise Invalid("bad_commitment", "commitment must be 64 lowercase hex digits: the SHA-256 of a secret "
+                                            "of 32 random bytes")
+        return self.gating.gated(gates, lambda held: self._join(player, game_id, answer_first, held, commitment))
 
-    def _join(self, player: Player, game_id: str, answer_first: bool, gates: Sequence[Gate]) -> tuple[Joined, bool]:
+    def _join(self, player: Player, game_id: str, answer_first: bool, gates: Sequence[Gate],
+              commitment: str | None = None) -> tuple[Joined, bool]:
         """The join, and whether its gates were spent (by its append)."""
         later: list[Callable[[], None]] | None = [] if answer_first else None
         for attempt in range(MAX_RETRIES):
@@ -224,11 +236,15 @@ class Tables:
             if record["time_control"].get("pause_weekends"):  # the weekends that pause this seat's clock
                 zone = self.redis.hget(self.keys.player(player.id), "timezone")
                 joined["timezone"] = zone.decode() if zone else "UTC"
+            if commitment is not None:
+                joined["commitment"] = commitment
             drafts = [GameEvent("PlayerJoined", joined, actor=seat)]
-            if record["players"].count(None) == 1:
+            if record["players"].count(None) == 1 and (commitment is not None or record.get("commitments")):
+                drafts.append(reveals_awaited(self.reveal_seconds))
+            elif record["players"].count(None) == 1:
                 rules = rules_of(record)
                 drafts.append(GameEvent("GameStarted", {}))
-                rng = self.seeds.rng(game_id, record["version"] + 1)
+                rng = self.seeds.rng(record, record["version"] + 1)
                 drafts += rules.setup(record["options"], record["seats"], rng)
             done = self.commits.commit(game_id, record, drafts, {"kind": "join", "player": player.id}, later=later,
                                        gates=gates)
@@ -276,6 +292,8 @@ class Tables:
                 raise Forbidden("not_seated", "you do not hold a seat in this game")
             if record["status"] == "open":
                 raise Conflict("game_not_started", "the game has not started: leave it instead")
+            if record["status"] == "starting":
+                raise Conflict("game_not_started", "the game starts once the committed seats reveal their secrets")
             if record["status"] == "cancelled":
                 raise Conflict("game_cancelled", "this game was cancelled before it started")
             if record["status"] == "finished":

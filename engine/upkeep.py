@@ -18,6 +18,7 @@ import redis
 from engine.active_games import seeking_key
 from engine.bot_turns import BotTurns
 from engine.commit import MAX_RETRIES, CommitPath
+from engine.fair_shuffle import start_late
 from engine.follow_up import STALE_DUE_SECONDS, FollowUps
 from engine.ratings import Ratings, result_of
 from engine.scheduling import DRAIN_IDLE_SECONDS, QUEUED_MARK_MS, JobScheduler
@@ -69,6 +70,10 @@ class Upkeep:
             # Asked for by the commit that ended it; archiving twice does nothing.
             self.follow_ups.archive(game_id, record)
             return "archived"
+        if record is not None and record["status"] == "starting":  # the wait for the committed secrets
+            if not self.seeds.at_hand(game_id):
+                return "raced"
+            return start_late(self.seeds, self.commits, record, now or datetime.now(UTC))
         if record is None or record["status"] != "active":
             return "idle"
         if not self.seeds.at_hand(game_id):
@@ -76,7 +81,7 @@ class Upkeep:
         rules = rules_of(record)
         waiting = awaiting(record)
         if not waiting:
-            drafts = rules.resolve(record["state"], self.seeds.rng(game_id, record["version"] + 1))
+            drafts = rules.resolve(record["state"], self.seeds.rng(record, record["version"] + 1))
             done = self.commits.commit(game_id, record, drafts, {"kind": "system"})
             return "raced" if done is None else "resolved"
         now = now or datetime.now(UTC)
@@ -95,10 +100,10 @@ class Upkeep:
         autoplay = was_autoplay or misses >= record["time_control"]["autoplay_after"]
         # The bot picks with its own stream: the rules' draws must not depend on its pick,
         # or an audit replaying the decision would draw different cards.
-        bot_rng = self.seeds.rng(game_id, version + 1, "bot")
+        bot_rng = self.seeds.rng(record, version + 1, "bot")
         if seat in resigned(record):  # no deadline was missed: the bot holds the seat for good
             action, strategy = self.bots.takeover(record, seat, bot_rng)
-            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(game_id, version + 1))
+            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(record, version + 1))
             done = self.commits.commit(game_id, record, drafts,
                                 {"kind": "bot", "seat": seat, "strategy": strategy, "action": action})
             return "raced" if done is None else "bot_played"
@@ -109,12 +114,12 @@ class Upkeep:
         else:
             action = rules.on_timeout(record["state"], seat)
         try:
-            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(game_id, version + 1))
+            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(record, version + 1))
         except RuleViolation:
             log.exception("default action refused in game %s for seat %s; playing a random legal one", game_id, seat)
             action = bot_rng.choice(rules.legal_actions(record["state"], seat))
             cause.update(kind="bot", strategy="random")
-            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(game_id, version + 1))
+            drafts = rules.decide(record["state"], seat, action, self.seeds.rng(record, version + 1))
         missed = GameEvent("DeadlineMissed", {"seat": seat, "misses": misses, "autoplay": autoplay}, actor=seat)
         done = self.commits.commit(game_id, record, [missed, *drafts], {**cause, "action": action})
         return "raced" if done is None else "timed_out"

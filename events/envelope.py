@@ -21,7 +21,7 @@ GENESIS_HASH = "0" * 64
 #: Event types written by the platform rather than by a game's rules.
 PLATFORM_EVENTS = frozenset({"GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "PlayerLeft",
                              "GameCancelled", "SeatResigned", "GameEnded", "VacationStarted", "VacationEnded",
-                             "SeatSubstituted"})
+                             "SeatSubstituted", "RevealsAwaited", "SecretRevealed"})  # fair shuffles: events.entropy
 
 
 def canonical_json(value: Any) -> str:

@@ -10,6 +10,9 @@ A published log may end with the seats' ``StandingOrdersSet`` events, a hash cha
 their own (they never were in the game's stream, see ``engine.orders``). A batch whose
 cause names a standing order is replayed against them: the orders the seat had set by
 then must give that very answer, as the first order that matched and was legal.
+
+It ends, when the server published it, with a ``LogSigned`` record: the server's
+signature of the final hash (``engine.final_record``), checked apart by ``intrigue verify``.
 """
 
 from __future__ import annotations
@@ -19,11 +22,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
 
-from events.envelope import ChainError, Envelope, canonical_json, check_chain, seed_commitment
+from events.entropy import REVEALS_AWAITED, SECRET_REVEALED, commitment_of, is_hex64, mix_seed
+from events.envelope import ChainError, Envelope, canonical_json, check_chain, parse_time, seed_commitment
 from games.base import GameEvent, RuleViolation, derive_rng
 from projections.orders import ORDERS_SET, first_answer
 from projections.record import Record, fold, platform_outcome, rules_of
 from projections.renderable import Unrenderable, check_renders
+from projections.shuffles import start_events
+
+#: The type of the signed final record a published log ends with (``engine.final_record``).
+LOG_SIGNED = "LogSigned"
+
+
+def game_events(events: Iterable[Envelope]) -> list[Envelope]:
+    """The game's own chain: a published log without the orders' chain and the signed final record."""
+    return [e for e in events if e.type not in (ORDERS_SET, LOG_SIGNED)]
 
 
 @dataclass(frozen=True)
@@ -42,7 +55,7 @@ class AuditError(ValueError):
 def audit(events: list[Envelope]) -> AuditReport:
     """Raise :class:`AuditError` at the first event the chain, the seed or the rules disown."""
     orders_log = [e for e in events if e.type == ORDERS_SET]
-    events = [e for e in events if e.type != ORDERS_SET]
+    events = game_events(events)
     if not events:
         raise AuditError(0, "the log is empty")
     try:
@@ -100,14 +113,20 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
     if record is None:
         raise AuditError(head.seq, "an event comes before GameCreated")
     rules = rules_of(record)
-    rng = derive_rng(seed, head.seq)
+    rng = derive_rng(mix_seed(seed, record.get("secrets")), head.seq)
     state = record["state"]
     try:
         if kind == "join":
             expected = [_as_draft(head)]
-            if len(batch) > 1 and batch[1].type == "GameStarted":
+            joined = fold(record, head)
+            if None not in joined["players"] and joined.get("commitments"):  # fair shuffles: reveals awaited
+                awaited = batch[1] if len(batch) > 1 and batch[1].type == REVEALS_AWAITED else None
+                expected.append(_as_draft(awaited) if awaited else GameEvent(REVEALS_AWAITED, {}))
+            elif len(batch) > 1 and batch[1].type == "GameStarted":
                 expected.append(GameEvent("GameStarted", {}))
                 expected += rules.setup(record["options"], record["seats"], rng)
+        elif kind in ("reveal", "start"):
+            expected = _start_batch(record, head, seed)
         elif kind == "system":
             expected = rules.resolve(state, rng)
         elif kind in ("leave", "resign"):
@@ -175,13 +194,37 @@ class _OrdersReplay:
                 change = self.log[self.applied].data
                 self.held[change["seat"]] = [dict(order) for order in change["orders"]]
                 self.applied += 1
-        found = first_answer(record, self.held, lambda: derive_rng(seed, head.seq), self.spent)
+        found = first_answer(record, self.held, lambda: derive_rng(mix_seed(seed, record.get("secrets")), head.seq),
+                             self.spent)
         recorded = {k: v for k, v in named.items() if k != "index"}
         if (found is None or found.seat != cause.get("seat") or found.index != named.get("index")
                 or canonical_json(found.order) != canonical_json(recorded)):
             raise AuditError(head.seq, "the seat's standing orders at that moment do not give this answer")
         if found.order["once"]:
             self.spent.add((found.seat, found.index))
+
+
+def _start_batch(record: Record, head: Envelope, seed: str) -> list[GameEvent]:
+    """What a fair shuffle's batch must hold: a committed seat's secret (and the start, if it was the
+    last one missing), or the start without the seats that had not revealed when the wait ended."""
+    if record["status"] != "starting":
+        raise AuditError(head.seq, "secrets are revealed, and a game starts, only while it is starting")
+    secrets = dict(record.get("secrets") or {})
+    expected: list[GameEvent] = []
+    if head.cause.get("kind") == "reveal":
+        seat, secret = head.cause.get("seat"), head.data.get("secret")
+        commitment = (record.get("commitments") or {}).get(str(seat))
+        if head.type != SECRET_REVEALED or head.actor != seat or head.data.get("seat") != seat:
+            raise AuditError(head.seq, "a reveal's batch starts with SecretRevealed by its seat")
+        if commitment is None or not is_hex64(secret) or commitment_of(secret) != commitment:
+            raise AuditError(head.seq, f"seat {seat}'s revealed secret does not match its commitment")
+        expected.append(_as_draft(head))
+        secrets[str(seat)] = secret
+        if not set(record["commitments"]) <= set(secrets):
+            return expected
+    elif parse_time(head.at) < parse_time(record["reveal_by"]):
+        raise AuditError(head.seq, "the game started without every secret before its wait for them ended")
+    return expected + start_events(record, secrets, derive_rng(mix_seed(seed, secrets), head.seq))
 
 
 def _acting_seat(batch: list[Envelope]) -> int | None:

@@ -103,10 +103,29 @@ def _player_joined(record: Record, event: Envelope) -> None:
     players[event.data["seat"]] = event.data["player"]
     record["players"] = players
     community.joined_zone(record, event)
+    if "commitment" in event.data:  # a fair shuffle's commitment (events.entropy)
+        seat = str(event.data["seat"])
+        record["commitments"] = {**(record.get("commitments") or {}), seat: event.data["commitment"]}
+        record["entropy"] = {**(record.get("entropy") or {}), seat: "committed"}
+
+
+def _reveals_awaited(record: Record, event: Envelope) -> None:
+    """Every seat is taken and some committed: the game starts once they reveal, or at ``until``."""
+    record["status"] = "starting"
+    record["reveal_by"] = event.data["until"]
+
+
+def _secret_revealed(record: Record, event: Envelope) -> None:
+    seat = str(event.data["seat"])
+    record["secrets"] = {**(record.get("secrets") or {}), seat: event.data["secret"]}
+    record["entropy"] = {**(record.get("entropy") or {}), seat: "revealed"}
 
 
 def _game_started(record: Record, event: Envelope) -> None:
     record["status"] = "active"
+    if event.data.get("dropped"):  # committed seats that did not reveal in time: out of the mix
+        record["entropy"] = {**(record.get("entropy") or {}), **{str(s): "dropped" for s in event.data["dropped"]}}
+    record.pop("reveal_by", None)
 
 
 def _deadline_missed(record: Record, event: Envelope) -> None:
@@ -123,6 +142,10 @@ def _player_left(record: Record, event: Envelope) -> None:
     players[event.data["seat"]] = None
     record["players"] = players
     # Leaving and joining again appends and moves nothing on: the engine bounds how often.
+    if str(event.data["seat"]) in (record.get("commitments") or {}):  # the seat's commitment leaves with it
+        gone = str(event.data["seat"])
+        record["commitments"] = {s: c for s, c in record["commitments"].items() if s != gone}
+        record["entropy"] = {s: v for s, v in (record.get("entropy") or {}).items() if s != gone}
     player = event.data["player"]
     record["departures"] = {**departures(record), player: departures(record).get(player, 0) + 1}
 
@@ -156,6 +179,8 @@ def _game_ended(record: Record, event: Envelope) -> None:
 
 _PLATFORM_HANDLERS = {
     "PlayerJoined": _player_joined,
+    "RevealsAwaited": _reveals_awaited,
+    "SecretRevealed": _secret_revealed,
     "GameStarted": _game_started,
     "DeadlineMissed": _deadline_missed,
     "PlayerLeft": _player_left,
@@ -280,7 +305,10 @@ def reserve_left(record: Record, now: datetime | None = None) -> list[float]:
 
 
 def earliest_deadline(record: Record) -> str | None:
-    """When the platform must next act on its own: a seat's deadline, or now for a system step."""
+    """When the platform must next act on its own: a seat's deadline, or now for a system step;
+    while a game is starting, the end of its wait for reveals."""
+    if record["status"] == "starting":
+        return record.get("reveal_by")
     if record["status"] != "active":
         return None
     due = [d for d in record["deadlines"] if d is not None]

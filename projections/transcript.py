@@ -56,9 +56,15 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
         return f"{data['game']} for {data['seats']} seats (game {data['id']}){scenario}{seated}"
     if event.type == "PlayerJoined":
         return None
+    if event.type == "RevealsAwaited":
+        return "Every seat is taken: the seats that committed to a secret reveal it before the deal"
+    if event.type == "SecretRevealed":
+        return f"{_name(after, data['seat'])} reveals its secret for the shuffle"
     if event.type == "GameStarted":
         seats = ", ".join(_name(after, seat) for seat in range(after["seats"]))
-        return f"The game starts: {seats}"
+        dropped = ", ".join(_name(after, seat) for seat in data.get("dropped") or ())
+        left_out = f" ({dropped} did not reveal in time: left out of the shuffle's seed)" if dropped else ""
+        return f"The game starts: {seats}{left_out}"
     if event.type == "DeadlineMissed":
         bot = "; the bot plays the seat from now on" if data["autoplay"] else ""
         return f"{_name(after, data['seat'])} let a deadline pass: the default move is played{bot}"

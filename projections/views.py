@@ -40,6 +40,7 @@ def summary(record: Record) -> dict[str, Any]:
         "rated": bool(record.get("rated")),
         "min_reliability": record.get("min_reliability"),
         "substitutes": bool(record.get("substitutes", True)),
+        "entropy": dict(record.get("entropy") or {}),
     }
 
 
@@ -93,6 +94,8 @@ def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
     """
     awaited = [s for s, kind in enumerate(record["awaiting"]) if kind is not None]
     deadlines = [d for d in record["deadlines"] if d is not None]
+    if record["status"] == "starting":  # the wait for the committed seats' secrets
+        deadlines = [record["reveal_by"]]
     return {
         **summary(record),
         "awaiting": awaited,
@@ -161,7 +164,8 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
             shown["bots"] = dict(data["bots"])
         return shown
     if event.type == "PlayerJoined":
-        return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
+        joined = {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
+        return {**joined, "commitment": data["commitment"]} if "commitment" in data else joined
     if event.type == "DeadlineMissed":
         return {"seat": data["seat"], "misses": data["misses"], "autoplay": data["autoplay"]}
     if event.type == "GameEnded":
@@ -176,4 +180,8 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
         return {"seat": data["seat"]}
     if event.type == "SeatSubstituted":
         return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
+    if event.type == "SecretRevealed":  # the secret itself is shown with the log, after the end
+        return {"seat": data["seat"]}
+    if event.type in ("RevealsAwaited", "GameStarted"):  # public: the wait's end, and who was dropped
+        return dict(data)
     return {}

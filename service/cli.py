@@ -61,8 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--checkpoint", metavar="FILE",
                         help="also prove the game is in the transparency log this signed checkpoint "
                              "(GET /v1/transparency/checkpoint) commits to; needs --url for the proof")
-    verify.add_argument("--url", help="the server: its published key and the game's inclusion proof")
-    verify.add_argument("--key", help="the server's Ed25519 public key in base64 (else fetched from --url)")
+    verify.add_argument("--url", help="the server: its published key (checks the log's signed final record) "
+                                      "and the game's inclusion proof")
+    verify.add_argument("--key", help="the server's Ed25519 public key, to check the log's signed final record "
+                                      "and the checkpoint: base64, PEM or GET /v1/keys's JSON, or a file holding "
+                                      "one (else fetched from --url)")
 
     witness = commands.add_parser("witness", help="check the transparency log grows honestly, and cosign it",
                                   description="Exit 0: the checkpoint extends the last one seen and is cosigned; "
@@ -307,19 +310,23 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     print(f"OK: {report.events} events, hash chain intact, seed matches its commitment, every step replayed; "
           f"winners {report.winners}")
-    if args.checkpoint is None:
-        return 0
-    from service.log_proof import NotProved, Unusable, check
+    from engine.final_record import BadSignature, check_final_record
+    from service.log_proof import NotProved, Unusable, check, resolve_key
 
     try:
-        print("OK: " + check(events, Path(args.checkpoint).read_text(encoding="utf-8"), args.url, args.key))
+        key = resolve_key(args.key, args.url)
+        signed = check_final_record(events, key)
+        if signed is not None:
+            print("OK: " + signed)
+        if args.checkpoint is not None:
+            print("OK: " + check(events, Path(args.checkpoint).read_text(encoding="utf-8"), args.url, key))
     except (OSError, UnicodeDecodeError) as err:
         print(f"cannot read the checkpoint {args.checkpoint}: {err}", file=sys.stderr)
         return 2
     except Unusable as err:
         print(f"unusable input: {err}", file=sys.stderr)
         return 2
-    except NotProved as err:
+    except (BadSignature, NotProved) as err:
         print(f"INVALID: {err}", file=sys.stderr)
         return 1
     return 0

@@ -14,13 +14,13 @@ from projections.listing import Page
 from service.api_doc import BODY, TOKEN, Blueprint, declare
 from service.context import current_player, engine
 from service.inputs import object_body
-from service.schemas import AccountPatchSchema, SeatChoiceSchema, VacationSchema
+from service.schemas import AccountPatchSchema, VacationSchema
 
 community_bp = Blueprint("community", __name__, url_prefix="/v1/me")
 
 #: What the join's declaration (service/routes.py) says of a substitute's ``{"seat": N}``.
 JOIN_DESCRIPTION = (
-    "The last seat to join starts the game. Without a body you take the first free seat of an open game. With "
+    "Without a body you take the first free seat of an open game. With "
     "`{\"seat\": N}` you take over a seat a running game offers (`seats_offered` in GET "
     "/v1/games?seeking_substitute=true; else 409 `seat_not_offered`; a player seated in the game: 409 "
     "`already_seated`): a `SeatSubstituted` event; the player who left can no longer act, and keeps the rated "
@@ -29,7 +29,6 @@ JOIN_DESCRIPTION = (
 
 ACCOUNT_PATCH_SCHEMA = AccountPatchSchema()
 VACATION_SCHEMA = VacationSchema()
-SEAT_CHOICE_SCHEMA = SeatChoiceSchema()
 
 
 @community_bp.get("")
@@ -99,10 +98,10 @@ def known_zone(name: str) -> str:
                                   "Europe/Paris)")
 
 
-def take_seat(player: Player, game_id: str) -> Joined:
-    """``POST /v1/games/<id>/join`` with ``{"seat": N}``: a substitute takes over a seat on offer."""
-    body = SEAT_CHOICE_SCHEMA.load(object_body())
-    return engine().substitutes.substitute(player, game_id, body["seat"])
+def take_seat(player: Player, game_id: str, seat: int) -> Joined:
+    """``POST /v1/games/<id>/join`` with ``{"seat": N}`` (service/shuffles.py's JoinSchema): a substitute
+    takes over a seat on offer."""
+    return engine().substitutes.substitute(player, game_id, seat)
 
 
 def seeking(page: Page) -> dict[str, Any]:

@@ -15,12 +15,17 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from engine.signing import verify_note
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from engine.signing import public_bytes, verify_note
 from engine.transparency import leaf_bytes, leaf_of_log
 from events import merkle
 from events.envelope import Envelope
+from projections.audit import game_events
 
 
 class Unusable(Exception):
@@ -49,19 +54,50 @@ def server_key(url: str) -> bytes:
     raise Unusable(f"{url} publishes no Ed25519 key")
 
 
-def check(events: Sequence[Envelope], note: str, url: str | None, key_b64: str | None) -> str:
-    """A line saying where the game sits in the signed tree; NotProved or Unusable otherwise."""
-    if key_b64:
+def resolve_key(given: str | None, url: str | None) -> bytes | None:
+    """The server's raw public key: ``--key`` (a file or the text itself: base64 of the 32
+    bytes, a PEM public key, or the JSON of ``GET /v1/keys``), else the key ``--url``
+    publishes, else None."""
+    if given:
+        text = given
+        path = Path(given)
         try:
-            public_key = base64.b64decode(key_b64, validate=True)
-        except ValueError:
-            raise Unusable("--key must be the server's 32-byte public key in base64") from None
-    elif url:
-        public_key = server_key(url)
-    else:
+            if len(given) < 4096 and path.is_file():
+                text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise Unusable(f"cannot read the key file {given}: {err}") from None
+        return _parse_key(text.strip())
+    if url:
+        return server_key(url)
+    return None
+
+
+def _parse_key(text: str) -> bytes:
+    bad = Unusable("--key must be the server's Ed25519 public key: 32 bytes in base64, a PEM public key, "
+                   "or GET /v1/keys's JSON (given inline or as a file)")
+    try:
+        if text.startswith("-----BEGIN"):
+            key = serialization.load_pem_public_key(text.encode())
+            if not isinstance(key, Ed25519PublicKey):
+                raise bad
+            return public_bytes(key)
+        if text.startswith("{"):
+            listed = [k for k in json.loads(text).get("keys") or [] if k.get("alg") == "Ed25519"]
+            if not listed:
+                raise bad
+            text = listed[0]["public_key"]
+        raw = base64.b64decode(text, validate=True)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise bad from None
+    if len(raw) != 32:
+        raise bad
+    return raw
+
+
+def check(events: Sequence[Envelope], note: str, url: str | None, public_key: bytes | None) -> str:
+    """A line saying where the game sits in the signed tree; NotProved or Unusable otherwise."""
+    if public_key is None:
         raise Unusable("--checkpoint needs the server's key: --key, or --url to fetch it")
-    if len(public_key) != 32:
-        raise Unusable("--key must be the server's 32-byte public key in base64")
     lines = note.split("\n")
     if len(lines) < 4:
         raise Unusable("the checkpoint is not a signed note (origin, size, root hash, a blank line, signatures)")
@@ -77,7 +113,7 @@ def check(events: Sequence[Envelope], note: str, url: str | None, key_b64: str |
         raise Unusable("the checkpoint's body is not origin, tree size and base64 root hash") from None
     if not url:
         raise Unusable("--checkpoint needs --url to fetch the game's inclusion proof")
-    leaf = leaf_of_log(events)
+    leaf = leaf_of_log(game_events(events))
     query = urllib.parse.urlencode({"game": leaf["game"], "size": size})
     proof = get_json(f"{url.rstrip('/')}/v1/transparency/inclusion?{query}")
     if proof.get("leaf") != leaf:

@@ -30,7 +30,7 @@ from engine.orders import MAX_ORDERS
 from engine.seat_bots import STRATEGIES
 from games import registry
 from service import openapi_correspondence as correspondence
-from service import schemas, transparency
+from service import schemas, shuffles, transparency
 from service.api_doc import ANYWHERE, Blueprint, Operation, camel, declare, ref
 from service.blueprints import API_BLUEPRINTS
 from service.openapi_shapes import action_schema, options_schema
@@ -63,11 +63,12 @@ SCHEMAS = {
     "KeyList": schemas.KeyListSchema, "InclusionProof": schemas.InclusionProofSchema,
     "ConsistencyProof": schemas.ConsistencyProofSchema, "Cosignature": transparency.CosignatureSchema,
     "Cosigned": transparency.CosignedSchema,
+    "JoinBody": shuffles.JoinSchema, "Reveal": shuffles.RevealSchema, "Revealed": shuffles.RevealedSchema,
     **correspondence.SCHEMAS,
     "StandingOrders": StandingOrdersSchema, "StandingOrder": StandingOrderSchema,
     "StandingOrderList": StandingOrderListSchema,
     "Account": schemas.AccountSchema, "AccountPatch": schemas.AccountPatchSchema,
-    "Vacation": schemas.VacationSchema, "SeatChoice": schemas.SeatChoiceSchema,
+    "Vacation": schemas.VacationSchema,
 }
 
 

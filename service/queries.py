@@ -12,7 +12,7 @@ document as a ``default`` it never had.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NoReturn
 
 import flask
@@ -87,13 +87,20 @@ def _texts(messages: Any) -> list[str]:
 
 
 class Choice(fields.String):
-    """One of ``values``, else ``bad_query`` with ``refusal`` as its text; the document shows the enum."""
+    """One of ``values``, else ``bad_query`` with ``refusal`` as its text; the document shows the enum.
 
-    def __init__(self, values: list[str], refusal: str, **kwargs: Any) -> None:
-        super().__init__(metadata={"enum": list(values), **kwargs.pop("metadata", {})}, **kwargs)
-        self.values, self.refusal = frozenset(values), refusal
+    ``values`` may be a callable, read at each request, for a set that grows after import (the
+    registered games: a test registers its toy game after the routes are defined).
+    """
+
+    def __init__(self, values: Iterable[str] | Callable[[], Iterable[str]], refusal: str | Callable[[], str],
+                 **kwargs: Any) -> None:
+        shown = values() if callable(values) else values
+        super().__init__(metadata={"enum": list(shown), **kwargs.pop("metadata", {})}, **kwargs)
+        self.values, self.refusal = values, refusal
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> str:
-        if value not in self.values:
-            raise Problem(400, "bad_query", self.refusal)
+        allowed = self.values() if callable(self.values) else self.values
+        if value not in allowed:
+            raise Problem(400, "bad_query", self.refusal() if callable(self.refusal) else self.refusal)
         return str(value)

@@ -11,6 +11,7 @@ from marshmallow import Schema, fields
 
 from engine import directory
 from engine.chat import readable
+from engine.final_record import final_record
 from events.envelope import parse_time
 from games import registry
 from projections.listing import CURSOR_PATTERN, BadCursor, Page
@@ -48,6 +49,8 @@ from service.inputs import object_body, prefers_minimal, query_bool, query_int, 
 from service.queries import Choice, Flag, Matching, WholeNumber
 from service.schemas import PlayerCreateSchema
 from service.setup_requests import GAME_CREATE_SCHEMA
+from service.shuffles import join_body
+from service.transparency import signer
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
 games_bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -87,7 +90,7 @@ def _cursor() -> fields.String:
 
 
 class LobbyQuery(Schema):
-    game = Choice(registry.available(), f"game must be one of: {', '.join(registry.available())}",
+    game = Choice(registry.available, lambda: f"game must be one of: {', '.join(registry.available())}",
                   metadata={"description": "Only this game"})
     status = Choice(["open"], "the lobby lists open games only; see /v1/me/games for yours",
                     metadata={"description": "Only 'open' is listed here; your own games are at /v1/me/games"})
@@ -226,15 +229,20 @@ def lobby(query: dict[str, Any]) -> dict[str, Any]:
          "substitute", auth="required", ok=(200, "JoinResult"),
          problems=(BODY, TOKEN, GAME, {403: ("not_invited", "too_unreliable"),
                                        409: ("game_not_open", "too_many_revisions", "busy", "too_many_active_games",
-                                             "seat_not_offered", "already_seated")}),
-         params=(GAME_ID,), body="SeatChoice", body_required=False, description=community.JOIN_DESCRIPTION)
+                                             "seat_not_offered", "already_seated"),
+                                       422: ("bad_commitment",)}),
+         params=(GAME_ID,), body="JoinBody", body_required=False,
+         description="The last seat to join starts the game; when some seat joined with a `commitment` (fair "
+                     "shuffles), the game is `starting` until the committed seats reveal or "
+                     "INTRIGUE_REVEAL_SECONDS pass. The body is optional. " + community.JOIN_DESCRIPTION)
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
     assert player is not None
-    if request.get_data(cache=True):  # {"seat": N}: a substitute takes a seat over (service/community.py)
-        joined = community.take_seat(player, game_id)
+    body = join_body()
+    if body.get("seat") is not None:  # a substitute takes a seat over (service/community.py)
+        joined = community.take_seat(player, game_id, body["seat"])
     else:
-        joined = engine().join(player, game_id, answer_first=True)
+        joined = engine().join(player, game_id, answer_first=True, commitment=body.get("commitment"))
     after_answer(joined.after_answer)
     return setup_requests.join_answer(joined), 200
 
@@ -471,7 +479,9 @@ def replay(query: dict[str, Any], game_id: str) -> dict[str, Any]:
 @declare("The full hash-chained log (NDJSON) of a finished game", auth="optional", ok=(200, None),
          problems=(OPTIONAL_TOKEN, GAME, {403: ("game_in_progress",)}), params=(GAME_ID,),
          ok_type="application/x-ndjson",
-         description="The operator's token reads it at any time. Check it with `intrigue verify`.")
+         description="The operator's token reads it at any time. A finished game's log ends with a `LogSigned` "
+                     "record: the server's Ed25519 signature of the final hash (key id named; "
+                     "docs/transparency.md). Check it all with `intrigue verify --url` or `--key`.")
 def log(game_id: str) -> Response:
     """The full hash-chained log as NDJSON: finished games, or the operator at any time."""
     eng = engine()
@@ -479,18 +489,22 @@ def log(game_id: str) -> Response:
     if record["status"] != "finished" and not is_operator():
         raise Problem(403, "game_in_progress", "the full log is published when the game ends")
 
+    signing = signer() if record["status"] == "finished" else None  # read here: the lines stream outside the app
+
     def lines():
-        after = 0
+        after, last = 0, None
         while True:
             batch = eng.read_events(game_id, after=after, count=MAX_PAGE)
             if not batch:
                 break
             for event in batch:
                 yield event.to_json() + "\n"
-            after = batch[-1].seq
+            after, last = batch[-1].seq, batch[-1]
         # The seats' standing orders, a chain of their own that never was in the game's stream.
         for event in eng.orders.log(game_id):
             yield event.to_json() + "\n"
+        if signing is not None and last is not None:  # the server's signature of the final hash
+            yield final_record(signing, game_id, last).to_json() + "\n"
 
     return Response(lines(), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})

@@ -127,8 +127,10 @@ class PlayerRefSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    status = fields.String(validate=validate.OneOf(["open", "active", "finished", "cancelled"]),
-                           metadata={"description": "`cancelled`: its creator called it off before it started"})
+    status = fields.String(validate=validate.OneOf(["open", "starting", "active", "finished", "cancelled"]),
+                           metadata={"description": "`cancelled`: its creator called it off before it started; "
+                                                    "`starting`: every seat is taken, and the committed seats' "
+                                                    "secrets are awaited (POST /v1/games/{game_id}/reveal)"})
     version = fields.Integer()
     seats = fields.Integer()
     players = fields.List(fields.Nested(PlayerRefSchema, allow_none=True))
@@ -156,6 +158,10 @@ class GameSummarySchema(Schema):
     seats_offered = fields.List(fields.Integer(), metadata={
         "description": "In GET /v1/games?seeking_substitute=true: the seats a substitute may take over (POST "
                        "/v1/games/{game_id}/join with {\"seat\": N})"})
+    entropy = fields.Dict(keys=fields.String(), values=fields.String(
+        validate=validate.OneOf(["committed", "revealed", "dropped"])), metadata={
+        "description": "Fair shuffles: each seat that joined with a commitment, and where its secret stands. "
+                       "`dropped`: not revealed in time, left out of the seed's mix"})
 
 
 class GameViewSchema(GameSummarySchema):
@@ -381,11 +387,3 @@ class VacationSchema(Schema):
                           metadata={"description": "Whole days, from now: at most the days you have left "
                                                    "(409 `not_enough_vacation`)", "example": 7})
 
-
-class SeatChoiceSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=11),
-                          metadata={"description": "A seat the game offers to a substitute (`seats_offered` in GET "
-                                                   "/v1/games?seeking_substitute=true)", "example": 1})

@@ -125,6 +125,32 @@ export function follow(path, onFrame, {onState = () => {}, done = () => false} =
   return () => control.abort();
 }
 
+// ------------------------------------------------------------ fair shuffles (docs/transparency.md)
+const SECRET = (gameId) => `intrigue.secret.${gameId}`;
+
+const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** Join a game with the commitment to a secret of 32 random bytes, kept in this browser until the game starts. */
+export async function joinGame(gameId) {
+  let secret = localStorage.getItem(SECRET(gameId));
+  if (!secret) {
+    secret = hex(crypto.getRandomValues(new Uint8Array(32)));
+    localStorage.setItem(SECRET(gameId), secret);
+  }
+  const bytes = new Uint8Array(secret.match(/../g).map((pair) => parseInt(pair, 16)));
+  const commitment = hex(await crypto.subtle.digest("SHA-256", bytes));
+  return api("POST", `/v1/games/${gameId}/join`, {body: {commitment}});
+}
+
+/** Reveal this seat's secret when ``game`` waits for it; forget it once the game has started. Resolves to
+ * the view after the reveal, or null when there was nothing to do. */
+export async function revealIfDue(game) {
+  const secret = localStorage.getItem(SECRET(game.id));
+  if (!secret) return null;
+  if (game.status !== "open" && game.status !== "starting") { localStorage.removeItem(SECRET(game.id)); return null; }
+  if (game.status !== "starting" || game.entropy?.[String(game.seat)] !== "committed") return null;
+  return (await api("POST", `/v1/games/${game.id}/reveal`, {body: {secret}})).game;
+}
 // The correspondence community (issue 50): your account and vacation, seats offered to substitutes.
 export const community = {
   me: () => api("GET", "/v1/me"),

@@ -1,7 +1,7 @@
 // The client's pages and its router: every page has an address (bookmark, share, reload),
 // and the server answers each of them with this same page.
 
-import {api, ApiError, session} from "./api.js";
+import {api, ApiError, joinGame, session} from "./api.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
 import {tablePage} from "./table.js";
 import {GAME_BLURBS, GAME_NAMES, gameName} from "./words.js";
@@ -241,7 +241,7 @@ function statusLine(game) {
 function gameRow(game, joinable) {
   const join = (joinable || game.invited) && session.token ? h("button", {type: "button", onclick: async () => {
     try {
-      await api("POST", `/v1/games/${game.id}/join`);
+      await joinGame(game.id);
       navigate(`/games/${game.id}`);
     } catch (err) { showError(err); }
   }}, game.invited ? `Accept the invitation to ${gameName(game.game)}` : `Join ${gameName(game.game)}`) : null;
@@ -371,7 +371,7 @@ function newGame(el) {
           return exact.id;
         }));
         const made = await api("POST", "/v1/games", {body});
-        await api("POST", `/v1/games/${made.id}/join`);
+        await joinGame(made.id);
         navigate(`/games/${made.id}`);
       } catch (err) { showError(err); }
     }},

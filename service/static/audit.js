@@ -23,6 +23,9 @@ export async function sha256(text) {
 /** The type of the seats' standing-order changes: a hash chain of their own after the game's. */
 export const ORDERS_SET = "StandingOrdersSet";
 
+/** The signed final record a finished game's published log ends with (engine/final_record.py). */
+export const LOG_SIGNED = "LogSigned";
+
 /** Check one hash chain; null when it holds, else {ok: false, seq, reason}. */
 async function checkChain(events) {
   let prev = GENESIS;
@@ -58,7 +61,7 @@ export async function auditLog(text) {
     if (!event || typeof event !== "object") return {ok: false, seq: index + 1, reason: `line ${index + 1} is not an event`};
     all.push(event);
   }
-  const events = all.filter((e) => e.type !== ORDERS_SET);
+  const events = all.filter((e) => e.type !== ORDERS_SET && e.type !== LOG_SIGNED);
   const orders = all.filter((e) => e.type === ORDERS_SET);
   if (!events.length) return {ok: false, seq: 0, reason: "the log is empty"};
   const broken = await checkChain(events);
@@ -74,4 +77,35 @@ export async function auditLog(text) {
     return {ok: false, seq: ended.seq, reason: "the revealed seed does not match the commitment in GameCreated"};
   }
   return {ok: true, events: events.length, winners: ended.data.winners, head: prev};
+}
+
+const fromBase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+/**
+ * The log's signed final record, checked with the keys ``GET /v1/keys`` lists: resolves to
+ * {finalHash, keyId, state}, ``state`` being "verified", "bad" (another hash, an unknown key or
+ * a signature that does not hold), "unchecked" (this browser has no Ed25519) or "missing".
+ */
+export async function checkFinalRecord(text, keys) {
+  const all = text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  const games = all.filter((e) => e.type !== ORDERS_SET && e.type !== LOG_SIGNED);
+  const finalHash = games[games.length - 1]?.hash ?? null;
+  const signed = all.find((e) => e.type === LOG_SIGNED);
+  if (!signed) return {finalHash, keyId: null, state: "missing"};
+  const {game, final_hash: named, key_id: keyId, signature} = signed.data;
+  const key = keys.find((k) => k.id === keyId && k.alg === "Ed25519");
+  if (named !== finalHash || signed.prev !== finalHash || !key) return {finalHash, keyId, state: "bad"};
+  const message = new TextEncoder().encode(`intrigue/final-hash/v1\n${game}\n${finalHash}\n`);
+  let publicKey;
+  try {
+    publicKey = await crypto.subtle.importKey("raw", fromBase64(key.public_key), {name: "Ed25519"}, false, ["verify"]);
+  } catch {
+    return {finalHash, keyId, state: "unchecked"};
+  }
+  try {
+    const ok = await crypto.subtle.verify({name: "Ed25519"}, publicKey, fromBase64(signature), message);
+    return {finalHash, keyId, state: ok ? "verified" : "bad"};
+  } catch {
+    return {finalHash, keyId, state: "bad"};
+  }
 }

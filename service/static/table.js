@@ -2,8 +2,8 @@
 // its legal actions as clicks, the live stream, table talk, and, once the game is over,
 // the replay slider, the transcript and the log's audit.
 
-import {api, follow, session} from "./api.js";
-import {auditLog} from "./audit.js";
+import {api, follow, joinGame, revealIfDue, session} from "./api.js";
+import {auditLog, checkFinalRecord} from "./audit.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
 import {generic, readable} from "./games/generic.js";
 import {coup} from "./games/coup.js";
@@ -59,6 +59,10 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
     if (!force && game && view.version < game.version) return;  // an older answer arrived late
     game = view;
     draw();
+    if (game.status === "starting" || game.status === "active") {  // fair shuffles: this seat's secret, when due
+      revealIfDue(game).then((revealed) => { if (revealed) apply(revealed); })
+        .catch((err) => { if (err.code !== "game_not_starting") showError(err); });  // the wait ended first
+    }
     if (!tipsAsked) {  // the rules at hand: drawn again once the game's data files are in
       tipsAsked = true;
       loadTips(game.game).then(() => { actionsKey = null; draw(); }).catch(showError);
@@ -135,7 +139,7 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
   function joinButton() {
     return h("button", {type: "button", onclick: async () => {
       try {
-        const joined = await api("POST", `/v1/games/${id}/join`);
+        const joined = await joinGame(id);
         apply(joined.game, true);
         restart();
       } catch (err) { showError(err); }
@@ -155,6 +159,10 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
       parts.push(h("strong", {}, "Cancelled: its creator called it off before it started."));
     } else if (game.status === "finished") {
       parts.push(h("strong", {class: "result"}, finalResult()));
+    } else if (game.status === "starting") {
+      const waiting = Object.keys(game.entropy || {}).filter((s) => game.entropy[s] === "committed").map((s) => seatName(game, Number(s)));
+      parts.push(h("span", {class: "awaiting"}, `Every seat is taken: waiting for ${waiting.join(", ") || "nobody"} to reveal a secret for the shuffle`));
+      if (game.deadline) parts.push(h("span", {}, " · starts anyway in ", countdown(game.deadline)));
     } else {
       const awaited = game.awaiting.map((s) => `${seatName(game, s)} ${awaitedWords(game.game, game.awaiting_kinds?.[s])}`.trim());
       parts.push(h("span", {class: "awaiting"}, awaited.length ? `Awaiting ${awaited.join(", ")}` : "Resolving…"));
@@ -279,6 +287,26 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
   }
 
   // ------------------------------------------------------------ after the end
+  /** The final hash, whether the server's signature of it holds, and the proof the game is in the public log. */
+  async function drawSealed(place) {
+    const SAID = {verified: "verified with the server's published key", bad: "does NOT hold: this log is not the one the server signed",
+                  unchecked: "present; this browser cannot check Ed25519 signatures (intrigue verify --url can)",
+                  missing: "missing: the server did not sign this log"};
+    try {
+      const [text, keys, checkpoint] = await Promise.all([api("GET", `/v1/games/${id}/log`, {text: true}),
+        api("GET", "/v1/keys"), api("GET", "/v1/transparency/checkpoint", {text: true})]);
+      const signed = await checkFinalRecord(text, keys.keys);
+      const size = checkpoint.split("\n")[1];
+      fill(place,
+        h("p", {}, "Final hash: ", h("code", {id: "final-hash"}, signed.finalHash)),
+        h("p", {id: "signature-status", class: `signature ${signed.state}`},
+          `Signature${signed.keyId ? ` (key ${signed.keyId})` : ""}: ${SAID[signed.state]}.`),
+        h("p", {}, h("a", {id: "inclusion-proof", href: `/v1/transparency/inclusion?${new URLSearchParams({game: id, size})}`},
+          `Proof that this game is in the public log of ${size} games`), " (RFC 9162; see the signed checkpoint at ",
+          h("a", {href: "/v1/transparency/checkpoint"}, "/v1/transparency/checkpoint"), ")."));
+    } catch (err) { fill(place, "The signature could not be checked."); showError(err); }
+  }
+
   function drawFinished() {
     const max = game.version;
     const slider = h("input", {type: "range", id: "replay-version", min: 1, max, value: max, step: 1});
@@ -315,6 +343,7 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
         ? `Verified: ${report.events} events, the hash chain holds and the seed matches its commitment.`
         : `Not verified: event ${report.seq}: ${report.reason}.`;
     };
+    const sealed = h("div", {class: "transparency", id: "transparency", "aria-live": "polite"}, "Checking the server's signature…");
     const file = h("input", {type: "file", id: "audit-file", accept: ".ndjson,.jsonl,.txt,application/x-ndjson"});
     file.addEventListener("change", async () => { if (file.files[0]) await runAudit(await file.files[0].text()); });
     fill(over,
@@ -330,7 +359,9 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
         h("a", {href: `/v1/games/${id}/log`, download: `${id}.ndjson`}, "Download the log")),
       h("div", {class: "field"}, h("label", {for: "audit-file"}, "Audit a log file"), file),
       verdict,
+      h("h2", {}, "Transparency"), sealed,
       h("h2", {}, "Transcript"), transcript);
+    drawSealed(sealed);
     api("GET", `/v1/games/${id}/transcript`, {text: true}).then((text) => { transcript.textContent = text; })
       .catch(showError);
     show();

@@ -133,7 +133,8 @@ def newly_awaited(events: list[Envelope]) -> set[tuple[int, int]]:
 def read_log(client: Client, game_id: str) -> list[Envelope]:
     response = client.request("GET", f"/v1/games/{game_id}/log")
     assert response.status_code == 200, response.text
-    return [Envelope.from_json(line) for line in response.text.splitlines() if line]
+    events = [Envelope.from_json(line) for line in response.text.splitlines() if line]
+    return [e for e in events if e.type != "LogSigned"]  # the game's own events, not the server's signature
 
 
 # ------------------------------------------------------------------ refusals

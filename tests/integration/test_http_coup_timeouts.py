@@ -118,6 +118,8 @@ def test_abandoned_seats_are_played_by_deadlines_then_the_bot_and_the_log_verifi
     assert response.status_code == 200 and response.headers["Content-Type"].startswith("application/x-ndjson")
     lines = [line for line in response.text.splitlines() if line]
     events = [Envelope.from_json(line) for line in lines]
+    signed = events.pop()  # the server's signature of the final hash ends the log (engine.final_record)
+    assert signed.type == "LogSigned" and signed.data["final_hash"] == events[-1].hash
     assert [e.seq for e in events] == list(range(1, final["version"] + 1))
     assert events[0].type == "GameCreated" and events[-1].type == "GameEnded"
     assert events[-1].data["winners"] == [winner] and events[-1].data["seed"] == final["seed"]

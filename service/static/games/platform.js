@@ -5,8 +5,8 @@ import {gameName} from "../words.js";
 
 /** The platform's event types: the same list as events/envelope.py's PLATFORM_EVENTS. */
 export const PLATFORM_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "PlayerLeft",
-                               "GameCancelled", "SeatResigned", "GameEnded", "VacationStarted", "VacationEnded",
-                               "SeatSubstituted"];
+                               "GameCancelled", "SeatResigned", "GameEnded", "RevealsAwaited", "SecretRevealed",
+                               "VacationStarted", "VacationEnded", "SeatSubstituted"];
 
 const REASONS = {last_standing: "the last seat standing", expired: "its seats did not fill in time",
                  resigned: "every other seat resigned", stalled: "play stalled", scored: "the final score"};
@@ -24,7 +24,12 @@ export function describePlatform(item, {seatName}) {
       return `A game of ${gameName(d.game)} for ${d.seats} seats is created${bots.length ? `; bots hold ${bots.join(", ")}` : ""}`;
     }
     case "PlayerJoined": return `${d.player?.name ?? "A player"} sits down in seat ${d.seat}`;
-    case "GameStarted": return "Every seat is taken: the game starts";
+    case "GameStarted": {
+      const dropped = (d.dropped || []).map(seatName);
+      return `The game starts${dropped.length ? `; ${dropped.join(" and ")} did not reveal in time and ${dropped.length === 1 ? "is" : "are"} left out of the shuffle` : ""}`;
+    }
+    case "RevealsAwaited": return "Every seat is taken: the seats that committed to a secret reveal it before the deal";
+    case "SecretRevealed": return `${seatName(d.seat)} reveals a secret for the shuffle`;
     case "DeadlineMissed": return `${seatName(d.seat)} let a deadline pass: the default move is played${d.autoplay ? "; the bot plays the seat from now on" : ""}`;
     case "PlayerLeft": return `${seatName(d.seat)} leaves the table`;
     case "GameCancelled": return "The creator cancels the game before it starts";

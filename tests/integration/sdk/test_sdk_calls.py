@@ -30,6 +30,8 @@ def start_coup(server: str, prefix: str) -> tuple[str, list[Client]]:
     game_id = players[0].create_game("coup", 3, time_control={"seconds_per_move": 86400})["id"]
     for index, player in enumerate(players):
         assert player.join(game_id)["seat"] == index
+    for player in players:  # each sees the game starting and reveals its secret (the last did as it joined)
+        player.game(game_id)
     return game_id, players
 
 
@@ -50,9 +52,14 @@ def test_every_call_of_a_game_in_play(server: str) -> None:
 
     bob, carol = Client.register(server, "bob"), Client.register(server, "carol")
     assert [client.join(game_id)["seat"] for client in (alice, bob, carol)] == [0, 1, 2]
-    assert alice.join(game_id)["seat"] == 0  # joining twice keeps the seat
+    assert alice.join(game_id)["seat"] == 0  # joining twice keeps the seat (and reveals: the game is starting)
+    waiting = alice.game(game_id)
+    assert waiting["status"] == "starting"
+    assert waiting["entropy"] == {"0": "revealed", "1": "committed", "2": "revealed"}
+    assert bob.game(game_id)["status"] == "active"  # bob's client reveals the last secret: the deal
 
     view = alice.game(game_id)
+    assert view["entropy"] == {"0": "revealed", "1": "revealed", "2": "revealed"}
     assert view["status"] == "active" and view["seat"] == 0 and view["awaiting"] == [0]
     assert {"type": "income"} in view["legal_actions"] and view["view"] is not None
     answer = alice.act(game_id, {"type": "income"}, if_match=view["version"])
@@ -185,6 +192,7 @@ def test_the_tables_etiquette_calls(server: str) -> None:
     game_id = host.create_game("coup", 2)["id"]
     host.join(game_id)
     guest.join(game_id)
+    host.game(game_id)  # the host's client sees it starting and reveals: the game starts
     with pytest.raises(GameStarted):
         guest.leave(game_id)
     with pytest.raises(GameNotOver):

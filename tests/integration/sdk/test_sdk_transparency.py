@@ -19,6 +19,7 @@ def resigned_game(server: str, tag: str) -> str:
     game_id = host.create_game("coup", 2)["id"]
     host.join(game_id)
     guest.join(game_id)
+    host.game(game_id)  # both committed: the host's client reveals too, which starts the game
     guest.resign(game_id)
 
     def in_log() -> bool:

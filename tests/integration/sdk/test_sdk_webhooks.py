@@ -54,7 +54,8 @@ def test_a_real_delivery_checks_and_the_webhook_calls_round_trip(strict_server: 
 
     game_id = host.create_game("coup", 2)["id"]
     host.join(game_id)
-    guest.join(game_id)  # the game starts: seat 0, the host, is awaited
+    guest.join(game_id)
+    host.game(game_id)  # the host reveals the last secret: the game starts, seat 0 (the host) awaited
     receiver.wait_for(lambda: receiver.at("/host"), 30, "the your_turn delivery")
     delivery = receiver.at("/host")[0]
     header = delivery["headers"]["Intrigue-Signature"]

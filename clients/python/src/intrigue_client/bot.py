@@ -47,7 +47,7 @@ class Bot:
                     # The stream's opening view: the game's history follows, then the same view
                     # again. Deciding after the history lets on_event see it all first.
                     continue
-                view: GameView = event.data  # type: ignore[assignment]
+                view: GameView = self.client.reveal_if_due(event.data)  # type: ignore[arg-type]  # a view event carries a GameView
                 if latest is not None and view["version"] < latest["version"]:
                     continue  # the stream is behind what an action's answer already told us
                 latest = view

@@ -15,8 +15,10 @@ Which requests are retried, and how:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+import secrets
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -24,7 +26,14 @@ from typing import Any, cast
 
 import requests
 
-from intrigue_client.errors import ConnectionFailed, IntrigueError, StaleView, TooManyRequests, error_from_problem
+from intrigue_client.errors import (
+    ConnectionFailed,
+    GameNotStarting,
+    IntrigueError,
+    StaleView,
+    TooManyRequests,
+    error_from_problem,
+)
 from intrigue_client.stream import EventStream
 from intrigue_client.types import (
     Account,
@@ -32,6 +41,7 @@ from intrigue_client.types import (
     ActionResult,
     Delivery,
     EventPage,
+    ExportedGame,
     GamePage,
     GameSummary,
     GameView,
@@ -95,6 +105,8 @@ class Client:
         self.sleep = sleep
         #: The registered player, when this client came from :meth:`register`.
         self.player: Player | None = None
+        #: Fair shuffles: the secret of each game this client joined with a commitment, until it starts.
+        self._secrets: dict[str, str] = {}
 
     def close(self) -> None:
         """Close the session's pooled connections (the client may not be used afterwards)."""
@@ -213,9 +225,45 @@ class Client:
             if cursor is None:
                 return
 
-    def join(self, game_id: str) -> JoinResult:
-        """``POST /v1/games/<id>/join``: the first free seat (joining twice keeps the seat, so it is retried)."""
-        return cast(JoinResult, self._json("POST", f"/v1/games/{game_id}/join", retry=True))
+    def join(self, game_id: str, *, commit: bool = True) -> JoinResult:
+        """``POST /v1/games/<id>/join``: the first free seat (joining twice keeps the seat, so it is retried).
+
+        With ``commit`` (the default) the seat joins with the commitment to a secret of 32
+        random bytes that this client keeps and reveals once every seat is taken (fair
+        shuffles: the deal then mixes it in, so the server cannot choose it alone). The
+        client reveals it by itself whenever it sees the game ``starting``: here, in
+        :meth:`game` and in :meth:`Bot.play <intrigue_client.Bot.play>`; :meth:`reveal` does it at once.
+        """
+        body = None
+        if commit:
+            secret = self._secrets.setdefault(game_id, secrets.token_bytes(32).hex())
+            body = {"commitment": hashlib.sha256(bytes.fromhex(secret)).hexdigest()}
+        joined = cast(JoinResult, self._json("POST", f"/v1/games/{game_id}/join", body=body, retry=True))
+        joined["game"] = self.reveal_if_due(joined["game"])
+        return joined
+
+    def reveal(self, game_id: str) -> GameView:
+        """``POST /v1/games/<id>/reveal``: this seat's secret, kept since it joined with its commitment."""
+        secret = self._secrets.get(game_id)
+        if secret is None:
+            raise ValueError(f"this client holds no secret for game {game_id}: it joined without a commitment")
+        return cast(GameView, self._json("POST", f"/v1/games/{game_id}/reveal", body={"secret": secret},
+                                         retry=True)["game"])
+
+    def reveal_if_due(self, view: GameView) -> GameView:
+        """``view``, or the view after revealing this seat's secret when the game awaits it; the secret
+        is forgotten once the game has started."""
+        game_id, seat = view["id"], view.get("seat")
+        if view["status"] not in ("open", "starting"):
+            self._secrets.pop(game_id, None)
+            return view
+        if (view["status"] == "starting" and game_id in self._secrets and seat is not None
+                and view.get("entropy", {}).get(str(seat)) == "committed"):
+            try:
+                return self.reveal(game_id)
+            except GameNotStarting:  # the wait ended meanwhile: the game started without it
+                self._secrets.pop(game_id, None)
+        return view
 
     def seeking_substitute(self, *, limit: int | None = None, cursor: str | None = None) -> GamePage:
         """``GET /v1/games?seeking_substitute=true``: running games offering seats (``seats_offered``)."""
@@ -276,8 +324,9 @@ class Client:
         return cast(Leaderboard, self._json("GET", f"/v1/leaderboards/{game}", params=params, retry=True))
 
     def game(self, game_id: str) -> GameView:
-        """``GET /v1/games/<id>``: the game as this player sees it, legal actions included."""
-        return cast(GameView, self._json("GET", f"/v1/games/{game_id}", retry=True))
+        """``GET /v1/games/<id>``: the game as this player sees it, legal actions included (revealing
+        this seat's secret first when the game is starting; see :meth:`join`)."""
+        return self.reveal_if_due(cast(GameView, self._json("GET", f"/v1/games/{game_id}", retry=True)))
 
     def act(self, game_id: str, action: Action, *, if_match: int | None = None, idempotency_key: str | None = None,
             minimal: bool = False) -> ActionResult:
@@ -424,6 +473,23 @@ class Client:
         """``GET /v1/transparency/consistency``: the proof that the tree of ``second`` extends that of ``first``."""
         return cast(list[str], self._json("GET", "/v1/transparency/consistency",
                                           params={"from": first, "to": second}, retry=True)["hashes"])
+
+    def export_games(self, player_id: str, *, since: str | int | None = None,
+                     logs: bool = False) -> Iterator[ExportedGame]:
+        """``GET /v1/players/<id>/games/export``: the player's finished games, oldest end first, as they stream.
+
+        ``since`` (a line's ``ended_at``, or Unix milliseconds) resumes an export: the games
+        that ended at that moment come again, so keep the ids you have. ``logs`` puts each
+        game's whole published log in its line (``log``). Each export spends one token of the
+        caller's export bucket: a ``429`` is waited out as for any request.
+        """
+        params = _params(since=since, logs="true" if logs else None)
+        response = self.request("GET", f"/v1/players/{player_id}/games/export", params=params,
+                                headers={"Accept": "application/x-ndjson"}, retry=True, stream=True)
+        with response:
+            for line in response.iter_lines():
+                if line.strip():
+                    yield cast(ExportedGame, json.loads(line))
 
     def openapi(self) -> dict[str, Any]:
         """``GET /v1/openapi.json``: the API's own description."""

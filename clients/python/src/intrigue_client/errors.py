@@ -188,6 +188,10 @@ class NotOnVacation(Conflict): ...
 class BadTimezone(RuleViolation): ...
 class SeatNotOffered(Conflict): ...
 class AlreadySeated(Conflict): ...
+class BadCommitment(RuleViolation): ...
+class BadReveal(RuleViolation): ...
+class GameNotStarting(Conflict): ...
+class NothingToReveal(Conflict): ...
 
 
 #: ``code`` -> exception class, for every code the API documents.
@@ -224,6 +228,8 @@ ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
     "too_many_active_games": TooManyActiveGames, "too_unreliable": TooUnreliable,
     "not_enough_vacation": NotEnoughVacation, "on_vacation": OnVacation, "not_on_vacation": NotOnVacation,
     "bad_timezone": BadTimezone, "seat_not_offered": SeatNotOffered, "already_seated": AlreadySeated,
+    "bad_commitment": BadCommitment, "bad_reveal": BadReveal, "game_not_starting": GameNotStarting,
+    "nothing_to_reveal": NothingToReveal,
 }
 
 _BY_STATUS: dict[int, type[IntrigueError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
@@ -256,7 +262,8 @@ __all__ = [
     "TooManyConnections", "BodyTimeout",
     "GameStarted", "GameCancelled", "AlreadyResigned", "SeatResigned", "TooManyRevisions", "GameNotOver",
     "NotCreator", "NotInvited", "PlayerNotFound", "LeaderboardNotFound", "UnknownPlayer", "TooManyInvitations",
-    "NotInLog", "BeyondLog", "BadRange", "BadCosignature",
+    "NotInLog", "BeyondLog", "BadRange", "BadCosignature", "BadCommitment", "BadReveal", "GameNotStarting",
+    "NothingToReveal",
     "TooManyActiveGames", "TooUnreliable", "NotEnoughVacation", "OnVacation", "NotOnVacation", "BadTimezone",
     "SeatNotOffered", "AlreadySeated",
 ]

@@ -13,7 +13,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 #: An action object: ``{"type": ...}`` plus that action's own fields, as ``legal_actions`` lists it.
 Action = dict[str, Any]
 
-GameStatus = Literal["open", "active", "finished", "cancelled"]
+GameStatus = Literal["open", "starting", "active", "finished", "cancelled"]
 
 
 class Player(TypedDict):
@@ -70,6 +70,8 @@ class GameSummary(TypedDict):
     substitutes: NotRequired[bool]
     #: In ``seeking_substitute`` listings: the seats a substitute may take over.
     seats_offered: NotRequired[list[int]]
+    #: Fair shuffles: each seat that joined with a commitment, and where its secret stands.
+    entropy: NotRequired[dict[str, Literal["committed", "revealed", "dropped"]]]
 
 
 class GameView(GameSummary):
@@ -193,6 +195,26 @@ class InclusionProof(TypedDict):
     size: int
     leaf: LogLeaf
     hashes: list[str]
+
+
+class ExportResult(TypedDict):
+    winners: list[int] | None
+    reason: str | None
+
+
+class ExportedGame(TypedDict, total=False):
+    """One line of ``GET /v1/players/<id>/games/export``; ``log`` only with ``logs=true``."""
+
+    id: str
+    title: str
+    players: list[dict[str, str] | None]
+    result: ExportResult
+    rated: bool
+    final_hash: str
+    seed_hash: str
+    created_at: str
+    ended_at: str
+    log: list[dict[str, Any]]
 
 
 class FeedEvent(TypedDict):
