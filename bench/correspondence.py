@@ -58,6 +58,10 @@ def careful_orders(game: str, seats: int) -> dict[int, list[dict[str, Any]]]:
                  *({"decision": "react", "when": {"action": action, "targeted": True, "holding": card},
                     "answer": {"type": "block", "card": card}}
                    for action, card in (("steal", "captain"), ("steal", "ambassador"), ("assassinate", "contessa"))),
+                 # ... and when it cannot block, it does not gamble on a challenge: it lets the steal
+                 # or the assassination through (the "never challenge").
+                 *({"decision": "react", "when": {"action": action, "targeted": True}, "answer": {"type": "pass"}}
+                   for action in ("steal", "assassinate")),
                  *({"decision": "reveal", "when": {"holding": card}, "answer": {"type": "reveal", "card": card}}
                    for card in REVEAL_FIRST)],
         # Revolution!: bid as last round whenever the hand allows it.

@@ -62,8 +62,8 @@ def seeking_key(keys: Keys) -> str:
 
 def offered_seats(record: Record) -> list[int]:
     """The seats a running game offers to a substitute: people's seats the bot plays or that resigned."""
-    if record["status"] != "active" or not record.get("substitutes", True):
-        return []
+    if record["status"] != "active" or not record.get("substitutes", True) or record.get("tournament"):
+        return []  # a tournament's table is its entrants' alone
     gone = resigned(record)
     return [seat for seat, player in enumerate(record["players"])
             if player is not None and "bot" not in player and (record["autoplay"][seat] or seat in gone)]

@@ -17,14 +17,14 @@ import redis
 from redis.cluster import RedisCluster
 
 from engine.commit_check import refuse_unrenderable
-from engine.errors import NotFound
+from engine.errors import Conflict, NotFound
 from engine.follow_up import FollowUps, owe
 from engine.orders import MAX_ANSWERS_IN_COMMIT, StandingOrders
 from engine.outcomes import Committed
 from engine.ratelimit import limited
 from engine.seeds import Seeds
 from events.envelope import GENESIS_HASH, Envelope, seal, utc_now
-from events.store import Cap, EventStore, Gate, IndexCommands, Keys
+from events.store import AppendResult, Cap, EventStore, Gate, IndexCommands, Keys
 from events.watch import FeedWatcher
 from games.base import GameEvent
 from projections.projector import Projector
@@ -32,8 +32,15 @@ from projections.record import Record, awaiting, fold, platform_outcome, rules_o
 
 log = logging.getLogger(__name__)
 
+#: One append's outcome: the store's answer, the record and events it wrote, the follow-ups'
+#: plan, the index updates' replies and the orders this process holds once it lands.
+_Attempt = tuple[AppendResult, Record, list[Envelope], Any, list[Any], Any]
+
 #: How often a command decides again after losing the append's version check before it answers "busy".
 MAX_RETRIES = 5
+#: How often one commit is decided again because the standing orders changed under it (a PUT
+#: racing the append) before it answers "busy".
+MAX_STALE_RETRIES = 5
 #: System steps a commit takes after its own batch, when every awaited seat has acted (a
 #: reaction window all passed, the last bid of a round): one is the usual case; a game whose
 #: steps chain further than this leaves the rest to a worker (see CommitPath.system_step).
@@ -70,6 +77,7 @@ class CommitPath:
         self.in_flight: dict[bytes, tuple[str, int, Record, list[Envelope]]] = {}
         #: The process's listener of every game's feed (and of the channels others ask it to hear).
         self.watcher = FeedWatcher(client, keys.feed_pattern(), keys.game_id_from_feed, on_events=self.announced)
+        self.watcher.hear(orders.channel, orders.heard)  # every change of orders, on any process
 
     def load(self, game_id: str) -> Record:
         """The game's record, or ``NotFound``."""
@@ -91,42 +99,21 @@ class CommitPath:
         owed after the answer goes to ``later`` when given (see ``engine.follow_up.owe``).
         """
         version = record["version"] if record else 0
-        guard = self.orders.guard(game_id)  # the standing orders' revision this commit decides with
-        envelopes, new, settled, spent = self._seal(game_id, record, drafts, cause)
-        if self.render_check:  # a state some reader cannot read never reaches the log
-            refuse_unrenderable(game_id, new, envelopes)
-        record_for_key = None
-        if idem is not None:
-            record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
-                                        "last": version + len(envelopes)})
-        # The index updates are written as if the append succeeds and run inside it, in the
-        # same atomic step and only if it does: one command per commit. A cluster's script
-        # may touch only its game's hash slot: there the updates follow the append.
-        replies: list[Any] = []
-        if self.cluster:
-            if gates:
-                raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
-            result = self.store.append(game_id, version, envelopes, record_for_key, guard=guard)
-            if result.status == "ok":
-                plan = self.follow_ups.queue(pipe := self.redis.pipeline(transaction=False), new, record,
-                                             notify_from=settled)
-                self.projector.queue_snapshot(pipe, game_id, version, new)
-                holds = self.orders.queue_spent(pipe, game_id, spent, guard[1])
-                replies = [None, *pipe.execute()]
+        # Known before deciding, whether or not any seat has orders (engine.orders: a commit's
+        # round trips must not tell), and kept fresh by the orders' announcements after that.
+        self.orders.ensure_known(game_id, record)
+        for tried in range(MAX_STALE_RETRIES):
+            if tried:
+                # The orders changed between this process's reading and its append (a race with
+                # a PUT, as a version conflict is one with another writer): again, with them.
+                self.orders.refresh(game_id)
+            attempt = self._append(game_id, record, drafts, cause, idem, gates, cap)
+            if attempt is not None:
+                break
         else:
-            plan = self.follow_ups.queue(index := IndexCommands(), new, record, notify_from=settled)
-            self.projector.queue_snapshot(index, game_id, version, new)
-            holds = self.orders.queue_spent(index, game_id, spent, guard[1])
-            flight = envelopes[-1].to_json().encode()
-            self.in_flight[flight] = (game_id, version, new, envelopes)
-            try:
-                result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap, guard)
-            finally:  # two commits of one keyed request can spell the very same events: no KeyError
-                self.in_flight.pop(flight, None)
-            replies = [None, *result.replies]
-        if result.status == "stale":  # the orders changed since this process read them: again, with them
-            self.orders.refresh(game_id)
-            return self.commit(game_id, record, drafts, cause, idem, gates, later, cap)
+            raise Conflict("busy", "the standing orders of this game kept changing while your action was "
+                                   "decided; try again")
+        result, new, envelopes, plan, replies, holds = attempt
         if result.status == "limited":
             assert result.empty is not None and result.wait is not None
             raise limited(result.empty.name, result.wait)
@@ -144,11 +131,57 @@ class CommitPath:
         self.follow_ups.finish(plan, replies, offset=1, later=later)
         return Committed(new, envelopes, gated=bool(gates), after_answer=tuple(later) if later else ())
 
+    def _append(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any],
+                idem: tuple[str, str] | None, gates: Sequence[Gate], cap: Cap | None) -> _Attempt | None:
+        """One try at :meth:`commit`'s append, decided with the orders this process holds; None
+        when the store's orders moved on meanwhile (``stale``)."""
+        version = record["version"] if record else 0
+        guard = self.orders.guard(game_id)  # the standing orders' revision this commit decides with
+        envelopes, new, settled, spent, since = self._seal(game_id, record, drafts, cause)
+        if self.render_check:  # a state some reader cannot read never reaches the log
+            refuse_unrenderable(game_id, new, envelopes)
+        record_for_key = None
+        if idem is not None:
+            record_for_key = (idem[0], {"fingerprint": idem[1], "first": version + 1,
+                                        "last": version + len(envelopes)})
+        # The index updates are written as if the append succeeds and run inside it, in the
+        # same atomic step and only if it does: one command per commit. A cluster's script
+        # may touch only its game's hash slot: there the updates follow the append.
+        replies: list[Any] = []
+        plan: Any = None
+        holds = None
+        if self.cluster:
+            if gates:
+                raise ValueError("a gate's bucket lives in another hash slot than the game on a cluster")
+            result = self.store.append(game_id, version, envelopes, record_for_key, guard=guard)
+            if result.status == "ok":
+                plan = self.follow_ups.queue(pipe := self.redis.pipeline(transaction=False), new, record,
+                                             notify_from=settled, since=since)
+                self.projector.queue_snapshot(pipe, game_id, version, new)
+                holds = self.orders.queue_spent(pipe, game_id, spent, guard[1])
+                replies = [None, *pipe.execute()]
+        else:
+            plan = self.follow_ups.queue(index := IndexCommands(), new, record, notify_from=settled, since=since)
+            self.projector.queue_snapshot(index, game_id, version, new)
+            holds = self.orders.queue_spent(index, game_id, spent, guard[1])
+            flight = envelopes[-1].to_json().encode()
+            self.in_flight[flight] = (game_id, version, new, envelopes)
+            try:
+                result = self.store.append(game_id, version, envelopes, record_for_key, index, gates, cap, guard)
+            finally:  # two commits of one keyed request can spell the very same events: no KeyError
+                self.in_flight.pop(flight, None)
+            replies = [None, *result.replies]
+        if result.status == "stale":
+            return None
+        return result, new, envelopes, plan, replies, holds
+
     def _seal(self, game_id: str, record: Record | None, drafts: Sequence[GameEvent], cause: Mapping[str, Any]
-              ) -> tuple[list[Envelope], Record, Record | None, set[tuple[int, int]]]:
+              ) -> tuple[list[Envelope], Record, Record | None, set[tuple[int, int]], dict[int, int]]:
         """The envelopes of ``drafts`` (and of the game's end, of the system steps they leave
         due and of the standing orders' answers), the record they lead to, the record before
-        the last system step taken (None: none was) and the ``once`` orders spent."""
+        the last system step taken (None: none was), the ``once`` orders spent, and for each
+        seat left awaited since a batch before the last (an order answered after it) the
+        version of that batch: its ``your_turn`` names it, as it would have with no order."""
         version = record["version"] if record else 0
         prev = record["last_hash"] if record else GENESIS_HASH
         at = utc_now()
@@ -159,12 +192,15 @@ class CommitPath:
         steps = answered = 0
         settled: Record | None = None
         spent: set[tuple[int, int]] = set()
+        batches: list[tuple[int, set[int]]] = []  # each batch's last version and the seats it left awaited
         while pending:
             draft = pending.pop(0)
             envelope = seal(version + len(envelopes) + 1, draft.type, at, draft.actor, draft.data, cause, prev)
             new = fold(new, envelope)
             envelopes.append(envelope)
             prev = envelope.hash
+            if not pending:
+                batches.append((version + len(envelopes), set(awaiting(new))))
             if not pending and new["status"] == "active":
                 outcome = platform_outcome(new)
                 if outcome is not None:
@@ -184,7 +220,7 @@ class CommitPath:
                     answered += 1
                     pending, cause = order.drafts, order.cause(version + len(envelopes) + 1, version + 1)
         assert new is not None
-        return envelopes, new, settled, spent
+        return envelopes, new, settled, spent, _awaited_since(batches) if answered else {}
 
     def system_step(self, game_id: str, record: Record, seq: int) -> list[GameEvent]:
         """The events of the game's ``resolve`` at ``seq``, or none (then a worker takes the step).
@@ -225,3 +261,18 @@ class CommitPath:
         record = self.projector.cached(game_id) if events else None
         if events and record is not None and record["version"] == events[-1].seq == version:
             self.watcher.push(game_id, before, record, events)
+
+
+def _awaited_since(batches: list[tuple[int, set[int]]]) -> dict[int, int]:
+    """For each seat the last batch left awaited, the last version of the first batch of the
+    run of batches that left it awaited, where that is not the last one."""
+    last = batches[-1][0]
+    since: dict[int, int] = {}
+    for seat in batches[-1][1]:
+        for version, awaited in reversed(batches):
+            if seat not in awaited:
+                break
+            since[seat] = version
+        if since[seat] == last:
+            del since[seat]
+    return since

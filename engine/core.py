@@ -13,7 +13,8 @@ a method of the part that does it, named here so callers need not know which:
 - upkeep (``engine.upkeep``): the workers' steps, deadlines, sweeps, expiry, the drain,
   reconciling and rebuilding indexes;
 - bot turns (``engine.bot_turns``);
-- the seats' standing orders (``engine.orders``), which the commit path consults.
+- the seats' standing orders (``engine.orders``), which the commit path consults;
+- Swiss tournaments (``engine.tournaments``): a stream of their own, whose rounds are games.
 
 The parts share one store, projector, seed keeper and rate-limit gating, made here.
 """
@@ -43,6 +44,7 @@ from engine.settings import Settings
 from engine.streams import StreamLeases
 from engine.substitutes import Substitutes
 from engine.tables import Tables
+from engine.tournaments import Tournaments
 from engine.upkeep import BOT_STALL_SECONDS, Upkeep
 from engine.vacations import Vacations
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
@@ -113,6 +115,9 @@ class Engine:
                                self.ratings, self.streams, self.gating)
         self.exports = Exports(client, self.keys, self.projector)
         self.bots = BotTurns(self.store, self.projector, self.seeds, self.commits, self.moves, settings)
+        self.tournaments = Tournaments(client, self.keys, self.seeds, self.commits, self.tables, self.bots,
+                                       self.ratings, self.hooks, scheduler)
+        self.follow_ups.on_game_end = self.tournaments.game_ended
         self.upkeep = Upkeep(client, self.keys, self.store, self.projector, self.seeds, self.commits,
                              self.follow_ups, self.bots, scheduler, self.ratings, settings)
 

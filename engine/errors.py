@@ -82,7 +82,7 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "chat_rate_limited": (Limited, "too many table-talk messages from this seat"),
     "address_rate_limited": (Limited, "too many requests from this client address, over all its tokens"),
     "too_many_streams": (Limited, "too many event streams open at once for this player or address"),
-    "not_creator": (Forbidden, "only the game's creator may cancel it"),
+    "not_creator": (Forbidden, "only the game's creator may cancel it (a tournament's, start it)"),
     "not_invited": (Forbidden, "the game takes only the players invited to it"),
     "player_not_found": (NotFound, "no player has this id"),
     "leaderboard_not_found": (NotFound, "the server hosts no game of this name to rank players in"),
@@ -110,6 +110,17 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "seat_not_offered": (Conflict, "the seat is not offered to a substitute (not left to the bot, or the game "
                                    "takes none)"),
     "already_seated": (Conflict, "a player seated in a game cannot substitute for another of its seats"),
+    "tournament_not_found": (NotFound, "no tournament has this id"),
+    "tournament_started": (Conflict, "the tournament has started: too late to join, leave or start it"),
+    "tournament_cancelled": (Conflict, "the tournament was cancelled at its start for want of players"),
+    "tournament_full": (Conflict, "the tournament has its max_players already"),
+    "too_few_players": (Conflict, "fewer players than min_players have joined: too early to start"),
+    "tournament_not_started": (Conflict, "the tournament has not started: leave it instead of withdrawing"),
+    "tournament_over": (Conflict, "the tournament is over"),
+    "already_withdrawn": (Conflict, "the player has withdrawn from the tournament already"),
+    "not_entered": (Forbidden, "the caller has not joined this tournament"),
+    "bad_player_bounds": (Invalid, "min_players below seats_per_table, or max_players below min_players"),
+    "bad_starts_at": (Invalid, "a tournament's starts_at that is not in the future"),
 }
 
 #: Rule codes that fault the game's moment, not the action: a conflict whichever layer raises them,

@@ -58,6 +58,9 @@ class FollowUpPlan:
     archive_here: bool = True
     #: Bot seats the commit leaves awaited: a bot worker is asked for each one's decision.
     bot_turns: list[int] = field(default_factory=list)
+    #: Seats awaited since an earlier batch of the commit than its last (a standing order
+    #: answered after it): the version their ``your_turn`` names (see ``CommitPath._seal``).
+    since: dict[int, int] = field(default_factory=dict)
 
 
 def owe(work: Callable[[], None], later: list[Callable[[], None]] | None) -> None:
@@ -87,6 +90,8 @@ class FollowUps:
         self.ratings = ratings
         self.transparency = GamesLog(client, keys.prefix)
         self.reliability = Reliability(client, keys)  # the players' record of decisions (issue 50)
+        #: Told of every game of a tournament that ends (``engine.tournaments``, set by the facade).
+        self.on_game_end: Callable[[Record], None] | None = None
 
     def run(self, record: Record, before: Record | None = None) -> None:
         """Update the indexes of one game and ask a worker for its next system step.
@@ -101,7 +106,8 @@ class FollowUps:
         self.finish(plan, pipe.execute(), offset=0)
 
     def queue(self, pipe: Pipe, record: Record, before: Record | None,
-              defer_archive: bool = True, notify_from: Record | None = None) -> FollowUpPlan:
+              defer_archive: bool = True, notify_from: Record | None = None,
+              since: dict[int, int] | None = None) -> FollowUpPlan:
         """Add the index updates of :meth:`run` to ``pipe``; what to do after it ran.
 
         ``notify_from`` is the record before the last system step the commit took, when it
@@ -127,6 +133,7 @@ class FollowUps:
             pipe.zrem(self.keys.creating(), record["id"])
         # Webhooks: one question in the same round trip.
         plan.notes = self.hooks.queue_check(pipe, record, notify_from or before)
+        plan.since = dict(since or {})
         if plan.notes:
             plan.hooks_at = len(pipe) - 1 - start
         return plan
@@ -241,10 +248,17 @@ class FollowUps:
             owe(self.bot_request(plan.record["id"], plan.record["version"], seat), later)
         if plan.notes:
             try:  # the game's own steps are booked: a webhook problem must not fail the commit's reply
-                self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at])  # type: ignore[operator]  # set with notes
+                self.hooks.after_commit(plan.record, plan.notes, replies[offset + plan.hooks_at],  # type: ignore[operator]  # set with notes
+                                        plan.since)
             except Exception:
                 log.exception("could not ask for the webhook notifications of game %s at version %s",
                               plan.record["id"], plan.record["version"])
+        if plan.ended and plan.record.get("tournament") and self.on_game_end is not None:
+            try:  # a tournament's trouble must not fail the game's commit: its sweep tells it again
+                self.on_game_end(plan.record)
+            except Exception:
+                log.exception("could not tell tournament %s that game %s ended", plan.record["tournament"],
+                              plan.record["id"])
         if plan.ended and plan.archive_here:
             self.archive(plan.record["id"], plan.record)
         elif plan.ended:

@@ -15,11 +15,17 @@ in every feed, view and webhook (a cause is shown to nobody while the game is on
 follow from the fold: an answer lands at the instant its decision opened, so the seat's
 clock never runs and its reserve is untouched.
 
-The per-move cost with no orders is one ``GET`` inside the append script (the guard): each
-process keeps the orders of the games it commits to with the revision it read them at; an
-append made with another revision than the store's is refused (``stale``), and the commit
-reads the orders and is made again. A process that has never seen a game's orders assumes
-revision ``0`` (none ever set) and reads nothing.
+Round trips. A commit's round trips to Redis must not depend on whether anyone has orders,
+or on whether they changed: the mover would time them. Each process keeps the orders of the
+games it commits to with the revision it read them at; the append script checks that
+revision (one ``GET`` inside it, the guard). A process reads a game's orders before its
+first commit there, whether or not any are set (so that read tells nothing), and every
+change after that is announced to every process on :attr:`StandingOrders.channel`, with
+the orders themselves, by the very script that makes it (a ``PUT``, or a commit spending a
+``once`` order): the listener brings the process's copy up to date with no read. An append
+still refused (``stale``) lost a race with a change being announced, as an append that
+loses the version check lost one with another writer: it reads the orders and is made
+again (``engine.commit``).
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ from engine.errors import Conflict, Forbidden, Invalid
 from events.envelope import GENESIS_HASH, Envelope, seal, utc_now
 from events.lean import LeanScript
 from events.store import IndexCommands, Keys
-from games.base import GameRules
+from games.action_schema import ActionCheck
+from games.base import GameRules, RuleViolation
 from projections.orders import ORDERS_SET, OrderAnswer, first_answer
 from projections.record import Record, rules_of, seat_of
 
@@ -53,18 +60,26 @@ MAX_ANSWER_BYTES = 2048
 KNOWN_GAMES = 10_000
 #: Attempts to record an order change while the game or its orders keep moving.
 MAX_RETRIES = 5
+#: Each game's strict check of actions, compiled once (an order's answer passes it at PUT).
+_CHECKS: dict[str, ActionCheck] = {}
 
 # KEYS: orders hash, revision, orders log, the game's meta hash. ARGV: seat, the seat's orders
 # (JSON; "" clears them), the log's length and the game's version the event was written for,
-# the event's stored JSON. Refuses (0) when the log or the game moved since they were read;
-# otherwise bumps the revision (so every commit decided with the old orders is refused) and
-# returns it.
+# the event's stored JSON, the announcements' channel, the game's id. Refuses (0) when the log
+# or the game moved since they were read; otherwise bumps the revision (so every commit
+# decided with the old orders is refused), announces the game's orders to every process and
+# returns the revision.
 _SET = """
 if redis.call('XLEN', KEYS[3]) ~= tonumber(ARGV[3]) then return 0 end
 if tonumber(redis.call('HGET', KEYS[4], 'version') or '0') ~= tonumber(ARGV[4]) then return 0 end
 if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 redis.call('XADD', KEYS[3], '0-' .. (tonumber(ARGV[3]) + 1), 'e', ARGV[5])
-return redis.call('INCR', KEYS[2])
+local revision = redis.call('INCR', KEYS[2])
+local held = redis.call('HGETALL', KEYS[1])
+local flat = '[]'
+if #held > 0 then flat = cjson.encode(held) end
+redis.call('PUBLISH', ARGV[6], ARGV[7] .. '\\n' .. revision .. '\\n' .. flat)
+return revision
 """
 
 
@@ -82,11 +97,45 @@ def check_orders(rules: GameRules, seats: int, orders: Any) -> list[dict[str, An
         raise _bad(MAX_ORDERS, "orders", f"at most {MAX_ORDERS} orders per seat, not {len(orders)}")
     decisions = tuple(getattr(rules, "ORDER_DECISIONS", ()))
     conditions = dict(getattr(rules, "ORDER_CONDITIONS", {}))
-    return [_check_order(index, order, decisions, conditions, seats) for index, order in enumerate(orders)]
+    check = _action_check(rules)
+    templates = tuple(getattr(rules, "ORDER_ANSWER_TYPES", ()))
+    return [_check_order(index, order, decisions, conditions, seats, check, templates)
+            for index, order in enumerate(orders)]
+
+
+def _action_check(rules: GameRules) -> ActionCheck | None:
+    """The game's strict check of actions (None: it declares no ``ACTION_SCHEMA``)."""
+    schema = getattr(rules, "ACTION_SCHEMA", None)
+    if schema is None:
+        return None
+    name = getattr(rules, "NAME", "")
+    if name not in _CHECKS:
+        _CHECKS[name] = ActionCheck(schema)
+    return _CHECKS[name]
+
+
+def _check_answer(index: int, answer: dict[str, Any], check: ActionCheck, templates: tuple[str, ...]) -> None:
+    """Refuse an answer no action of the game's schema has the shape of (its type, its fields),
+    naming the field: whether it is legal is the rules' to say when it is played. An answer
+    type of the game's own templates (``ORDER_ANSWER_TYPES``) stands for an action itself."""
+    kind = answer["type"]
+    if kind in templates:
+        return
+    if kind not in check.kinds:
+        raise _bad(index, "answer.type", f"no action {kind[:64]!r}; this game's are {', '.join(check.kinds)}")
+    try:
+        check(answer)
+    except RuleViolation as refused:
+        takes = next(branch["properties"] for branch in check.schema["oneOf"] if branch["title"] == kind)
+        needed = [name for name in check.required[kind] if name not in answer]
+        unknown = [name for name in answer if name not in takes]
+        named = [name for name in answer if name != "type" and repr(name) in refused.message]
+        field = (needed or unknown or named or [""])[0]
+        raise _bad(index, f"answer.{field[:64]}" if field else "answer", f"answer: {refused.message}") from None
 
 
 def _check_order(index: int, order: Any, decisions: tuple[str, ...], conditions: Mapping[str, Any],
-                 seats: int) -> dict[str, Any]:
+                 seats: int, check: ActionCheck | None = None, templates: tuple[str, ...] = ()) -> dict[str, Any]:
     if not isinstance(order, dict):
         raise _bad(index, "order", "an order is an object with decision, when, answer and once")
     unknown = sorted(set(order) - set(ORDER_FIELDS))
@@ -119,6 +168,8 @@ def _check_order(index: int, order: Any, decisions: tuple[str, ...], conditions:
         raise _bad(index, "answer", "answer holds a number too large for an action") from None
     if size > MAX_ANSWER_BYTES:
         raise _bad(index, "answer", f"an answer is at most {MAX_ANSWER_BYTES} bytes of JSON")
+    if check is not None:
+        _check_answer(index, answer, check, templates)
     once = order.get("once", False)
     if not isinstance(once, bool):
         raise _bad(index, "once", "once must be true or false")
@@ -138,6 +189,8 @@ class StandingOrders:
         self.keys = keys
         self._known: OrderedDict[str, _Known] = OrderedDict()
         self._set = LeanScript(client, _SET)
+        #: Where every change of a game's orders is announced, with the orders (see :meth:`heard`).
+        self.channel = f"{keys.prefix}:orders:changed"
 
     # ------------------------------------------------------------------ the API
     def of_player(self, player_id: str, record: Record) -> list[dict[str, Any]]:
@@ -190,7 +243,7 @@ class StandingOrders:
             done = self._set(keys=[self.keys.orders(game_id), self.keys.orders_revision(game_id), log_key,
                                    self.keys.meta(game_id)],
                              args=[seat, orjson.dumps(orders).decode() if orders else "", length, version,
-                                   event.to_json()])
+                                   event.to_json(), self.channel, game_id])
             if done:
                 self.refresh(game_id)
                 return
@@ -206,18 +259,42 @@ class StandingOrders:
         known = self._known.get(game_id)
         return self.keys.orders_revision(game_id), known.revision if known is not None else "0"
 
+    def ensure_known(self, game_id: str, record: Record | None) -> None:
+        """Read the game's orders unless this process holds them: one read before its first
+        commit in a game, orders or none (a game being created has none yet)."""
+        if game_id in self._known:
+            return
+        if record is None:
+            self._keep(game_id, _Known("0", {}))
+        else:
+            self.refresh(game_id)
+
     def refresh(self, game_id: str) -> None:
-        """Read the game's orders again (the append found them changed)."""
+        """Read the game's orders (first, or again when the append found them changed)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.get(self.keys.orders_revision(game_id))
         pipe.hgetall(self.keys.orders(game_id))
         revision, held = pipe.execute()
         orders = {int(seat): orjson.loads(raw) for seat, raw in held.items()}
-        self._known[game_id] = _Known((revision or b"0").decode(),
-                                      {seat: mine for seat, mine in orders.items() if mine})
+        self._keep(game_id, _Known((revision or b"0").decode(), {seat: mine for seat, mine in orders.items() if mine}))
+
+    def _keep(self, game_id: str, known: _Known) -> None:
+        self._known[game_id] = known
         self._known.move_to_end(game_id)
         while len(self._known) > KNOWN_GAMES:
             self._known.popitem(last=False)
+
+    def heard(self, message: bytes) -> None:
+        """A change of some game's orders, as announced (``<game>\\n<revision>\\n<flat JSON of
+        seat, orders, ...>``): kept when this process holds that game's orders, at an older
+        revision. A game it does not hold is read before its first commit, as any other."""
+        game_id, revision, flat = message.decode().split("\n", 2)
+        known = self._known.get(game_id)
+        if known is None or int(known.revision) >= int(revision):
+            return
+        pairs = orjson.loads(flat)
+        orders = {int(pairs[i]): orjson.loads(pairs[i + 1]) for i in range(0, len(pairs), 2)}
+        self._known[game_id] = _Known(revision, {seat: mine for seat, mine in orders.items() if mine})
 
     def answer(self, game_id: str, record: Record, rng: Callable[[], Any],
                spent: set[tuple[int, int]]) -> OrderAnswer | None:
@@ -254,6 +331,8 @@ class StandingOrders:
                 del by_seat[seat]
         revision = str(int(known.revision) + 1)
         pipe.set(self.keys.orders_revision(game_id), revision)
+        flat = [part for seat, mine in by_seat.items() for part in (str(seat), orjson.dumps(mine).decode())]
+        pipe.publish(self.channel, f"{game_id}\n{revision}\n{orjson.dumps(flat).decode()}")
         return _Known(revision, by_seat)
 
     def landed(self, game_id: str, known: _Known | None) -> None:

@@ -78,14 +78,16 @@ class Tables:
                     time_control: Mapping[str, Any], bots: Mapping[str, Any] | None = None, *,
                     max_open: int = 0, unlisted: bool = False, invite: Sequence[str] = (),
                     game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None,
-                    min_reliability: int | None = None, substitutes: bool = True) -> Record:
+                    min_reliability: int | None = None, substitutes: bool = True,
+                    tournament: str | None = None, round_: int | None = None) -> Record:
         """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
 
         With ``max_open`` the creator's open games are counted and the game created in one
         atomic step (the append's cap, or a reservation on a cluster), so concurrent creations
         never pass the ceiling together. ``unlisted`` keeps it out of the lobby; with ``invite``
         only the players named (and its creator) may join, and each is told (``invited``).
-        ``rated`` (default: whether no seat is a bot's) says whether the result moves ratings."""
+        ``rated`` (default: whether no seat is a bot's) says whether the result moves ratings.
+        ``tournament`` and ``round_`` link a table of a tournament's round (``engine.tournaments``)."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
@@ -97,7 +99,7 @@ class Tables:
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
         chosen_bots = check_bots(bots or {}, seats)
-        if self.active is not None:
+        if self.active is not None and tournament is None:  # a tournament's tables: its entry decided
             self.active.check(creator.id)
         invite = list(dict.fromkeys(invite))
         if len(invite) > seats:
@@ -129,6 +131,7 @@ class Tables:
             **({"bots": chosen_bots} if chosen_bots else {}),
             **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
             **({"rematch_of": rematch_of} if rematch_of else {}),
+            **({"tournament": tournament, "round": round_} if tournament else {}),
             "rated": (not chosen_bots) if rated is None else rated,
             **({"min_reliability": min_reliability} if min_reliability is not None else {}),
             **({} if substitutes else {"substitutes": False}),
@@ -229,7 +232,7 @@ class Tables:
             check_rejoin(record, player.id, self.revisions_per_decision)
             if self.reliability is not None:
                 self.reliability.check(record, player.id)
-            if self.active is not None:
+            if self.active is not None and not record.get("tournament"):  # a tournament seats its players
                 self.active.check(player.id)
             seat = record["players"].index(None)
             joined: dict[str, Any] = {"seat": seat, "player": {"id": player.id, "name": player.name}}

@@ -49,7 +49,7 @@ from events.store import Keys
 
 log = logging.getLogger(__name__)
 
-EVENT_TYPES = ("your_turn", "deadline_soon", "game_over", "invited")
+EVENT_TYPES = ("your_turn", "deadline_soon", "game_over", "invited", "tournament_round", "tournament_over")
 #: ``deadline_soon`` fires when this share of a seat's time before its default is left.
 DEADLINE_SOON_SHARE = 0.25
 QUEUE_NAME = "intrigue-webhooks"
@@ -275,8 +275,13 @@ class Webhooks:
         pipe.smismember(self.keys.hooked_players(), sorted({player for _, _, player in notes}))
         return notes
 
-    def after_commit(self, record: Mapping[str, Any], notes: list, hooked_flags: Sequence[int]) -> None:
-        """Ask for the dispatch jobs of players who have webhooks (a deadline_soon check is booked)."""
+    def after_commit(self, record: Mapping[str, Any], notes: list, hooked_flags: Sequence[int],
+                     since: Mapping[int, int] | None = None) -> None:
+        """Ask for the dispatch jobs of players who have webhooks (a deadline_soon check is booked).
+
+        A ``your_turn`` names the version the seat has been awaited since: the commit's, or
+        the one ``since`` gives (a standing order answered after it in the same commit), so it
+        reads as it would have had that answer been typed in a commit of its own."""
         assert self.queue is not None
         players = sorted({player for _, _, player in notes})
         hooked = {player for player, flag in zip(players, hooked_flags, strict=True) if flag}
@@ -289,8 +294,9 @@ class Webhooks:
                 assert seat is not None and deadline is not None
                 self._book_deadline_soon(record, seat, deadline)
                 continue
-            self._enqueue(DISPATCH, f"hook-{game_id}-{version}-{seat}-{kind}", player, kind, game_id, version,
-                          seat, deadline if kind == "your_turn" else None, str(version))
+            news = (since or {}).get(seat, version) if kind == "your_turn" and seat is not None else version
+            self._enqueue(DISPATCH, f"hook-{game_id}-{news}-{seat}-{kind}", player, kind, game_id, news,
+                          seat, deadline if kind == "your_turn" else None, str(news))
 
     def _book_deadline_soon(self, record: Mapping[str, Any], seat: int, deadline: str) -> None:
         """Book the check for when a quarter of the seat's time is left; the sweeper asks for it then."""
@@ -439,4 +445,5 @@ def _delivery_view(delivery: Mapping[str, str]) -> dict[str, Any]:
             "version": int(delivery.get("version", 0)), "status": delivery.get("status"),
             "attempts": int(delivery.get("attempts", 0)), "created_at": delivery.get("created_at"),
             "last_attempt_at": delivery.get("last_attempt_at"), "last_status": delivery.get("last_status") or None,
-            "next_retry": delivery.get("next_retry") or None, "delivered_at": delivery.get("delivered_at")}
+            "next_retry": delivery.get("next_retry") or None, "delivered_at": delivery.get("delivered_at"),
+            **({"tournament": delivery["tournament"]} if delivery.get("tournament") else {})}

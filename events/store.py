@@ -344,6 +344,9 @@ class IndexCommands:
     def hset(self, name: str, mapping: Mapping[str, Any]) -> None:
         self._add("HSET", name, *(str(part) for pair in mapping.items() for part in pair))
 
+    def publish(self, channel: str, message: str) -> None:
+        self._add("PUBLISH", channel, message)
+
     def set(self, name: str, value: Any, nx: bool = False, px: int | None = None) -> None:
         self._add("SET", name, str(value), *(["NX"] if nx else []), *(["PX", px] if px is not None else []))
 

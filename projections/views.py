@@ -15,10 +15,38 @@ from events.envelope import PLATFORM_EVENTS, Envelope, parse_time
 from projections.record import Record, reserve_left, resigned, rules_of
 
 OPERATOR = "operator"
+#: How finely the times of a game still on are shown (seconds): an event's ``at`` and the
+#: game's ``updated_at`` are rounded down to the minute in a game of less than an hour per
+#: move, to the hour otherwise (and untimed). An answer a standing order gave carries the
+#: time of the move that opened its decision; rounded so, it cannot be told from an answer
+#: typed within the same minute or hour (docs/correspondence.md, "What a clock can tell").
+SHOWN_STEP_LIVE = 60
+SHOWN_STEP_SLOW = 3600
+#: The time per move from which a game counts as slow (its times are shown to the hour).
+SLOW_FROM_SECONDS = 3600
 
 
-def summary(record: Record) -> dict[str, Any]:
-    """The public facts of a game: what the lobby and every caller may see."""
+def shown_step(record: Record) -> int:
+    """How finely ``record``'s times are shown while the game is on (see :data:`SHOWN_STEP_LIVE`)."""
+    per_move = (record.get("time_control") or {}).get("seconds_per_move")
+    return SHOWN_STEP_LIVE if per_move and per_move < SLOW_FROM_SECONDS else SHOWN_STEP_SLOW
+
+
+def shown_time(record: Record, at: str, exact: bool = False) -> str:
+    """``at`` as callers see it: exact once the game is over (its log is public then) or when
+    ``exact``, else rounded down to :func:`shown_step`.
+
+    Every ``at`` is spelt by ``events.envelope.format_at`` (``2026-11-29T11:19:06.123Z``), and a
+    minute or an hour since the epoch is a whole one on the clock: rounding is cutting the
+    string (this runs for every event of every feed)."""
+    if exact or record["status"] == "finished":
+        return at
+    return at[:16] + ":00.000Z" if shown_step(record) == SHOWN_STEP_LIVE else at[:13] + ":00:00.000Z"
+
+
+def summary(record: Record, exact: bool = False) -> dict[str, Any]:
+    """The public facts of a game: what the lobby and every caller may see (its times as
+    :func:`shown_time` shows them)."""
     return {
         "id": record["id"],
         "game": record["game"],
@@ -30,7 +58,7 @@ def summary(record: Record) -> dict[str, Any]:
         "options": public_options(record),
         "time_control": record["time_control"],
         "created_at": record["created_at"],
-        "updated_at": record["updated_at"],
+        "updated_at": shown_time(record, record["updated_at"], exact),
         "seed_hash": record["seed_hash"],
         "scenario": is_scenario(record),
         "resigned": resigned(record),
@@ -41,6 +69,7 @@ def summary(record: Record) -> dict[str, Any]:
         "min_reliability": record.get("min_reliability"),
         "substitutes": bool(record.get("substitutes", True)),
         "entropy": dict(record.get("entropy") or {}),
+        **({"tournament": record["tournament"], "round": record.get("round")} if record.get("tournament") else {}),
     }
 
 
@@ -86,7 +115,7 @@ def vacations(record: Record, clock: datetime) -> dict[str, str]:
     return {str(seat): until for seat, until in enumerate(held) if until and parse_time(until) > clock}
 
 
-def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
+def table_view(record: Record, clock: datetime | None = None, exact: bool = False) -> dict[str, Any]:
     """The part of :func:`game_view` that is the same for every caller of one version: the
     summary, whom it awaits and their clocks. A process that renders a version for several
     seats (its streams, the mover's answer) builds it once (service.view_cache); the seat's
@@ -97,7 +126,7 @@ def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
     if record["status"] == "starting":  # the wait for the committed seats' secrets
         deadlines = [record["reveal_by"]]
     return {
-        **summary(record),
+        **summary(record, exact),
         "awaiting": awaited,
         "awaiting_kinds": {str(s): record["awaiting"][s] for s in awaited},
         "deadline": min(deadlines) if deadlines else None,
@@ -117,15 +146,16 @@ def table_view(record: Record, clock: datetime | None = None) -> dict[str, Any]:
 
 
 def game_view(record: Record, seat: int | None | str, clock: datetime | None = None,
-              table: dict[str, Any] | None = None) -> dict[str, Any]:
+              table: dict[str, Any] | None = None, exact: bool = False) -> dict[str, Any]:
     """``GET /v1/games/<id>`` for one caller: status, whom it awaits, the seat's view and moves.
 
     The operator sees the spectator's view plus the raw state, for audits. Reserves are
     shown as of ``clock`` (default: now; a replay passes the time of its version). ``table``
     is this version's :func:`table_view`, when the caller has it already (it is not changed).
+    ``exact`` shows its times as they are (a replay of a game over: see :func:`shown_time`).
     """
     rules = rules_of(record)
-    body = dict(table) if table is not None else table_view(record, clock)
+    body = dict(table) if table is not None else table_view(record, clock, exact)
     body["seat"] = None if seat == OPERATOR else seat
     if record["state"] is not None and seat == OPERATOR:
         body["view"] = rules.view(record["state"], None)
@@ -142,7 +172,9 @@ def game_view(record: Record, seat: int | None | str, clock: datetime | None = N
 
 
 def feed_item(record: Record, event: Envelope, seat: int | None | str) -> dict[str, Any] | None:
-    """One event as the caller may see it, or None when it is hidden from them entirely."""
+    """One event as the caller may see it, or None when it is hidden from them entirely; its
+    ``at`` as :func:`shown_time` shows it (the operator's exact)."""
+    at = event.at if seat == OPERATOR else shown_time(record, event.at)
     if seat == OPERATOR or record["status"] == "finished":
         data: Any = event.data
     elif event.type in PLATFORM_EVENTS:
@@ -152,7 +184,7 @@ def feed_item(record: Record, event: Envelope, seat: int | None | str) -> dict[s
         data = rules_of(record).redact(event, viewer(record, seat))  # type: ignore[arg-type]
         if data is None:
             return None
-    return {"seq": event.seq, "type": event.type, "at": event.at, "actor": event.actor, "data": data}
+    return {"seq": event.seq, "type": event.type, "at": at, "actor": event.actor, "data": data}
 
 
 def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:

@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="check a game log: hash chain, seed, every step replayed",
                                  description="Exit 0: the log checks; 1: it was tampered with (or the game has "
                                              "not ended); 2: the input is not a game log.")
-    verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log ('-' for stdin)")
+    verify.add_argument("file", help="an NDJSON log from GET /v1/games/<id>/log, or a tournament's from "
+                                     "GET /v1/tournaments/<id>/log: its pairings re-run ('-' for stdin)")
     verify.add_argument("--checkpoint", metavar="FILE",
                         help="also prove the game is in the transparency log this signed checkpoint "
                              "(GET /v1/transparency/checkpoint) commits to; needs --url for the proof")
@@ -303,6 +304,10 @@ def _verify(args: argparse.Namespace) -> int:
     except UnusableLog as err:
         print(f"unusable input: {args.file}: {err}", file=sys.stderr)
         return 2
+    if events and events[0].type == "TournamentCreated":  # a tournament's stream: its pairings re-run
+        from service.tournament_verify import verify_tournament
+
+        return verify_tournament(events)
     try:
         report = audit(events)
     except AuditError as err:
@@ -373,7 +378,9 @@ def _reindex(args: argparse.Namespace) -> int:
                     settings=settings)
     count = engine.rebuild_indexes(progress=progress.update)
     players = backfill(client, engine.keys)
-    print(f"rebuilt the indexes of {count} game(s) and the name index of {players} player(s)")
+    tournaments = engine.tournaments.rebuild_indexes()
+    print(f"rebuilt the indexes of {count} game(s), {tournaments} tournament(s) and the name index of "
+          f"{players} player(s)")
     return 0
 
 

@@ -30,7 +30,7 @@ from engine.orders import MAX_ORDERS
 from engine.seat_bots import STRATEGIES
 from games import registry
 from service import openapi_correspondence as correspondence
-from service import schemas, shuffles, transparency
+from service import schemas, shuffles, tournaments, transparency
 from service.api_doc import ANYWHERE, Blueprint, Operation, camel, declare, ref
 from service.blueprints import API_BLUEPRINTS
 from service.openapi_shapes import action_schema, options_schema
@@ -69,6 +69,8 @@ SCHEMAS = {
     "StandingOrderList": StandingOrderListSchema,
     "Account": schemas.AccountSchema, "AccountPatch": schemas.AccountPatchSchema,
     "Vacation": schemas.VacationSchema,
+    "TournamentCreate": tournaments.TournamentCreateSchema, "Tournament": tournaments.TournamentSchema,
+    "TournamentList": tournaments.TournamentListSchema,
 }
 
 

@@ -25,9 +25,12 @@ ORDERS_DESCRIPTION = (
     "in the very commit that opened the decision: no worker, no deadline, no reserve spent. An answer the rules "
     "refuse at that moment is skipped (the next order, or you are asked as usual); a `once` order is removed when "
     "it answers. Orders are consulted each time the game moves (one set while a decision already waits for "
-    "you answers it at the game's next move). Setting them moves no version and shows in no feed: nobody else "
-    "can tell you have orders, or an answer of theirs from one you typed, but by its speed (it carries the `at` "
-    "of the move that opened the decision).")
+    "you answers it at the game's next move). An order whose `answer` has no action's shape in this game (its "
+    "`type`, its fields) is 422 `bad_order` naming the order and the field (`answer.type`, `answer.card`, ...). "
+    "Setting them moves no version and shows in no feed: nobody else can tell you have orders, or an answer of "
+    "theirs from one you typed. While the game is on, every time shown (an event's `at`, `updated_at`) is rounded "
+    "down to the minute (under an hour per move) or the hour, so an order's answer reads as one typed within it; "
+    "see docs/correspondence.md, \"What a clock can tell\".")
 
 
 class StandingOrderSchema(Schema):

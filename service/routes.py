@@ -468,7 +468,7 @@ def replay(query: dict[str, Any], game_id: str) -> dict[str, Any]:
                       version=current["version"])
     record = eng.record_at(game_id, version)
     everything = current["status"] == "finished" or is_operator()
-    body = game_view(record, seat, clock=parse_time(record["updated_at"]))
+    body = game_view(record, seat, clock=parse_time(record["updated_at"]), exact=everything)
     body["legal_actions"] = []
     said = readable(current, eng.messages(game_id, None, upto_version=version), seat)
     return {"version": version, "game": body, "state": record["state"] if everything else None,

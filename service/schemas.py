@@ -18,6 +18,10 @@ SUBSTITUTES_DESCRIPTION = ("Whether a seat the bot took over, or that resigned, 
                            "(GET /v1/games?seeking_substitute=true); default true")
 
 
+#: How a game's times are shown (projections.views.shown_time), for the API reference.
+SHOWN_TIMES = ("While the game is on, rounded down to the minute (under an hour per move) or the hour, so an answer a "
+               "standing order made reads as one typed then; exact once the game is over.")
+
 class PlayerCreateSchema(Schema):
     class Meta:
         unknown = EXCLUDE
@@ -137,7 +141,7 @@ class GameSummarySchema(Schema):
     options = fields.Dict()
     time_control = fields.Nested(TimeControlSchema)
     created_at = fields.String()
-    updated_at = fields.String()
+    updated_at = fields.String(metadata={"description": "The last event's time. " + SHOWN_TIMES})
     seed_hash = fields.String(metadata={"description": "sha256 of the secret seed, revealed at the end. It proves "
                                                        "the shuffles only when `scenario` is false"})
     bots = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(STRATEGIES)),
@@ -151,6 +155,8 @@ class GameSummarySchema(Schema):
     unlisted = fields.Boolean(metadata={"description": "Kept out of the lobby"})
     rematch_of = fields.String(allow_none=True, metadata={"description": "The game this one is the rematch of"})
     rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
+    tournament = fields.String(metadata={"description": "Present on a table of a tournament's round: its id"})
+    round = fields.Integer(metadata={"description": "Present on a table of a tournament: the round it belongs to"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
     min_reliability = fields.Integer(allow_none=True, metadata={"description": MIN_RELIABILITY_DESCRIPTION})
@@ -273,7 +279,8 @@ class FeedEventSchema(Schema):
     id = fields.String(metadata={"description": "A ChatMessage's id (<version>-<n>)"})
     version = fields.Integer(metadata={"description": "A ChatMessage's version: the event it followed"})
     type = fields.String()
-    at = fields.String()
+    at = fields.String(metadata={"description": "When it happened (a ChatMessage: when it was said, exact). An "
+                                                "event's: " + SHOWN_TIMES})
     actor = fields.Integer(allow_none=True)
     data = fields.Dict()
 

@@ -24,7 +24,8 @@ class WebhookCreateSchema(Schema):
                                   "pattern": "^https?://[^\\u0000-\\u0020\\u007f-\\u009f]+$"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENT_TYPES)), required=True,
                          validate=validate.Length(min=1, max=len(EVENT_TYPES)),
-                         metadata={"description": "Any of your_turn, deadline_soon, game_over, invited"})
+                         metadata={"description": "Any of your_turn, deadline_soon, game_over, invited, "
+                                                  "tournament_round, tournament_over"})
 
 
 WEBHOOK_CREATE_SCHEMA = WebhookCreateSchema()  # built once, used by every request

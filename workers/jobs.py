@@ -48,3 +48,8 @@ def drain() -> int:
     """Run every step that is due now (the games in the due set), and those that fall due
     while the job lingers; how many it ran."""
     return current_engine().drain_due(linger=_linger, yield_to=_yield_to)
+
+
+def play_out(game_id: str) -> str:
+    """At its round's deadline, the takeover bot plays a tournament game's owed seats to its end."""
+    return current_engine().tournaments.play_out(game_id)

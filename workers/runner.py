@@ -68,6 +68,7 @@ class Sweeper(threading.Thread):
                 now = datetime.now(UTC)
                 self.engine.sweep(now=now)
                 self.sweep_webhooks(now)
+                self.sweep_tournaments(now)
                 self.expire_open_games(now)
                 wait = self.next_wait(now)
             except redis.RedisError as err:
@@ -85,6 +86,13 @@ class Sweeper(threading.Thread):
             self.engine.hooks.sweep(now=now.timestamp())
         except Exception:
             log.exception("webhook sweep failed; retrying on the next pass")
+
+    def sweep_tournaments(self, now: datetime) -> None:
+        """Tournaments' starts and rounds' deadlines (logged and left for the next pass on failure)."""
+        try:
+            self.engine.tournaments.sweep(now=now)
+        except Exception:
+            log.exception("tournament sweep failed; retrying on the next pass")
 
     def expire_open_games(self, now: datetime) -> None:
         """End the open games that waited too long (logged and left for the next pass on failure)."""

@@ -8,6 +8,7 @@ the notification, and an attempt is claimed before it is made.
 
 from __future__ import annotations
 
+from engine import tournament_hooks
 from workers.jobs import current_engine
 
 
@@ -30,3 +31,9 @@ def deadline_soon(game_id: str, seat: int, deadline: str) -> int:
         return 0
     player = record["players"][seat]
     return engine.hooks.dispatch(player["id"], "deadline_soon", game_id, record["version"], seat, deadline, deadline)
+
+
+def dispatch_tournament(player_id: str, kind: str, tournament_id: str, round_: int, version: int) -> int:
+    """Create (once) a delivery of ``tournament_round`` or ``tournament_over`` for each webhook wanting it."""
+    engine = current_engine()
+    return tournament_hooks.dispatch(engine.hooks, player_id, kind, tournament_id, round_, version)

@@ -9,7 +9,7 @@ rules and documents the client API.
 from games.revolution.codes import RULE_CODES
 from games.revolution.describe import describe
 from games.revolution.fold import evolve
-from games.revolution.orders import ORDER_CONDITIONS, ORDER_DECISIONS, order_answer
+from games.revolution.orders import ORDER_ANSWER_TYPES, ORDER_CONDITIONS, ORDER_DECISIONS, order_answer
 from games.revolution.rules import (
     MAX_SEATS,
     MIN_SEATS,
@@ -35,6 +35,7 @@ __all__ = [
     "MIN_SEATS",
     "NAME",
     "OPTIONS_SCHEMA",
+    "ORDER_ANSWER_TYPES",
     "ORDER_CONDITIONS",
     "ORDER_DECISIONS",
     "REQUIRED_FIELDS",

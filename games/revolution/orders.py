@@ -17,6 +17,8 @@ ORDER_DECISIONS: tuple[str, ...] = ("bid",)
 ORDER_CONDITIONS: dict[str, OrderCondition] = {}
 #: The answer that stands for the seat's last revealed bid.
 AS_LAST_ROUND = "bid_as_last_round"
+#: Answer types an order may hold that stand for an action (the API checks the others' shapes).
+ORDER_ANSWER_TYPES: tuple[str, ...] = (AS_LAST_ROUND,)
 
 
 def order_answer(state: State, seat: Seat, answer: Action) -> Action | None:

@@ -159,4 +159,14 @@ export const community = {
   endVacation: () => api("DELETE", "/v1/me/vacation"),
   seekingSubstitute: (query) => api("GET", `/v1/games?seeking_substitute=true&${query}`),
   takeSeat: (gameId, seat) => api("POST", `/v1/games/${gameId}/join`, {body: {seat}}),
+
+/** Swiss tournaments (docs/tournaments.md): the few calls the tournament pages make. */
+export const tournaments = {
+  list: (status, cursor) => api("GET", `/v1/tournaments?${new URLSearchParams({status, limit: "20", ...(cursor ? {cursor} : {})})}`),
+  get: (id) => api("GET", `/v1/tournaments/${encodeURIComponent(id)}`),
+  create: (body) => api("POST", "/v1/tournaments", {body}),
+  join: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/join`),
+  leave: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/leave`),
+  start: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/start`),
+  withdraw: (id) => api("POST", `/v1/tournaments/${encodeURIComponent(id)}/withdraw`),
 };

@@ -4,6 +4,7 @@
 import {api, ApiError, joinGame, session} from "./api.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
 import {tablePage} from "./table.js";
+import {tournamentPage, tournamentsPage} from "./tournaments.js";
 import {GAME_BLURBS, GAME_NAMES, gameName} from "./words.js";
 import {markdown} from "./markdown.js";
 import {accountCommunity, nameWithReliability, reliabilityLine, substitutesPage} from "./community.js";
@@ -54,6 +55,8 @@ const routes = [
   [/^\/players\/([A-Za-z0-9_-]+)\/?$/, playerPage],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, leaderboardPage],
   [/^\/rules\/([a-z]+)\/?$/, rulesPage],
+  [/^\/tournaments\/?$/, (el) => tournamentsPage(el, {showError, navigate})],
+  [/^\/tournaments\/([A-Za-z0-9_-]+)\/?$/, (el, id) => tournamentPage(el, id, {showError, clearError})],
 ];
 
 function render() {

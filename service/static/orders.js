@@ -54,7 +54,8 @@ export function ordersPanel(gameId, choices, {showError, clearError, place}) {
     if (!element.open) { fill(element, summary); return; }
     fill(element, summary,
       h("p", {class: "hint"}, "Decisions made in advance, answered the moment they fall to you. Nobody else at the table "
-        + "can see them; an answer they make looks like yours, only quicker. They are consulted each time the game moves."),
+        + "can see them: an answer they make looks like one you typed the moment the decision fell to you (times are shown "
+        + "to the minute or the hour while the game is on). They are consulted each time the game moves."),
       h("ul", {class: "order-choices"}, choices.map((choice, index) => {
         const id = `order-${index}`;
         return h("li", {},

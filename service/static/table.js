@@ -151,7 +151,9 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
   }
 
   function drawStatus(myTurn) {
-    const parts = [h("span", {class: `conn conn-${connection}`}, connection === "live" ? "● live" : connection)];
+    // A game that is over has nothing live to follow: no connection state beside its result.
+    const over = game.status === "finished" || game.status === "cancelled";
+    const parts = over ? [] : [h("span", {class: `conn conn-${connection}`}, connection === "live" ? "● live" : connection)];
     if (game.status === "open") {
       const seated = game.players.filter(Boolean).length;
       parts.push(h("span", {}, `Waiting for players: ${seated}/${game.seats} seated. Share this page's address to invite them.`));

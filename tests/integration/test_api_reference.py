@@ -222,6 +222,7 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     call(anon, "GET", "/v1/games/{game_id}/events/stream", base + "/events/stream", stream_lines=8)
     call(anon, "GET", "/v1/games/{game_id}/log", base + "/log")
     call(anon, "GET", "/v1/games/{game_id}/transcript", base + "/transcript")
+    tournament(call, anon, natasha, sacha)
     spec = call(anon, "GET", "/v1/openapi.json", "/v1/openapi.json")
     seen["GET /v1/openapi.json"]["response"] = {"openapi": spec["openapi"], "info": spec["info"], "paths": {}}
     return seen
@@ -284,6 +285,24 @@ def etiquette(call: Any, natasha: Client, sacha: Client) -> None:
     wait_until(lambda: natasha.get(f"/v1/players/{sacha.player_id}")["ratings"], "the resigned game rated")
     call(natasha, "GET", "/v1/players/{player_id}", f"/v1/players/{sacha.player_id}")
     call(natasha, "GET", "/v1/leaderboards/{game}", "/v1/leaderboards/coup", params={"limit": 3})
+
+
+def tournament(call: Any, anon: Client, natasha: Client, sacha: Client) -> None:
+    """A one-round Swiss of two: created, joined, left and joined again, started, read, withdrawn from."""
+    body = {"name": "Sunday Swiss", "game": "coup", "seats_per_table": 2, "rounds": 1, "min_players": 2,
+            "max_players": 8, "starts_at": "2036-12-07T18:00:00Z", "time_control": {"seconds_per_move": 86400},
+            "round_seconds": 604800}
+    tid = call(natasha, "POST", "/v1/tournaments", "/v1/tournaments", body, expect=201)["id"]
+    base = f"/v1/tournaments/{tid}"
+    call(sacha, "POST", "/v1/tournaments/{tournament_id}/join", base + "/join")
+    natasha.post(base + "/join")
+    call(anon, "GET", "/v1/tournaments", "/v1/tournaments", params={"status": "open", "limit": 1})
+    call(sacha, "POST", "/v1/tournaments/{tournament_id}/leave", base + "/leave")
+    sacha.post(base + "/join")
+    call(natasha, "POST", "/v1/tournaments/{tournament_id}/start", base + "/start")
+    call(anon, "GET", "/v1/tournaments/{tournament_id}", base)
+    call(sacha, "POST", "/v1/tournaments/{tournament_id}/withdraw", base + "/withdraw")
+    call(anon, "GET", "/v1/tournaments/{tournament_id}/log", base + "/log")
 
 
 def finish(server: str, game_id: str, players: list[Client]) -> None:

@@ -264,3 +264,9 @@ def test_bot_latency_bench_prints_p50_and_p95_of_the_bots_decisions() -> None:
     match = re.search(r"(\d+) decisions\s+p50 (\d+) ms\s+p95 (\d+) ms", out)
     assert match, out
     assert int(match.group(1)) >= 6 and int(match.group(2)) <= int(match.group(3))
+
+
+def test_tournament_pairing_bench_prints_a_row_per_field() -> None:
+    out = run_bench("bench/tournament_pairing.py", "--field", "7x3x3", "--field", "9x3x4")
+    assert re.search(r"7x3x3 +\d+\.\d ms +0\b", out), out  # seven at three seats never need to meet again in 3 rounds
+    assert re.search(r"9x3x4 +\d+\.\d ms +\d+", out), out

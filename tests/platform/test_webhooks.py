@@ -284,9 +284,9 @@ def test_the_seat_that_completes_a_phase_is_told_of_its_next_turn_whoever_takes_
     told: list[tuple[int, str, int]] = []
     real = hooks.after_commit
 
-    def record_notes(record, notes, flags) -> None:
+    def record_notes(record, notes, flags, since=None) -> None:
         told.extend((record["version"], kind, seat) for kind, seat, _ in notes if kind == "your_turn")
-        real(record, notes, flags)
+        real(record, notes, flags, since)
 
     monkeypatch.setattr(hooks, "after_commit", record_notes)
     engine.act(players[0], game_id, {"type": "pick", "number": 3})

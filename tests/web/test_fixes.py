@@ -142,25 +142,40 @@ def test_a_finished_coup_table_shows_no_live_prompt_at_any_version(players: Call
     natasha.act(game_id, {"type": "foreign_aid"})  # a window opens: Sacha may block with a Duke
     window_at = natasha.view(game_id)["version"]
     final = play_until({0: natasha, 1: sacha}, game_id, lambda seen: seen["status"] == "finished")
+    champion = f"{final['players'][final['winners'][0]]['name']} (seat {final['winners'][0]})"
     person = players("Natasha")
     person.sign_in(natasha.token)
     person.open(f"/games/{game_id}")
     slider = person.page.get_by_label("Version", exact=True)
     label = person.page.locator("#replay-label")
     expect(label).to_have_text(f"Version {final['version']} of {final['version']}")
+
+    # The live board and the replay's last version: the result and the final state, and nothing
+    # left on the table (the last coup is history, told in the log, not an action in the centre).
+    live, replay = person.page.locator(".board"), person.page.locator("#replay-board")
+    for board in (live, replay):
+        expect(board.locator(".coup-centre")).to_contain_text(f"Game over: {champion} wins.")
+        expect(board.locator(".coup-centre")).to_contain_text("Final state after ")
+        expect(board.locator(".coup-centre")).not_to_contain_text("launches a coup")
+        expect(board.locator(".coup-action, .coup-window, .coup-clock, .on-turn")).to_have_count(0)
+        expect(board.locator(".winner")).to_contain_text("the winner")
+
+    # Every version of the replay: no prompt, clock or "to play"; the result always stands.
     slider.focus()
     person.page.keyboard.press("Home")
-    for _ in range(window_at - 1):
+    expect(label).to_have_text(f"Version 1 of {final['version']}")
+    for version in range(2, final["version"] + 1):
         person.page.keyboard.press("ArrowRight")
-    expect(label).to_have_text(f"Version {window_at} of {final['version']}")
-    replay = person.page.locator("#replay-board")
-    expect(replay).to_contain_text("could still come from Sacha (seat 1)")
-    expect(replay).to_contain_text("Result: ")
-    for live in ("to play", "waiting for", "closes in", "Your move"):
-        expect(replay).not_to_contain_text(live)
+        expect(label).to_have_text(f"Version {version} of {final['version']}")
+        expect(replay).to_contain_text("Result: ")
+        for live_words in ("to play", "waiting for", "closes in", "Your move", "Your turn"):
+            expect(person.page.locator("main")).not_to_contain_text(live_words)
+        expect(replay.locator(".coup-action, .coup-clock, .on-turn")).to_have_count(0)
+        if version == window_at:
+            expect(replay).to_contain_text("could still come from Sacha (seat 1)")
+            # The log follows the slider: its newest line is the version shown.
+            expect(person.page.locator("#feed li").first).to_have_attribute("data-seq", str(window_at))
     expect(person.page.locator("#decision")).to_be_empty()
-    # The log follows the slider: its newest line is the version shown.
-    expect(person.page.locator("#feed li").first).to_have_attribute("data-seq", str(window_at))
 
 
 def test_revolution_results_agree_with_the_city_after_a_spy(players: Callable[..., Player], web_server: str) -> None:
@@ -187,4 +202,84 @@ def test_revolution_results_agree_with_the_city_after_a_spy(players: Callable[..
     expect(harbor.get_by_role("cell").nth(2)).to_have_text("1")  # Vera's column: the cube is hers now
     expect(harbor.get_by_role("cell").nth(3)).to_have_text("")  # Boris's column: his is gone
     bids = page.get_by_role("table", name="Round 1 bids, as revealed")
-    expect(bids).to_contain_text("Captain: 1 blackmail, 3 gold")
+    expect(bids).to_contain_text("Captain: 1 blackmail, 3 gold", use_inner_text=True)
+
+
+#: Every region's tile and labels on screen, and what is wrong with them: a label outside its
+#: own tile, a label over another region's tile, two labels or two tiles meeting.
+MAP_FAULTS = """() => {
+    const regions = [...document.querySelectorAll("svg.ideology-map g.region")].map((g) => ({
+        id: g.dataset.region, tile: g.querySelector("rect, circle").getBoundingClientRect(),
+        labels: [...g.querySelectorAll("text")].map((t) => t.getBoundingClientRect())}));
+    const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+        && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+        && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+    const faults = [];
+    const labels = regions.flatMap((r) => r.labels.map((box) => ({id: r.id, box})));
+    for (const r of regions) {
+        if (r.labels.some((box) => !inside(box, r.tile))) faults.push(`${r.id}: a label leaves its tile`);
+        for (const other of regions) {
+            if (other === r) continue;
+            if (r.labels.some((box) => meet(box, other.tile))) faults.push(`${r.id}: a label crosses ${other.id}`);
+            if (other.id > r.id && meet(r.tile, other.tile)) faults.push(`${r.id} and ${other.id} overlap`);
+        }
+    }
+    labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => {
+        if (meet(a.box, b.box)) faults.push(`labels of ${a.id} and ${b.id} meet`);
+    }));
+    const smallest = Math.min(...regions.flatMap((r) => r.labels.map((box) => box.height)));
+    return {count: regions.length, faults, smallest, page: document.documentElement.scrollWidth};
+}"""
+
+
+def test_the_ideology_map_keeps_every_name_inside_its_region_on_a_phone_and_a_desktop(
+        players: Callable[..., Player], web_server: str) -> None:
+    iris, igor = ApiPlayer(web_server, "Iris"), ApiPlayer(web_server, "Igor")
+    game_id = iris.call("POST", "/v1/games", {"game": "ideology", "seats": 2})["id"]
+    iris.call("POST", f"/v1/games/{game_id}/join")
+    igor.call("POST", f"/v1/games/{game_id}/join")
+    for width in (390, 1280):
+        person = players(f"Iris{width}", width=width)
+        person.sign_in(iris.token)
+        person.open(f"/games/{game_id}")
+        expect(person.page.locator("svg.ideology-map g.region.live")).to_have_count(2)
+        expect(person.page.locator("svg.ideology-map g.region")).to_have_count(43)  # the whole map, Europe included
+        seen = person.page.evaluate(MAP_FAULTS)
+        assert seen["count"] == 43 and not seen["faults"], (width, seen["faults"])
+        assert seen["smallest"] >= 8.5, f"at {width} px the smallest label is {seen['smallest']:.1f} px high"
+        assert seen["page"] <= width, f"the page scrolls sideways at {width} px"  # the map pans in its frame
+
+
+def test_a_finished_revolution_table_says_who_won_and_asks_nothing_at_any_version(
+        players: Callable[..., Player], web_server: str) -> None:
+    tag = uuid.uuid4().hex[:4]
+    people = [ApiPlayer(web_server, f"{name}{tag}") for name in ("Nadia", "Oleg", "Pavla")]
+    game_id = people[0].call("POST", "/v1/games", {"game": "revolution", "seats": 3})["id"]
+    for person in people:
+        person.call("POST", f"/v1/games/{game_id}/join")
+    final = play_until(dict(enumerate(people)), game_id, lambda seen: seen["status"] == "finished",
+                       choose=lambda view, legal: legal[0], limit=600)
+    assert final["status"] == "finished"
+    winners = " and ".join(f"{final['players'][s]['name']} (seat {s})" for s in final["winners"])
+    browser = players(f"Nadia{tag}")
+    browser.sign_in(people[0].token)
+    browser.open(f"/games/{game_id}")
+    live, replay = browser.page.locator(".board"), browser.page.locator("#replay-board")
+    won = f"{winners} {'share the win' if len(final['winners']) > 1 else 'wins'}"
+    for board in (live, replay):
+        expect(board.locator(".result")).to_contain_text("Game over (")
+        expect(board.locator(".result")).to_contain_text(won)
+        expect(board.locator(".result")).not_to_contain_text("_")
+    label = browser.page.locator("#replay-label")
+    browser.page.get_by_label("Version", exact=True).focus()
+    browser.page.keyboard.press("Home")
+    shown = 1
+    while shown < final["version"]:  # every few versions: bidding, resolving, patronage
+        for _ in range(min(5, final["version"] - shown)):
+            browser.page.keyboard.press("ArrowRight")
+            shown += 1
+        expect(label).to_have_text(f"Version {shown} of {final['version']}")
+        expect(replay).to_contain_text("Result: ")
+        for asking in ("thinking", "are being", "is paid", "Your move", "Your turn", "deadline", "Seal my bid"):
+            expect(browser.page.locator("main")).not_to_contain_text(asking)

@@ -37,6 +37,8 @@ def test_a_game_against_a_bot_resigned_with_confirmation_then_a_rematch(players:
     page.get_by_role("button", name="Yes, resign").click()
     expect(page.locator(".status")).to_contain_text("Game over. Winner: ")
     expect(page.get_by_role("button", name="Resign…")).to_have_count(0)
+    # The board says so too: the bot's seat won, though no card decided it.
+    expect(page.locator(".board .coup-final .result")).to_have_text(re.compile(r"^Game over: .+ \(seat 1\) wins\.$"))
 
     page.get_by_role("button", name="Rematch").click()
     expect(page).not_to_have_url(re.compile(first_id))

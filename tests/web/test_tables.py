@@ -54,8 +54,9 @@ def test_a_revolution_round_resolves_in_every_context(players: Callable[..., Pla
         expect(person.page.get_by_text(re.compile(r"^Round 2 of at most"))).to_be_visible()
         # Once revealed, every seat's bid is on the table, and the log tells it in words.
         bids = person.page.get_by_role("table", name="Round 1 bids, as revealed")
-        expect(bids).to_contain_text("Bruno (seat 1)Priest: 1 force, 1 blackmail, 3 gold")
-        expect(bids).to_contain_text("Merchant: 1 force, 3 gold")
+        expect(bids).to_contain_text("Bruno (seat 1) Priest: 1 force, 1 blackmail, 3 gold", use_inner_text=True)
+        expect(bids).to_contain_text("Merchant: 1 force, 3 gold", use_inner_text=True)
+        expect(bids.locator(".tip-text").first).to_contain_text("The winning bid gets")  # a character explains itself
         expect(person.page.locator("#feed")).to_contain_text("the bids are revealed")
         expect(person.page.locator("#feed")).not_to_contain_text("BidsRevealed")
     ana.shot(shots, "revolution-resolved")

@@ -20,12 +20,12 @@ function card(view, id, {hidden = false, lost = false} = {}) {
     cardName(view, id)), tipsOf("coup")[id]);
 }
 
-function actionLine(view, seatName, cls = "coup-action") {
+function actionLine(view, seatName, cls = "coup-action", tag = "p") {
   const action = view.action;
   if (!action) return null;
   const claim = action.claim ? ` claiming the ${cardName(view, action.claim)}` : "";
   const target = action.target !== null && action.target !== undefined ? ` ${seatName(action.target)}` : "";
-  return h("p", {class: cls}, h("strong", {}, seatName(action.seat)), ` ${VERBS[action.type] || action.type}${target}${claim}`,
+  return h(tag, {class: cls}, h("strong", {}, seatName(action.seat)), ` ${VERBS[action.type] || action.type}${target}${claim}`,
     action.paid ? ` (paid ${action.paid})` : "");
 }
 
@@ -41,6 +41,11 @@ const ORDERS = [
    order: {decision: "react", when: {action: "steal", targeted: true, holding: "ambassador"}, answer: {type: "block", card: "ambassador"}}},
   {label: "Always block an assassination of me with the Contessa if I hold it",
    order: {decision: "react", when: {action: "assassinate", targeted: true, holding: "contessa"}, answer: {type: "block", card: "contessa"}}},
+  // Listed after the blocks: when one of those is on and answers, these are not reached.
+  {label: "Never challenge a steal from me (a block above, if on, comes first)",
+   order: {decision: "react", when: {action: "steal", targeted: true, blocking: false}, answer: {type: "pass"}}},
+  {label: "Never challenge an assassination of me (a block above, if on, comes first)",
+   order: {decision: "react", when: {action: "assassinate", targeted: true, blocking: false}, answer: {type: "pass"}}},
 ];
 
 /** Why ``me`` must give up a card now: the latest challenge, assassination or coup that costs it one. */
@@ -69,34 +74,50 @@ export const coup = {
   board(game, {seatName, replay = false}) {
     const view = game.view;
     const live = !replay && game.status === "active";
+    // The end: the result and the final state only, nothing left on the table (live or replayed).
+    const ended = game.status === "finished" && (!replay || view?.phase === "over" || (view?.winner ?? null) !== null);
     if (!view) return h("p", {}, "The cards are dealt when every seat is taken.");
     const seats = view.seats.map((seat) => {
       const mine = seat.hand !== undefined;
       const faces = mine ? seat.hand : seat.shown;  // shown: every card, in a finished game's replay
       const hidden = faces ? faces.map((id) => card(view, id)) : Array.from({length: seat.influence}, () => card(view, null, {hidden: true}));
-      return h("article", {class: ["coup-seat", mine && "mine", !seat.alive && "exiled", view.turn === seat.seat && "on-turn"],
+      const onTurn = view.turn === seat.seat && view.phase !== "over" && !ended;
+      return h("article", {class: ["coup-seat", mine && "mine", !seat.alive && "exiled", onTurn && live && "on-turn",
+                                   ended && (seat.seat === view.winner || (view.winner == null && game.winners?.includes(seat.seat))) && "winner"],
                            "aria-label": seatName(seat.seat), dataset: {seat: seat.seat}},
-        h("h3", {}, seatName(seat.seat), mine ? " · you" : "", view.turn === seat.seat && view.phase !== "over" ? (live ? " · to play" : " · had the turn") : ""),
+        h("h3", {}, seatName(seat.seat), mine ? " · you" : "", onTurn ? (live ? " · to play" : " · had the turn") : "",
+          ended && (seat.seat === view.winner || (view.winner == null && game.winners?.includes(seat.seat))) ? " · the winner" : ""),
         h("p", {class: "coins"}, h("span", {class: "coin-count"}, String(seat.coins)), seat.coins === 1 ? " coin" : " coins"),
         h("div", {class: "cards", "aria-label": mine ? "your cards" : "cards"}, hidden, seat.revealed.map((id) => card(view, id, {lost: true}))),
         !seat.alive ? h("p", {class: "muted"}, "Exiled") : null);
     });
+    if (ended) {
+      const standing = view.seats.filter((seat) => seat.alive);
+      // A game ended by the platform (a resignation) has its winners on the game, not in the view.
+      const winners = view.winner !== null && view.winner !== undefined ? [view.winner] : (game.winners || []);
+      return h("div", {class: "coup"},
+        h("div", {class: "coup-seats"}, seats),
+        h("div", {class: "coup-centre coup-final"},
+          h("p", {class: "result"}, winners.length ? `Game over: ${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}.` : "Game over."),
+          h("p", {}, `Final state after ${view.turn_number} turns: ${standing.map((seat) => `${seatName(seat.seat)} with ${
+            seat.influence ?? (seat.hand || seat.shown || []).length} influence and ${seat.coins} coin${seat.coins === 1 ? "" : "s"}`).join("; ") || "nobody standing"}; `,
+            `treasury ${view.treasury} coins, court deck ${view.deck_size} cards.`)));
+    }
     const window = view.window;
     return h("div", {class: "coup"},
       h("div", {class: "coup-seats"}, seats),
       h("div", {class: "coup-centre"},
         h("p", {}, `Treasury: ${view.treasury} coins · court deck: ${view.deck_size} cards · turn ${view.turn_number}`),
-        actionLine(view, seatName),
-        view.block ? h("p", {class: "coup-block"}, h("strong", {}, seatName(view.block.seat)),
+        live ? actionLine(view, seatName) : view.action ? h("p", {class: "coup-history"}, "At this version: ", actionLine(view, seatName, "past-action", "span")) : null,
+        view.block ? h("p", {class: "coup-block"}, live ? null : "At this version: ", h("strong", {}, seatName(view.block.seat)),
           ` blocks claiming the ${cardName(view, view.block.card)}`) : null,
         window && live ? h("p", {class: "coup-window"}, `${window.kind === "block" ? "The block" : window.kind === "block_offer" ? "Block offer" : "Reactions"}: waiting for `,
           window.waiting.map(seatName).join(", ") || "nobody") : null,
         window && !live ? h("p", {class: "coup-window"}, `${window.kind === "block" ? "The block" : window.kind === "block_offer" ? "A block" : "Reactions"} could still come from `,
           window.waiting.map(seatName).join(", ") || "nobody") : null,
         window && game.deadline && live ? h("p", {class: "coup-clock"}, "The window closes in ", countdown(game.deadline)) : null,
-        view.exchange?.drawn ? h("p", {}, "You drew: ", view.exchange.drawn.map((id) => card(view, id)),
-          ` Keep ${view.exchange.keep}.`) : null,
-        view.winner !== null && view.winner !== undefined ? h("p", {class: "result"}, `${seatName(view.winner)} wins.`) : null));
+        view.exchange?.drawn && live ? h("p", {}, "You drew: ", view.exchange.drawn.map((id) => card(view, id)),
+          ` Keep ${view.exchange.keep}.`) : null));
   },
   redrawOnFeed(game, item) {
     return game.awaiting_kinds?.[game.seat] === "reveal" && ["ChallengeSettled", "ActionSucceeded", "ActionDeclared"].includes(item.type);

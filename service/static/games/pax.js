@@ -3,7 +3,7 @@
 
 import {h, titleCase} from "../dom.js";
 import {actionForms} from "./generic.js";
-import {tipsOf, withTip} from "../tips.js";
+import {paxCardWords, paxRegimes, tipsOf, withTip} from "../tips.js";
 import {awaitedWords} from "../words.js";
 
 const nameOf = (view, id) => view.cards?.[id]?.name || view.names?.[id] || titleCase(id);
@@ -11,8 +11,44 @@ const nameOf = (view, id) => view.cards?.[id]?.name || view.names?.[id] || title
 function cardTile(view, id, extra = null) {
   const card = view.cards?.[id];
   return h("div", {class: ["pax-card", card?.category && `cat-${card.category}`]},
-    withTip(h("strong", {}, nameOf(view, id)), tipsOf("pax")[id]), card?.category ? h("small", {}, ` ${card.category}`) : null, extra);
+    withTip(h("strong", {}, nameOf(view, id)), tipFor(view, id)), card?.category ? h("small", {}, ` ${card.category}`) : null, extra);
 }
+
+/** A card's name that explains the card on hover, focus or tap. */
+const tipped = (view, id) => withTip(h("span", {}, nameOf(view, id)), tipFor(view, id));
+
+/** The words of a card: from the table's own card definitions when the view carries them (a
+ * custom set too), else from the starter set's file. */
+function tipFor(view, id) {
+  const card = view.cards?.[id];
+  if (!card) return tipsOf("pax")[id];
+  const regimes = Object.fromEntries(Object.entries(view.cards).filter(([, c]) => c.category === "regime").map(([key, c]) => [key, c.name]));
+  if (view.regime?.id) regimes[view.regime.id] ??= view.regime.name;
+  return paxCardWords({id, ...card}, {...paxRegimes, ...regimes});
+}
+const cardList = (view, ids) => (ids.length ? ids.map((id, i) => [i ? ", " : "", tipped(view, id)]) : "—");
+
+/** "(its rail connection, 3 gold)": an upgrade's oval by what it builds, never by its index
+ * (an ordinal only when the card prints two of the same kind). */
+function ovalWords(ovals, index) {
+  const oval = ovals[index];
+  if (!oval) return "(a connection)";
+  const twin = ovals.filter((o) => o.connection === oval.connection).length > 1;
+  return `(its ${twin ? `${index === 0 ? "first" : "second"} ` : ""}${oval.connection} connection${oval.cost !== undefined ? `, ${oval.cost} gold` : ""}${
+    oval.trunk ? ", a trunk line" : ""})`;
+}
+
+/** " (turned: the Maderista)" once a manifesto turned the hacendado; nothing while loyal. */
+function hacendadoSide(view, hacendado) {
+  if (hacendado.side === null || hacendado.side === undefined || hacendado.side === "loyalist") return "";
+  const turned = view.cards?.[hacendado.card]?.orientations?.[hacendado.side]?.name;
+  return ` (turned${turned ? `: the ${turned}` : ""})`;
+}
+
+/** Why a game of Pax ended, in words (GameDecided's reason). */
+const END_WORDS = {succession: "Díaz is toppled: a succession", annexation: "Díaz is toppled: an annexation", coup: "Díaz is toppled: a coup",
+                   revolt: "Díaz is toppled: a revolt", diaz_survives: "Díaz survived the last topple: the richest seat wins",
+                   turn_limit: "the turn limit: the richest seat wins"};
 
 const GOLD_WHY = {income: "income", buy: "a purchase", sell: "a sale", bribe: "a bribe", payroll: "payroll"};
 const STEPS = {actions: "actions", discard: "discards", restore: "the market is restored", income: "income",
@@ -54,13 +90,15 @@ function actionWords(action, name, seatName) {
   }
 }
 
-/** The decision the game waits on, in words: who decides what, and which card asks it. */
-function decisionWords(view, seatName) {
+/** The decision the game waits on, in words: who decides what, and which card asks it (in the
+ * past tense at a replayed version: nobody is asked anything any more). */
+function decisionWords(view, seatName, live = true) {
   const d = view.decision;
   const name = cardNamer(view);
   const from = d.source || d.card ? ` (${name(d.source || d.card)})` : "";
-  if (d.seat === null || d.seat === undefined) return `Being settled: ${titleCase(d.kind).toLowerCase()}${from}`;
-  return `Decision: ${seatName(d.seat)} ${awaitedWords("pax", d.kind)}${from}`;
+  if (d.seat === null || d.seat === undefined) return `${live ? "Being settled" : "At this version, being settled"}: ${titleCase(d.kind).toLowerCase()}${from}`;
+  return live ? `Decision: ${seatName(d.seat)} ${awaitedWords("pax", d.kind)}${from}`
+    : `At this version, ${seatName(d.seat)} was still ${awaitedWords("pax", d.kind)}${from}`;
 }
 
 export function describePax(item, game, {seatName, feed = []}) {
@@ -97,7 +135,7 @@ export function describePax(item, game, {seatName, feed = []}) {
     case "ToppleStarted": return `${seatName(d.buyer)} buys ${name(d.card)}: a topple under ${name(d.regime)}, ${d.prestige} counts, Díaz holds ${d.diaz}`;
     case "ToppleResolved": return d.topplers?.length ? `Díaz falls: ${d.topplers.map(seatName).join(" and ")} beat their rivals` : "Díaz survives the topple";
     case "ToppleLeftMarket": return `${name(d.card)} leaves the market`;
-    case "GameDecided": return `The game ends (${String(d.reason ?? "").replace(/_/g, " ")}): ${(d.winners || []).map(seatName).join(" and ")} ${(d.winners || []).length === 1 ? "wins" : "share the win"}`;
+    case "GameDecided": return `The game ends (${END_WORDS[d.reason] || String(d.reason ?? "").replace(/_/g, " ")}): ${(d.winners || []).map(seatName).join(" and ")} ${(d.winners || []).length === 1 ? "wins" : "share the win"}`;
     default: return null;
   }
 }
@@ -111,8 +149,8 @@ export const pax = {
     if (!view) return h("p", {}, "The market is dealt when every seat is taken.");
     const me = view.players.find((p) => p.seat === view.seat);
     return h("div", {class: "pax"},
-      h("p", {class: "regime"}, h("strong", {}, `Regime: ${view.regime.name}`),
-        ` · mines ${view.regime.mines} · economy ${view.regime.economy} · topple prestige ${view.regime.topple_prestige}`,
+      h("p", {class: "regime"}, h("strong", {}, "Regime: ", withTip(h("span", {}, view.regime.name), tipFor(view, view.regime.id))),
+        ` · mines pay ${view.regime.mines} · economy ${view.regime.economy} · a topple counts ${titleCase(view.regime.topple_prestige)} prestige`,
         view.depression ? " · depression" : "", ` · turn ${view.turn} · ${titleCase(view.phase)}`,
         view.active !== undefined && view.active !== null ? (live ? ` · ${seatName(view.active)} acts (${view.actions_left} actions left)`
           : ` · ${seatName(view.active)} had the turn`) : ""),
@@ -128,14 +166,15 @@ export const pax = {
         h("thead", {}, h("tr", {}, ["Seat", "Gold", "Hand", "Hacendado", "Tableau", "Troops", "Prestige", "Income"].map((c) => h("th", {scope: "col"}, c)))),
         h("tbody", {}, view.players.map((p) => h("tr", {class: [p.seat === view.seat && "mine"]},
           h("th", {scope: "row"}, seatName(p.seat)), h("td", {}, p.gold), h("td", {}, p.hand_count),
-          h("td", {}, nameOf(view, p.hacendado.card)),
-          h("td", {}, [...p.enterprises.map((e) => nameOf(view, e.card)), ...p.partners.map((c) => nameOf(view, c.card ?? c))].join(", ") || "—"),
-          h("td", {}, (p.troops.length + p.army.length) || "—"),
+          h("td", {class: "hacendado"}, tipped(view, p.hacendado.card), hacendadoSide(view, p.hacendado)),
+          h("td", {}, cardList(view, [...p.enterprises.map((e) => e.card), ...p.partners.map((c) => c.card ?? c)])),
+          h("td", {}, cardList(view, p.troops || [])),
           h("td", {}, Object.entries(p.prestige).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(", ") || "—"),
           h("td", {}, p.income)))))),
       me ? h("p", {}, `Your gold: ${me.gold}`) : null,
-      view.decision ? h("p", {class: "pax-decision"}, decisionWords(view, seatName)) : null,
-      view.result ? h("p", {class: "result"}, `Over: ${view.result.reason ?? ""}`) : null);
+      view.decision && !view.result ? h("p", {class: "pax-decision"}, decisionWords(view, seatName, live)) : null,
+      view.result ? h("p", {class: "result"}, `Game over (${END_WORDS[view.result.reason] || String(view.result.reason ?? "").replace(/_/g, " ")}): ${
+        (view.result.winners || []).map(seatName).join(" and ") || "nobody"} ${(view.result.winners || []).length > 1 ? "share the win" : "wins"}.`) : null);
   },
   actions(game, post, {seatName}) {
     const view = game.view;
@@ -145,7 +184,7 @@ export const pax = {
       if (a.enterprise) parts.push(nameOf(view, a.enterprise));
       if (a.side !== undefined) parts.push(`(its ${titleCase(String(a.side)).toLowerCase()} side)`);
       if (a.face !== undefined) parts.push(`as ${view.cards?.[a.card]?.faces?.[a.face]?.name || `face ${a.face + 1}`}`);
-      if (a.oval !== undefined) parts.push(`(connection ${a.oval + 1}${view.cards?.[a.enterprise]?.ovals?.[a.oval]?.connection ? `: ${view.cards[a.enterprise].ovals[a.oval].connection}` : ""})`);
+      if (a.oval !== undefined) parts.push(ovalWords(view.cards?.[a.enterprise]?.ovals || [], a.oval));
       if (a.to !== undefined) parts.push(`to ${typeof a.to === "string" ? (a.to === "hacendado" ? "your private army" : nameOf(view, a.to))
         : typeof a.to === "number" ? seatName(a.to) : Object.entries(a.to).map(([k, v]) => `${titleCase(k).toLowerCase()} ${
           typeof v === "string" && (view.cards?.[v] || view.names?.[v]) ? nameOf(view, v) : v}`).join(", ")}`);

@@ -7,11 +7,22 @@ import {tipsOf, withTip} from "../tips.js";
 
 const PHASES = {bidding: "bids are being sealed", resolution: "the characters are being resolved",
                 patronage: "patronage is paid", over: "the game is over"};
+/** The same at a replayed version: history, not a prompt. */
+const PAST_PHASES = {bidding: "bids were being sealed", resolution: "the characters were being resolved",
+                     patronage: "patronage was being paid", over: "the game is over"};
+const END_WORDS = {board_full: "the city's areas are full", round_limit: "the last round is played"};
 const KINDS = ["force", "blackmail", "gold"];
 const characterName = (id) => titleCase(id);
 const areaName = (id) => titleCase(id);
 const bidWords = (bids) => Object.entries(bids || {}).map(([c, t]) => `${tokens(t)} on the ${characterName(c)}`).join("; ") || "nothing";
 const tokens = (hand) => KINDS.filter((k) => hand?.[k]).map((k) => `${hand[k]} ${k}`).join(", ") || "nothing";
+
+/** A revealed bid: each character (explaining itself) and the tokens on it, or "forfeit". */
+function bidCells(bids) {
+  const placed = Object.entries(bids || {});
+  return placed.length ? placed.map(([c, t], i) => [i ? "; " : "", withTip(h("span", {}, characterName(c)), tipsOf("revolution")[c]), `: ${tokens(t)}`])
+    : "forfeit";
+}
 
 /** The latest round with results: each character's winner, then what a Spy or an Apothecary
  * did to the cubes afterwards (so the results agree with the city), and every seat's bid. */
@@ -46,7 +57,7 @@ export const revolution = {
     const seats = Array.from({length: view.seats}, (_, s) => s);
     const results = lastRound(feed);
     return h("div", {class: "revolution"},
-      h("p", {}, `Round ${view.round} of at most ${view.max_rounds} · ${PHASES[view.phase] || titleCase(view.phase)}`),
+      h("p", {}, `Round ${view.round} of at most ${view.max_rounds} · ${(live || view.result ? PHASES : PAST_PHASES)[view.phase] || titleCase(view.phase)}`),
       h("div", {class: "scroll"}, h("table", {class: "rev-seats"},
         h("caption", {}, "Factions"),
         h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Seat"), h("th", {scope: "col"}, "Support"),
@@ -65,14 +76,16 @@ export const revolution = {
           seats.map((s) => h("td", {class: area.controlled_by === s ? "control" : null}, area.cubes[s] || ""))))))),
       view.revealed_bids && !results?.bids ? h("div", {class: "scroll"}, h("table", {class: "rev-bids"}, h("caption", {}, "Bids revealed"),
         h("tbody", {}, view.revealed_bids.map((bids, s) => h("tr", {}, h("th", {scope: "row"}, seatName(s)),
-          h("td", {}, Object.entries(bids || {}).map(([c, t]) => `${titleCase(c)}: ${tokens(t)}`).join("; ") || "forfeit")))))) : null,
+          h("td", {}, bidCells(bids))))))) : null,
       results ? h("section", {class: "rev-results", "aria-label": `Round ${results.round} results`},
         h("h3", {}, `Round ${results.round} results`),
         h("ul", {}, results.results.map((r) => h("li", {}, resultLine(r, seatName)))),
         results.bids ? h("div", {class: "scroll"}, h("table", {class: "rev-bids"}, h("caption", {}, `Round ${results.round} bids, as revealed`),
           h("tbody", {}, results.bids.map((bids, s) => h("tr", {}, h("th", {scope: "row"}, seatName(s)),
-            h("td", {}, Object.entries(bids || {}).map(([c, t]) => `${characterName(c)}: ${tokens(t)}`).join("; ") || "forfeit")))))) : null) : null,
-      view.result ? h("p", {class: "result"}, `Final support: ${view.result.support.map((v, s) => `${seatName(s)} ${v}`).join(", ")}`) : null);
+            h("td", {}, bidCells(bids))))))) : null) : null,
+      view.result ? h("p", {class: "result"}, `Game over (${END_WORDS[view.result.reason] || titleCase(view.result.reason ?? "").toLowerCase()}): ${
+        (view.result.winners || []).map(seatName).join(" and ") || "nobody"} ${(view.result.winners || []).length > 1 ? "share the win" : "wins"}. Final support: ${
+        view.result.support.map((v, s) => `${seatName(s)} ${v}`).join(", ")}.`) : null);
   },
   decisionKey(game) {
     return [game.view?.my_bid, game.view?.bid_limits, game.view?.round, game.view?.decision];

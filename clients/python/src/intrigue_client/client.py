@@ -454,6 +454,49 @@ class Client:
         return cast(list[Delivery], self._json("GET", f"/v1/me/webhooks/{webhook_id}/deliveries",
                                                retry=True)["deliveries"])
 
+    # ------------------------------------------------------------------ tournaments
+    def create_tournament(self, game: str, seats_per_table: int, rounds: int, starts_at: str, min_players: int, *,
+                          max_players: int | None = None, time_control: TimeControl | None = None,
+                          options: Mapping[str, Any] | None = None, rated: bool = True,
+                          round_seconds: int | None = None, name: str | None = None) -> dict[str, Any]:
+        """``POST /v1/tournaments``: a Swiss tournament of ``game`` (``starts_at`` in ISO 8601, UTC)."""
+        body: dict[str, Any] = {"game": game, "seats_per_table": seats_per_table, "rounds": rounds,
+                                "starts_at": starts_at, "min_players": min_players, "max_players": max_players,
+                                "options": dict(options or {}), "rated": rated}
+        if time_control is not None:
+            body["time_control"] = dict(time_control)
+        if round_seconds is not None:
+            body["round_seconds"] = round_seconds
+        if name is not None:
+            body["name"] = name
+        return cast(dict[str, Any], self._json("POST", "/v1/tournaments", body=body))
+
+    def tournaments(self, status: str = "open", *, limit: int | None = None,
+                    cursor: str | None = None) -> dict[str, Any]:
+        """``GET /v1/tournaments?status=open|running|finished``: one page, oldest first."""
+        params = _params(status=status, limit=limit, cursor=cursor)
+        return cast(dict[str, Any], self._json("GET", "/v1/tournaments", params=params, retry=True))
+
+    def tournament(self, tournament_id: str) -> dict[str, Any]:
+        """``GET /v1/tournaments/<id>``: settings, standings, every round's tables and results."""
+        return cast(dict[str, Any], self._json("GET", f"/v1/tournaments/{tournament_id}", retry=True))
+
+    def join_tournament(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/<id>/join`` before the start (joining twice is harmless, so it is retried)."""
+        return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/join", retry=True))
+
+    def leave_tournament(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/<id>/leave`` before the start."""
+        return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/leave"))
+
+    def start_tournament(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/<id>/start``: its creator starts it early, once ``min_players`` joined."""
+        return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/start"))
+
+    def withdraw_from_tournament(self, tournament_id: str) -> dict[str, Any]:
+        """``POST /v1/tournaments/<id>/withdraw``: never paired again; your running games there are resigned."""
+        return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/withdraw"))
+
     # ------------------------------------------------------------------ transparency log
 
     def keys(self) -> list[SigningKey]:

@@ -259,7 +259,7 @@ class MessagePage(TypedDict):
     messages_after: str | None
 
 
-WebhookEvent = Literal["your_turn", "deadline_soon", "game_over"]
+WebhookEvent = Literal["your_turn", "deadline_soon", "game_over", "invited", "tournament_round", "tournament_over"]
 
 
 class WebhookCreated(TypedDict):
