@@ -294,13 +294,16 @@ def test_a_game_that_pauses_weekends_runs_each_seats_clock_on_its_own_weekdays(c
     changed = kiwi.request("PATCH", "/v1/me", {"timezone": "Pacific/Auckland"})
     assert changed.status_code == 200 and changed.json()["timezone"] == "Pacific/Auckland"
     for seat_zero, seat_one in ((kiwi, londoner), (londoner, kiwi)):
+        # The game starts with the second join, between these two moments (a view's times are rounded).
+        before = datetime.now(UTC) - timedelta(seconds=1)
         game_id = two_player_coup(seat_zero, seat_one, seconds_per_move=6 * 3600, pause_weekends=True)
+        after = datetime.now(UTC) + timedelta(seconds=1)
         view = seat_zero.game(game_id)
         assert view["time_control"]["pause_weekends"] is True and view["awaiting"] == [0]
         zone = ZoneInfo("Pacific/Auckland" if seat_zero is kiwi else "UTC")
-        started = parse_time(view["updated_at"])
-        expected = weekday_minutes_later(started, 6 * 60, zone)
-        assert abs((parse_time(view["deadlines"]["0"]) - expected).total_seconds()) <= 60, (zone, view["deadlines"])
+        deadline = parse_time(view["deadlines"]["0"])
+        earliest, latest = (weekday_minutes_later(moment, 6 * 60, zone) for moment in (before, after))
+        assert earliest - timedelta(minutes=1) <= deadline <= latest + timedelta(minutes=1), (zone, deadline)
 
 
 def stand_in_name(who: Client, game_id: str, base: str) -> str:
