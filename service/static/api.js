@@ -151,6 +151,7 @@ export async function revealIfDue(game) {
   if (game.status !== "starting" || game.entropy?.[String(game.seat)] !== "committed") return null;
   return (await api("POST", `/v1/games/${game.id}/reveal`, {body: {secret}})).game;
 }
+
 // The correspondence community (issue 50): your account and vacation, seats offered to substitutes.
 export const community = {
   me: () => api("GET", "/v1/me"),
@@ -159,6 +160,7 @@ export const community = {
   endVacation: () => api("DELETE", "/v1/me/vacation"),
   seekingSubstitute: (query) => api("GET", `/v1/games?seeking_substitute=true&${query}`),
   takeSeat: (gameId, seat) => api("POST", `/v1/games/${gameId}/join`, {body: {seat}}),
+};
 
 /** Swiss tournaments (docs/tournaments.md): the few calls the tournament pages make. */
 export const tournaments = {
