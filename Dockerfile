@@ -8,6 +8,8 @@ COPY projections projections
 COPY engine engine
 COPY workers workers
 COPY service service
+# The JavaScript SDK the web client imports, shipped with its static files (service/webclient.py).
+COPY clients/js/src service/static/sdk
 # The versions CI ran (constraints.txt; .ci/lock refreshes it).
 RUN pip install --no-cache-dir -c constraints.txt '.[prod]'
 # The processes run as an unprivileged user, not root.

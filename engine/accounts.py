@@ -40,13 +40,16 @@ class Accounts:
         self._revocations = 0  # revocations heard so far
         self._add_token = LeanScript(client, _ADD_TOKEN)
 
-    def create_player(self, name: str) -> tuple[Player, str]:
-        """Register a player; the token is returned once and only its hash is kept."""
-        player = Player(id=secrets.token_hex(8), name=name)
+    def create_player(self, name: str, bot: bool = False) -> tuple[Player, str]:
+        """Register a player (``bot``: a bot account); the token is returned once and only its hash is kept."""
+        player = Player(id=secrets.token_hex(8), name=name, bot=bot)
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
         pipe = self.redis.pipeline()
-        pipe.hset(self.keys.player(player.id), mapping={"name": name, "created_at": utc_now()})
+        pipe.hset(self.keys.player(player.id), mapping={"name": name, "created_at": utc_now(),
+                                                        **({"bot": "1"} if bot else {})})
+        if bot:
+            pipe.sadd(bot_accounts_key(self.keys), player.id)
         pipe.hset(self.keys.player_tokens(player.id), token_id(hashed),
                   canonical_json({"hash": hashed, "created_at": utc_now()}))
         pipe.hset(self.keys.tokens(), hashed, player.id)
@@ -54,22 +57,25 @@ class Accounts:
         pipe.execute()
         return player, token
 
-    def issue_token(self, player: Player, ceiling: int = 0) -> dict[str, Any]:
+    def issue_token(self, player: Player, ceiling: int = 0, scopes: list[str] | None = None) -> dict[str, Any]:
         """Another token for ``player`` (to rotate one: issue, then revoke the old). Shown once.
 
         ``ceiling`` (0: none) bounds the tokens a player holds, counted and added in one step.
+        ``scopes`` limits what the token may do (None: everything its player may).
         """
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
-        issued = {"id": token_id(hashed), "created_at": utc_now()}
+        issued: dict[str, Any] = {"id": token_id(hashed), "created_at": utc_now()}
+        kept: dict[str, Any] = {"hash": hashed, "created_at": issued["created_at"]}
+        if scopes is not None:
+            kept["scopes"] = sorted(set(scopes))
         added = self._add_token(keys=[self.keys.player_tokens(player.id)],
-                                args=[ceiling, issued["id"], canonical_json({"hash": hashed,
-                                                                            "created_at": issued["created_at"]})])
+                                args=[ceiling, issued["id"], canonical_json(kept)])
         if not added:
             raise Conflict("too_many_tokens", f"you already hold {ceiling} tokens (at most {ceiling}); "
                                               "revoke one with DELETE /v1/me/tokens/<id> first")
         self.redis.hset(self.keys.tokens(), hashed, player.id)
-        return {**issued, "token": token, "last_used_at": None}
+        return {**issued, "token": token, "last_used_at": None, "scopes": kept.get("scopes")}
 
     def tokens_of(self, player: Player, current: str | None = None) -> list[dict[str, Any]]:
         """The player's tokens, oldest first: ids and dates, never a token or its hash."""
@@ -84,7 +90,8 @@ class Accounts:
             ident = raw_id.decode()
             last = used.get(raw_id)
             listed.append({"id": ident, "created_at": found["created_at"],
-                           "last_used_at": last.decode() if last else None, "current": ident == current_id})
+                           "last_used_at": last.decode() if last else None, "current": ident == current_id,
+                           "scopes": found.get("scopes")})
         return sorted(listed, key=lambda item: (item["created_at"], item["id"]))
 
     def revoke_token(self, player: Player, ident: str) -> None:
@@ -132,13 +139,16 @@ class Accounts:
             return None
         player_id = player_id.decode()
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(self.keys.player(player_id), "name")
+        pipe.hmget(self.keys.player(player_id), "name", "bot")
         pipe.hset(self.keys.tokens_used(player_id), token_id(hashed), utc_now())
+        pipe.hget(self.keys.player_tokens(player_id), token_id(hashed))
         # A token issued before tokens were listed joins its player's list when first seen.
         pipe.hsetnx(self.keys.player_tokens(player_id), token_id(hashed),
                     canonical_json({"hash": hashed, "created_at": utc_now()}))
-        name, _, _ = pipe.execute()
-        player = Player(player_id, name.decode() if name else "")
+        (name, bot), _, kept, _ = pipe.execute()
+        scopes = orjson.loads(kept).get("scopes") if kept else None
+        player = Player(player_id, name.decode() if name else "", frozenset(scopes) if scopes is not None else None,
+                        bot=bool(bot))
         if len(self.players) > 100_000:
             self.players.clear()
         if epoch is not None and watcher.live and watcher.epoch == epoch and self._revocations == heard:
@@ -171,6 +181,11 @@ def token_id(hashed: str) -> str:
     """A token's public id, from its hash: names it in lists and revocations, proves nothing."""
     return hashlib.sha256(f"id:{hashed}".encode()).hexdigest()[:16]
 
+
+
+def bot_accounts_key(keys: Keys) -> str:
+    """The set of bot accounts' ids: the leaderboards leave them out."""
+    return f"{keys.prefix}:bot_accounts"
 
 
 def token_hash(token: str) -> str:

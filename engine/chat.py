@@ -153,7 +153,7 @@ class Chat:
         if count > rate:
             wait = round(60 - now % 60, 3)
             raise Limited("chat_rate_limited", f"at most {rate} messages a minute; retry in {wait:.0f} s",
-                          retry_after=wait)
+                          retry_after=wait, policy="chat")
 
 
 #: The key of a read message that holds its two players' ids: the engine's, dropped by :func:`public`.

@@ -36,7 +36,7 @@ def index_player(pipe: Any, keys: Keys, player_id: str, name: str) -> None:
     pipe.zadd(names_key(keys), {f"{fold(name)}\x00{player_id}": 0})
 
 
-def find_by_prefix(client: redis.Redis, keys: Keys, prefix: str, limit: int = MAX_RESULTS) -> list[dict[str, str]]:
+def find_by_prefix(client: redis.Redis, keys: Keys, prefix: str, limit: int = MAX_RESULTS) -> list[dict[str, Any]]:
     """Players whose name starts with ``prefix`` (any case), in name order: ids and names."""
     folded = fold(prefix)
     members = client.zrange(names_key(keys), f"[{folded}", f"[{folded}\xff", bylex=True, offset=0,
@@ -46,9 +46,9 @@ def find_by_prefix(client: redis.Redis, keys: Keys, prefix: str, limit: int = MA
         return []
     pipe = client.pipeline(transaction=False)
     for player_id in ids:
-        pipe.hget(keys.player(player_id), "name")
-    return [{"id": player_id, "name": name.decode()}
-            for player_id, name in zip(ids, pipe.execute(), strict=True) if name is not None]
+        pipe.hmget(keys.player(player_id), "name", "bot")
+    return [{"id": player_id, "name": name.decode(), **({"bot_account": True} if bot else {})}
+            for player_id, (name, bot) in zip(ids, pipe.execute(), strict=True) if name is not None]
 
 
 def backfill(client: redis.Redis, keys: Keys) -> int:

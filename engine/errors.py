@@ -84,6 +84,7 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
     "too_many_streams": (Limited, "too many event streams open at once for this player or address"),
     "not_creator": (Forbidden, "only the game's creator may cancel it (a tournament's, start it)"),
     "not_invited": (Forbidden, "the game takes only the players invited to it"),
+    "humans_only": (Forbidden, "the game's creator keeps bot accounts out of it"),
     "player_not_found": (NotFound, "no player has this id"),
     "leaderboard_not_found": (NotFound, "the server hosts no game of this name to rank players in"),
     "game_started": (Conflict, "the game has started: too late to leave or cancel it (resign instead)"),

@@ -7,7 +7,7 @@ Kept apart from the parts of the engine that make them (``engine.commit``, ``eng
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from events.envelope import Envelope
@@ -18,6 +18,10 @@ from projections.record import Record
 class Player:
     id: str
     name: str
+    #: What the token it was found by may do (service/scopes.py); None: everything.
+    scopes: frozenset[str] | None = field(default=None, compare=False)
+    #: A bot account (registered with ``"bot": true``): shown as a bot, kept off leaderboards.
+    bot: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

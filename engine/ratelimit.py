@@ -38,6 +38,22 @@ local wait = take_all_tokens(gates, now)
 return tostring(wait)
 """
 
+# KEYS: the buckets. ARGV: each bucket's tokens per second and capacity, in turn. Spends
+# nothing; returns each bucket's tokens now (as strings), for the answer's RateLimit header.
+_LEFT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local left = {}
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local held = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens, at = tonumber(held[1]), tonumber(held[2])
+  if tokens == nil or at == nil then tokens, at = burst, now end
+  left[i] = tostring(math.min(burst, tokens + math.max(0, now - at) * rate))
+end
+return left
+"""
+
 
 class RateLimiter:
     """Takes tokens from buckets kept in Redis, one round trip per take."""
@@ -47,6 +63,7 @@ class RateLimiter:
         self.prefix = prefix
         self._take = LeanScript(client, _TAKE)
         self._take_all = LeanScript(client, _TAKE_ALL)
+        self._left = LeanScript(client, _LEFT)
 
     def key(self, bucket: Bucket, subject: str) -> str:
         return f"{self.prefix}:limit:{bucket.name}:{subject}"
@@ -87,6 +104,18 @@ class RateLimiter:
             return 0.0, ""
         return wait, self.empty_bucket(gates)
 
+    def left(self, gates: Sequence[Gate]) -> list[float]:
+        """The tokens each gate's bucket holds now, spending none: one round trip (one per
+        bucket on a cluster, where they live in several hash slots)."""
+        if not gates:
+            return []
+        groups = [list(gates)] if _same_node(self.redis) else [[gate] for gate in gates]
+        found: list[float] = []
+        for group in groups:
+            args = [value for gate in group for value in (gate.rate, gate.burst)]
+            found += [float(value) for value in self._left(keys=[gate.key for gate in group], args=args)]
+        return found
+
     def empty_bucket(self, gates: Sequence[Gate]) -> str:
         """The name of a bucket among ``gates`` that had no token (for a refusal's wording)."""
         empty = [gate.name for gate in gates if float(self.redis.hget(gate.key, "tokens") or gate.burst) < 1]
@@ -107,6 +136,6 @@ def limited(bucket_name: str, wait: float) -> Limited:
     address's ceiling over all its tokens has a code of its own."""
     if bucket_name == "address":
         return Limited("address_rate_limited", f"too many requests from your address, all its tokens together; "
-                                               f"retry in {wait:.2f} s", retry_after=round(wait, 3))
+                                               f"retry in {wait:.2f} s", retry_after=round(wait, 3), policy="address")
     return Limited("rate_limited", f"too many requests ({bucket_name}); retry in {wait:.2f} s",
-                   retry_after=round(wait, 3))
+                   retry_after=round(wait, 3), policy=bucket_name)

@@ -12,6 +12,7 @@ from typing import Any
 
 import redis
 
+from engine.accounts import bot_accounts_key
 from engine.chat import Chat, between_players, merge, public, visible
 from engine.commit import MAX_GAME_ID, CommitPath
 from engine.errors import Conflict, Forbidden, Invalid, NotFound
@@ -166,23 +167,68 @@ class Reading:
     # ---------------------------------------------------------------- ratings
     def player_profile(self, player_id: str) -> dict[str, Any]:
         """A player's public card: name, and rating and rated games played per title."""
-        name = self.redis.hget(self.keys.player(player_id), "name") if len(player_id) <= MAX_GAME_ID else None
+        name, bot = (self.redis.hmget(self.keys.player(player_id), "name", "bot") if len(player_id) <= MAX_GAME_ID
+                     else (None, None))
         if name is None:
             raise NotFound("player_not_found", "there is no player with this id")
         ratings = self.ratings.of_player(player_id, registry.available())
-        return {"id": player_id, "name": name.decode(), "ratings": ratings}
+        return {"id": player_id, "name": name.decode(), "ratings": ratings, **({"bot_account": True} if bot else {})}
 
-    def leaderboard(self, game: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
-        """The best rated players of ``game`` from ``offset``, with their names."""
+    def leaderboard(self, game: str, offset: int, limit: int, bots: bool = False
+                    ) -> tuple[list[dict[str, Any]], int | None]:
+        """The best rated players of ``game`` from ``offset``, with their names; bot accounts only with ``bots``."""
         if game not in registry.GAMES:
             raise NotFound("leaderboard_not_found", f"there is no game {game[:MAX_GAME_ID]!r} to rank players in")
-        entries, next_offset = self.ratings.page(game, offset, limit)
+        if bots:
+            entries, next_offset = self.ratings.page(game, offset, limit)
+        else:
+            entries, next_offset = humans_page(self.redis, self.ratings, bot_accounts_key(self.keys), game, offset,
+                                               limit)
         pipe = self.redis.pipeline(transaction=False)
         for entry in entries:
-            pipe.hget(self.keys.player(entry["player"]), "name")
-        for entry, name in zip(entries, pipe.execute() if entries else [], strict=True):
+            pipe.hmget(self.keys.player(entry["player"]), "name", "bot")
+        for entry, (name, bot) in zip(entries, pipe.execute() if entries else [], strict=True):
             entry["name"] = name.decode() if name else ""
+            if bot:
+                entry["bot_account"] = True
         return entries, next_offset
+
+
+def humans_page(client: redis.Redis, ratings: Ratings, bots_key: str, game: str, offset: int, limit: int
+                ) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of the leaderboard without bot accounts; ``offset`` counts humans only.
+
+    The bot accounts are few: the humans before ``offset`` are the ranks there less the bot
+    accounts ranked above, so a page reads the whole board's ranks of the bots, then whole
+    pages of the board until ``limit`` humans (and one more, to know another page follows).
+    """
+    bot_ids = sorted(raw.decode() for raw in client.smembers(bots_key))
+    board = ratings.leaderboard_key(game)
+    pipe = client.pipeline(transaction=False)
+    for bot_id in bot_ids:
+        pipe.zrevrank(board, bot_id)
+    bot_ranks = sorted(rank for rank in (pipe.execute() if bot_ids else []) if rank is not None)
+    skipped = set(bot_ids)
+    # The raw rank of the human at ``offset``: past every bot ranked before it.
+    start = offset
+    for rank in bot_ranks:
+        if rank <= start:
+            start += 1
+    entries: list[dict[str, Any]] = []
+    more = False
+    while True:
+        page, following = ratings.page(game, start, limit + 1)
+        for entry in page:
+            if entry["player"] in skipped:
+                continue
+            if len(entries) == limit:
+                more = True
+                break
+            entries.append({**entry, "rank": offset + len(entries) + 1})
+        if more or following is None:
+            break
+        start = following
+    return entries, (offset + limit if more else None)
 
 
 def _stream_ceilings(player_id: str | None, address: str, per_player: int, per_address: int) -> list[tuple[str, int]]:

@@ -198,4 +198,4 @@ def _too_many(full: tuple[str, int]) -> Limited:
     return Limited("too_many_streams",
                    f"too many event streams open at once (at most {ceiling} for your "
                    f"{'player' if ':player:' in key else 'address'}); close one first",
-                   retry_after=RETRY_AFTER_SECONDS)
+                   retry_after=RETRY_AFTER_SECONDS, policy="streams")

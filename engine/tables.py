@@ -79,7 +79,7 @@ class Tables:
                     max_open: int = 0, unlisted: bool = False, invite: Sequence[str] = (),
                     game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None,
                     min_reliability: int | None = None, substitutes: bool = True,
-                    tournament: str | None = None, round_: int | None = None) -> Record:
+                    tournament: str | None = None, round_: int | None = None, humans_only: bool = False) -> Record:
         """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
 
         With ``max_open`` the creator's open games are counted and the game created in one
@@ -87,7 +87,8 @@ class Tables:
         never pass the ceiling together. ``unlisted`` keeps it out of the lobby; with ``invite``
         only the players named (and its creator) may join, and each is told (``invited``).
         ``rated`` (default: whether no seat is a bot's) says whether the result moves ratings.
-        ``tournament`` and ``round_`` link a table of a tournament's round (``engine.tournaments``)."""
+        ``tournament`` and ``round_`` link a table of a tournament's round (``engine.tournaments``);
+        ``humans_only`` keeps bot accounts from joining."""
         if game not in registry.GAMES:
             raise Invalid("unknown_game", f"unknown game {game!r}; available: {', '.join(registry.available())}")
         rules = registry.load(game)
@@ -130,7 +131,7 @@ class Tables:
             "time_control": dict(time_control), "created_by": creator.id, "seed_hash": seed_commitment(seed),
             **({"bots": chosen_bots} if chosen_bots else {}),
             **({"unlisted": True} if unlisted else {}), **({"invite": invite} if invite else {}),
-            **({"rematch_of": rematch_of} if rematch_of else {}),
+            **({"rematch_of": rematch_of} if rematch_of else {}), **({"humans_only": True} if humans_only else {}),
             **({"tournament": tournament, "round": round_} if tournament else {}),
             "rated": (not chosen_bots) if rated is None else rated,
             **({"min_reliability": min_reliability} if min_reliability is not None else {}),
@@ -186,7 +187,8 @@ class Tables:
                              record["time_control"], dict(record.get("bots") or {}) or None, unlisted=True,
                              invite=invite, game_id=new_id, rematch_of=game_id, rated=bool(record.get("rated")),
                              min_reliability=record.get("min_reliability"),
-                             substitutes=bool(record.get("substitutes", True)))
+                             substitutes=bool(record.get("substitutes", True)),
+                             humans_only=bool(record.get("humans_only")))
         return self.join(player, new_id, answer_first=answer_first)
 
     def rematch_link(self, record: Record) -> str | None:
@@ -229,13 +231,16 @@ class Tables:
                 raise Conflict("game_not_open", "this game is not open for joining")
             if record.get("invite") and player.id not in record["invite"] and player.id != record["created_by"]:
                 raise Forbidden("not_invited", "only the players invited to this game may join it")
+            if player.bot and record.get("humans_only"):
+                raise Forbidden("humans_only", "this game's creator keeps bot accounts out of it")
             check_rejoin(record, player.id, self.revisions_per_decision)
             if self.reliability is not None:
                 self.reliability.check(record, player.id)
             if self.active is not None and not record.get("tournament"):  # a tournament seats its players
                 self.active.check(player.id)
             seat = record["players"].index(None)
-            joined: dict[str, Any] = {"seat": seat, "player": {"id": player.id, "name": player.name}}
+            joining = {"id": player.id, "name": player.name, **({"bot_account": True} if player.bot else {})}
+            joined: dict[str, Any] = {"seat": seat, "player": joining}
             if record["time_control"].get("pause_weekends"):  # the weekends that pause this seat's clock
                 zone = self.redis.hget(self.keys.player(player.id), "timezone")
                 joined["timezone"] = zone.decode() if zone else "UTC"

@@ -441,7 +441,7 @@ def _public(hook: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _delivery_view(delivery: Mapping[str, str]) -> dict[str, Any]:
-    return {"id": delivery["id"], "type": delivery.get("type"), "game": delivery.get("game"),
+    return {"id": delivery["id"], "type": delivery.get("type"), "game": delivery.get("game") or None,
             "version": int(delivery.get("version", 0)), "status": delivery.get("status"),
             "attempts": int(delivery.get("attempts", 0)), "created_at": delivery.get("created_at"),
             "last_attempt_at": delivery.get("last_attempt_at"), "last_status": delivery.get("last_status") or None,

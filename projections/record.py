@@ -76,6 +76,7 @@ def _game_created(event: Envelope) -> Record:
         "unlisted": bool(data.get("unlisted", False)), "invite": list(data.get("invite") or []),
         "rematch_of": data.get("rematch_of"), "rated": bool(data.get("rated", False)),
         "min_reliability": data.get("min_reliability"), "substitutes": bool(data.get("substitutes", True)),
+        "humans_only": bool(data.get("humans_only", False)),
         **({"tournament": data["tournament"], "round": data.get("round")} if data.get("tournament") else {}),
     }
 

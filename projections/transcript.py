@@ -39,7 +39,10 @@ def _name(record: Record | None, seat: int | None) -> str:
     if record is None or seat is None or not 0 <= seat < len(record["players"]):
         return f"seat {seat}"
     player = record["players"][seat]
-    return f"seat {seat} ({player['name']})" if player else f"seat {seat}"
+    if not player:
+        return f"seat {seat}"
+    return f"seat {seat} ({player['name']}, a bot account)" if player.get("bot_account") else \
+        f"seat {seat} ({player['name']})"
 
 
 def _chat_line(record: Record | None, message: Mapping[str, Any]) -> str:

@@ -70,6 +70,7 @@ def summary(record: Record, exact: bool = False) -> dict[str, Any]:
         "substitutes": bool(record.get("substitutes", True)),
         "entropy": dict(record.get("entropy") or {}),
         **({"tournament": record["tournament"], "round": record.get("round")} if record.get("tournament") else {}),
+        **({"humans_only": True} if record.get("humans_only") else {}),
     }
 
 
@@ -90,6 +91,8 @@ def _player(player: dict[str, Any] | None) -> dict[str, Any] | None:
     shown = {"id": player["id"], "name": player["name"]}
     if "bot" in player:
         shown["bot"] = player["bot"]
+    if player.get("bot_account"):
+        shown["bot_account"] = True
     return shown
 
 
@@ -196,7 +199,7 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
             shown["bots"] = dict(data["bots"])
         return shown
     if event.type == "PlayerJoined":
-        joined = {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
+        joined = {"seat": data["seat"], "player": _player(data["player"])}
         return {**joined, "commitment": data["commitment"]} if "commitment" in data else joined
     if event.type == "DeadlineMissed":
         return {"seat": data["seat"], "misses": data["misses"], "autoplay": data["autoplay"]}

@@ -107,6 +107,7 @@ HTTP_CODES: dict[str, ProblemCode] = {
     "bad_authorization": ProblemCode(401, "an Authorization header that is not `Bearer <token>`"),
     "bad_token": ProblemCode(401, "a token the server does not know"),
     "game_in_progress": ProblemCode(403, "the log or transcript of a game still in play"),
+    "missing_scope": ProblemCode(403, "the token lacks the scope the call needs (named in `scope`)"),
     "not_found": ProblemCode(404, "no such path"),
     "method_not_allowed": ProblemCode(405, "the path has no such method (see the Allow header)"),
     "body_timeout": ProblemCode(408, "the body did not arrive in time; the connection closes"),

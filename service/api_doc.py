@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import flask_smorest
 
 from service.queries import QueryParser
+from service.scopes import SCOPE_OF
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -132,11 +133,15 @@ class Operation:
         """The operation's part of the document, examples aside (``service.openapi`` adds them)."""
         auth_line = {"required": "Needs a player token.", "optional": "A token is optional.",
                      "none": "Needs no token."}[self.auth]
+        # The scope a token needs for it (service/scopes.py) is its bearer requirement's one scope.
+        scope = [SCOPE_OF[self.key]] if self.key in SCOPE_OF else []
+        scope_line = f"Token scope: `{scope[0]}`." if scope else ""
         result: dict[str, Any] = {
             "summary": self.summary, "operationId": operation_id(self.method, self.path),
-            "description": " ".join(filter(None, (auth_line, self.description))),
+            "description": " ".join(filter(None, (auth_line, self.description, scope_line))),
             "tags": [self.path.split("/")[2]],
-            "security": {"required": [{"bearer": []}], "optional": [{}, {"bearer": []}], "none": []}[self.auth]}
+            "security": {"required": [{"bearer": scope}], "optional": [{}, {"bearer": scope}],
+                         "none": []}[self.auth]}
         params = [param for param in self.params if param["in"] != "path"]
         if params:
             result["parameters"] = params
@@ -152,11 +157,10 @@ class Operation:
             if self.ok_type == "application/json" and not self.ok_schema:
                 media = {"schema": {"type": "object"}}
             ok["content"] = {self.ok_type: media}
-        if self.ok_headers:
-            ok["headers"] = self.ok_headers
+        ok["headers"] = {**RATE_LIMIT_HEADERS, **self.ok_headers}
         # Integer keys: they replace the 400 flask-smorest writes for a route's query arguments.
         responses: dict[Any, Any] = {self.ok_status: ok}
-        problems = join(self.problems, ANYWHERE)
+        problems = join(self.problems, ANYWHERE, {403: ("missing_scope",)} if scope else {})
         if self.open_codes:
             problems = join(problems, {422: ()})
         for status in sorted(problems):
@@ -238,6 +242,18 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+#: Every answer under a limit (service/ratelimit_headers.py): draft-ietf-httpapi-ratelimit-headers.
+RATE_LIMIT_HEADERS: dict[str, Any] = {
+    "RateLimit-Policy": {"description": "The limits this call spends, as structured fields: "
+                                        "`\"player\";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, "
+                                        "and its address's ceiling; an anonymous caller's address's)",
+                         "schema": {"type": "string"}},
+    "RateLimit": {"description": "What is left of each: `\"player\";r=42;t=1` is 42 requests left, whole again in "
+                                 "1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429",
+                  "schema": {"type": "string"}},
+}
+
+
 def problem_response(status: int, codes: tuple[str, ...], open_codes: tuple[str, ...]) -> dict[str, Any]:
     """A problem answer: its codes as an enum on ``code``, unless the list is open-ended."""
     description = f"{REASONS.get(status, 'Problem')}. Codes: {', '.join(codes)}"
@@ -252,6 +268,8 @@ def problem_response(status: int, codes: tuple[str, ...], open_codes: tuple[str,
     if status in (429, 503):
         response["headers"] = {"Retry-After": {"description": "Seconds to wait before retrying",
                                                "schema": {"type": "integer", "minimum": 1}}}
+    if status == 429:
+        response["headers"].update(RATE_LIMIT_HEADERS)
     if status == 401:
         response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
     return response

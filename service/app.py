@@ -25,6 +25,8 @@ from service.express import SPENT, ExpressLane
 from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
 from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp, reference_bp
+from service.ratelimit_headers import GATES
+from service.scopes import check_scope
 from service.webclient import WebClient
 
 #: The code of each refusal Flask makes on its own, by status; any other status is ``http_error``.
@@ -74,10 +76,20 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
             g.pop("player", None)
         if g.get("operator") or request.environ.get(SPENT):
             return
+        asked = ([(limits.player(), player.id), (limits.address(), client_address())] if player is not None
+                 else [(limits.anonymous(), client_address())])
+        request.environ[GATES] = engine.gates(asked)  # for the answer's RateLimit headers
         if player is not None:  # the player's tokens, and the address's ceiling over all its tokens
-            engine.take_all([(limits.player(), player.id), (limits.address(), client_address())])
+            engine.take_all(asked)
         else:
             take(limits.anonymous(), client_address())
+
+    @app.before_request
+    def _scoped() -> None:
+        """A token answers only for the calls its scopes cover (one table: service/scopes.py)."""
+        player = g.get("player")
+        if player is not None:
+            check_scope(player.scopes, request.method, request.path)
 
     honour_idempotency_keys(app, engine)
 

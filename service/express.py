@@ -61,6 +61,8 @@ from service.answers import Problem, dump_bytes, problem_of, problem_response, r
 from service.event_stream import STREAM_HEADERS
 from service.http_errors import close_after_answer
 from service.inputs import DIGITS, parse_json, prefers_minimal
+from service.ratelimit_headers import GATES, with_rate_limit_headers
+from service.scopes import check_scope
 
 _ACTIONS = re.compile(r"/v1/games/([^/]+)/actions")
 _JOIN = re.compile(r"/v1/games/([^/]+)/join")
@@ -97,6 +99,8 @@ class ExpressLane:
         self.inner = inner
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        # Both paths' answers under a limit say what is left of it (service/ratelimit_headers.py).
+        start_response = with_rate_limit_headers(self.app.extensions["intrigue"], environ, start_response)
         path = environ.get("PATH_INFO", "")
         if environ.get("REQUEST_METHOD") != "POST":
             if path.endswith("/events/stream") and environ.get("REQUEST_METHOD") == "GET":
@@ -203,8 +207,14 @@ class ExpressLane:
             return None
         if player is None:
             return None
+        try:  # a call outside the token's scopes: the app answers its 403
+            check_scope(player.scopes, environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+        except Problem:
+            return None
         limits = self.app.extensions["intrigue.limits"]
-        return player, [(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")]
+        asked = [(limits.player(), player.id), (limits.address(), environ.get("REMOTE_ADDR") or "unknown")]
+        environ[GATES] = engine.gates(asked)  # for the answer's RateLimit headers (service/ratelimit_headers.py)
+        return player, asked
 
     def _taken(self, environ: dict[str, Any], start_response: StartResponse
                ) -> tuple[tuple[Player, dict[str, Any], tuple[Gate, ...]] | None, Iterable[bytes]]:

@@ -347,7 +347,8 @@ def refuse_connection(client: Any, ceiling: int) -> None:
     from service.http_errors import raw_problem_answer
 
     problem = Problem(429, "too_many_connections", f"your address holds {ceiling} connections to this server "
-                                                   "already; close one first", retry_after=1)
+                                                   "already; close one first", retry_after=1,
+                      policy="connections")
     try:
         with gevent.Timeout(REFUSAL_LINGER_SECONDS, False):  # the whole refusal, however the client drips
             client.sendall(raw_problem_answer(problem, retry_after=1))

@@ -36,6 +36,7 @@ from service.blueprints import API_BLUEPRINTS
 from service.openapi_shapes import action_schema, options_schema
 from service.orders import StandingOrderListSchema, StandingOrderSchema, StandingOrdersSchema
 from service.problem_status import rule_status
+from service.scopes import SCOPE_WORDS
 from service.version import package_version
 
 #: The offline reference page, which is not an operation of the API.
@@ -58,7 +59,8 @@ SCHEMAS = {
     "GameView": schemas.GameViewSchema, "GameList": schemas.GameListSchema, "JoinResult": schemas.JoinResultSchema,
     "ActionResult": schemas.ActionResultSchema, "EventPage": schemas.EventPageSchema, "Replay": schemas.ReplaySchema,
     "Inbox": schemas.InboxSchema, "Problem": schemas.ProblemSchema, "TokenList": schemas.TokenListSchema,
-    "TokenIssued": schemas.TokenIssuedSchema, "ResignResult": schemas.ResignResultSchema,
+    "TokenIssued": schemas.TokenIssuedSchema, "TokenCreate": schemas.TokenCreateSchema,
+    "ResignResult": schemas.ResignResultSchema,
     "PlayerProfile": schemas.PlayerProfileSchema, "Leaderboard": schemas.LeaderboardSchema,
     "KeyList": schemas.KeyListSchema, "InclusionProof": schemas.InclusionProofSchema,
     "ConsistencyProof": schemas.ConsistencyProofSchema, "Cosignature": transparency.CosignatureSchema,
@@ -89,6 +91,9 @@ TABLE_PROPERTIES: dict[str, Any] = {
                              "default: true unless a seat is a bot's"},
     "unlisted": {"type": "boolean", "default": False,
                  "description": "Keep the game out of the lobby: only those given its id find it"},
+    "humans_only": {"type": "boolean", "default": False,
+                    "description": "Keep bot accounts (registered with `bot: true`) out: their join is 403 "
+                                   "`humans_only`"},
     "invite": {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 64},
                "description": "Player ids: only they (and you) may join (others: 403 `not_invited`); each sees "
                               "the game in /v1/me/games with `invited: true` and gets an `invited` webhook. "
@@ -135,8 +140,9 @@ def order_conditions_schema(rules: Any) -> dict[str, Any]:
     if not decisions:
         about = f"{rules.NAME} takes no standing orders (its README says why)."
     else:
-        about = (f"The conditions of a {rules.NAME} order's `when`; its `decision` is one of "
-                 f"{', '.join(decisions)}.")
+        about = (f"The conditions an order's `when` may name in {rules.NAME}"
+                 f"{'' if conditions else ' (none: its `when` stays empty; the README says why)'}; its `decision` "
+                 f"is one of {', '.join(decisions)}.")
     return {"type": "object", "additionalProperties": False, "description": about,
             "properties": {name: condition.schema() for name, condition in sorted(conditions.items())}}
 
@@ -176,7 +182,7 @@ def _build_document() -> dict[str, Any]:
         "title": "Intrigue", "version": package_version(), "openapi_version": "3.0.3",
         "info": {"description": DESCRIPTION}})
     spec = api.spec
-    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": SCOPES_TEXT})
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema=schema)
     for name, schema in game_schemas().items():
@@ -198,12 +204,18 @@ def _build_document() -> dict[str, Any]:
             # Success first, then the problems by status (flask-smorest may have put a 400 first).
             operation["responses"] = dict(sorted(operation["responses"].items(), key=lambda item: int(item[0])))
             _add_examples(operation, examples.get(f"{method.upper()} {path}", {}))
+            _example_of_optional_body(operation, document["components"]["schemas"])
     # The orders are checked by the engine (a bad one is 422 bad_order naming it), so the schema
     # takes any item; the reference still describes each one.
     listed = document["components"]["schemas"]["StandingOrders"]["properties"]["orders"]
     listed.update(items=ref("StandingOrder"), maxItems=MAX_ORDERS)
     return document
 
+
+SCOPES_TEXT = ("A player's token from POST /v1/players (every scope) or POST /v1/me/tokens (the `scopes` asked "
+               "for, or every one). Each operation's requirement names the one scope it needs; a token without it "
+               "is 403 `missing_scope`. Scopes: "
+               + "; ".join(f"`{name}`: {words}" for name, words in SCOPE_WORDS.items()) + ".")
 
 DESCRIPTION = (
     "Hidden-information board games over HTTP. Every action is an event; every view is filtered for its seat. "
@@ -221,6 +233,18 @@ def _add_examples(operation: dict[str, Any], example: dict[str, Any]) -> None:
     if "response" in example:
         for media in ok.get("content", {}).values():
             media["example"] = example["response"]
+
+
+def _example_of_optional_body(operation: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """An optional body the recorded run did not send (a join's commitment) is shown all the same:
+    its example is its fields' own."""
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is None or "example" in body or "$ref" not in body.get("schema", {}):
+        return
+    fields = schemas[body["schema"]["$ref"].rsplit("/", 1)[1]].get("properties", {})
+    example = {name: field["example"] for name, field in fields.items() if "example" in field}
+    if example:
+        body["example"] = example
 
 
 @reference_bp.get("/v1/openapi.json")

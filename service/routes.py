@@ -47,7 +47,8 @@ from service.context import (
 from service.event_stream import MAX_PAGE, EventStream
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.queries import Choice, Flag, Matching, WholeNumber
-from service.schemas import PlayerCreateSchema
+from service.schemas import PlayerCreateSchema, TokenCreateSchema
+from service.scopes import with_scopes
 from service.setup_requests import GAME_CREATE_SCHEMA
 from service.shuffles import join_body
 from service.transparency import signer
@@ -66,6 +67,7 @@ MESSAGE_ID_PATTERN = "^([0-9]{1,15}-[0-9]{1,15})?$"
 #: Built once: a marshmallow schema costs more to build than to use, and a built one is
 #: reused safely across requests.
 PLAYER_CREATE_SCHEMA = PlayerCreateSchema()
+TOKEN_CREATE_SCHEMA = TokenCreateSchema()
 
 
 class PlayerSearch(Schema):
@@ -81,6 +83,7 @@ class LeaderboardQuery(Schema):
     limit = WholeNumber(1, LOBBY_LIMIT, metadata={"description": "At most this many"})
     cursor = Matching("[0-9]{1,9}", "cursor must be a next_cursor of this leaderboard", code="bad_cursor",
                       metadata={"description": "The next_cursor of the previous page", "pattern": "^[0-9]{1,9}$"})
+    bots = Flag(metadata={"description": "Count bot accounts too (default: people only)"})
 
 
 def _cursor() -> fields.String:
@@ -137,8 +140,8 @@ INBOX_QUERY, FEED_QUERY, REPLAY_QUERY = InboxQuery(), FeedQuery(), ReplayQuery()
 def create_player() -> tuple[dict[str, Any], int]:
     body = PLAYER_CREATE_SCHEMA.load(object_body())
     take(limits().registrations(), client_address())
-    player, token = engine().create_player(body["name"])
-    return {"id": player.id, "name": player.name, "token": token}, 201
+    player, token = engine().create_player(body["name"], bot=body["bot"])
+    return {"id": player.id, "name": player.name, "token": token, **({"bot": True} if player.bot else {})}, 201
 
 
 @players_bp.get("")
@@ -177,12 +180,14 @@ def player(player_id: str) -> dict[str, Any]:
          problems=(OPTIONAL_TOKEN, {400: ("bad_query", "bad_cursor"), 404: ("leaderboard_not_found",)}),
          params=(path_param("game", "The title"),),
          description="Only players with at least `min_games` rated games in the title "
-                     "(INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`.")
+                     "(INTRIGUE_LEADERBOARD_MIN_GAMES) are listed; paged by `next_cursor`. Bot accounts are left "
+                     "out unless `bots=true`.")
 @leaderboards_bp.arguments(LEADERBOARD_QUERY, location="query")
 def leaderboard(query: dict[str, Any], game: str) -> dict[str, Any]:
     """A title's best rated players, best first, among those with enough rated games."""
     current_player(required=False)
-    entries, next_offset = engine().leaderboard(game, int(query.get("cursor", 0)), query.get("limit", 50))
+    entries, next_offset = engine().leaderboard(game, int(query.get("cursor", 0)), query.get("limit", 50),
+                                                bots=query.get("bots", False))
     return {"game": game, "min_games": engine().settings.leaderboard_min_games, "players": entries,
             "next_cursor": str(next_offset) if next_offset is not None else None}
 
@@ -227,7 +232,7 @@ def lobby(query: dict[str, Any]) -> dict[str, Any]:
 @games_bp.post("/<game_id>/join")
 @declare("Take the first free seat (joining twice keeps your seat), or, with {\"seat\": N}, a seat offered to a "
          "substitute", auth="required", ok=(200, "JoinResult"),
-         problems=(BODY, TOKEN, GAME, {403: ("not_invited", "too_unreliable"),
+         problems=(BODY, TOKEN, GAME, {403: ("not_invited", "humans_only", "too_unreliable"),
                                        409: ("game_not_open", "too_many_revisions", "busy", "too_many_active_games",
                                              "seat_not_offered", "already_seated"),
                                        422: ("bad_commitment",)}),
@@ -552,19 +557,23 @@ def my_tokens() -> dict[str, Any]:
     """The caller's tokens: ids and dates (issued, last used), never a token; ``current`` marks this one."""
     player = current_player()
     assert player is not None
-    return {"tokens": engine().tokens_of(player, bearer_token())}
+    return {"tokens": [with_scopes(token) for token in engine().tokens_of(player, bearer_token())]}
 
 
 @me_bp.post("/tokens")
 @declare("Issue another token, shown once (to rotate: issue, then revoke the old)", auth="required",
-         ok=(201, "TokenIssued"), problems=(TOKEN, {409: ("too_many_tokens",)}),
+         ok=(201, "TokenIssued"), problems=(TOKEN, BODY, {409: ("too_many_tokens",)}), body="TokenCreate",
+         body_required=False,
          description="A player holds at most INTRIGUE_TOKENS_PER_PLAYER tokens; every token of one client address "
-                     "shares its INTRIGUE_ADDRESS_RATE_LIMIT.")
+                     "shares its INTRIGUE_ADDRESS_RATE_LIMIT. The body is optional: `scopes` limits what the token "
+                     "may do (without it, every scope).")
 def issue_token() -> tuple[dict[str, Any], int]:
-    """Another token for the caller, shown once: to rotate one, issue its successor, then revoke it."""
+    """Another token for the caller, shown once: to rotate one, issue its successor, then revoke it.
+    ``{"scopes": [...]}`` limits what it may do; without a body or ``scopes`` it may do everything."""
     player = current_player()
     assert player is not None
-    return engine().issue_token(player, limits().tokens_per_player), 201
+    scopes = TOKEN_CREATE_SCHEMA.load(object_body()).get("scopes") if request.content_length else None
+    return with_scopes(engine().issue_token(player, limits().tokens_per_player, scopes)), 201
 
 
 @me_bp.delete("/tokens/<token_id>")

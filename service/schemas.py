@@ -6,6 +6,7 @@ from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
 
 from engine.seat_bots import STRATEGIES
 from service.plain_text import PATTERN, OneLine
+from service.scopes import SCOPES
 
 DAY = 86400
 #: What a game's creator reads about seating bots (the request's ``bots``).
@@ -30,12 +31,30 @@ class PlayerCreateSchema(Schema):
                          metadata={"description": "Display name shown to the other seats: 1 to 40 characters, "
                                                   "no control characters, line breaks or bidirectional overrides",
                                    "pattern": PATTERN})
+    bot = fields.Boolean(load_default=False, metadata={
+        "description": "Register a bot account: shown as a bot wherever its name is shown (`bot_account`), "
+                       "kept off leaderboards unless asked for, and kept out of `humans_only` games"})
 
 
 class PlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     token = fields.String(metadata={"description": "Bearer token; shown once, keep it secret"})
+    bot = fields.Boolean(metadata={"description": "Present and true for a bot account"})
+
+
+SCOPES_FIELD_DESCRIPTION = ("What the token may do: read (views, feeds, streams, my games, transcripts), play "
+                            "(join, leave, resign, actions, standing orders), chat, create (games, rematches, "
+                            "invitations), webhooks, account (tokens, profile)")
+
+
+class TokenCreateSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), validate=validate.Length(min=1, max=6),
+                         metadata={"description": SCOPES_FIELD_DESCRIPTION + ". Without it: every scope.",
+                                   "example": ["read", "play"]})
 
 
 class TokenSchema(Schema):
@@ -44,6 +63,8 @@ class TokenSchema(Schema):
     last_used_at = fields.String(allow_none=True, metadata={
         "description": "To the nearest minute: each API process notes a token's use at most once a minute"})
     current = fields.Boolean(metadata={"description": "Whether this is the token of the request"})
+    scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), required=True,
+                         metadata={"description": SCOPES_FIELD_DESCRIPTION})
 
 
 class TokenListSchema(Schema):
@@ -55,6 +76,8 @@ class TokenIssuedSchema(Schema):
     token = fields.String(required=True, metadata={"description": "Bearer token; shown once, keep it secret"})
     created_at = fields.String(required=True)
     last_used_at = fields.String(allow_none=True)
+    scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), required=True,
+                         metadata={"description": SCOPES_FIELD_DESCRIPTION})
 
 
 class TimeControlSchema(Schema):
@@ -106,11 +129,14 @@ class GameCreateSchema(Schema):
                                      validate=validate.Range(min=0, max=100),
                                      metadata={"description": MIN_RELIABILITY_DESCRIPTION})
     substitutes = fields.Boolean(load_default=True, metadata={"description": SUBSTITUTES_DESCRIPTION})
+    humans_only = fields.Boolean(load_default=False, metadata={
+        "description": "Keep bot accounts out: their join is 403 `humans_only`"})
 
 
 class PlayerMatchSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account"})
 
 
 class PlayerMatchesSchema(Schema):
@@ -126,6 +152,8 @@ class PlayerRefSchema(Schema):
     reliability = fields.Float(allow_none=True, metadata={
         "description": "In the lobby and /v1/me/games: the player's reliability (GET /v1/players/{player_id}); "
                        "null until they have made 20 decisions"})
+    bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account (a program "
+                                                          "playing through the API)"})
 
 
 class GameSummarySchema(Schema):
@@ -153,6 +181,7 @@ class GameSummarySchema(Schema):
     resigned = fields.List(fields.Integer(), metadata={
         "description": "Seats that resigned, in the order they did: out of the running, played by the bot"})
     unlisted = fields.Boolean(metadata={"description": "Kept out of the lobby"})
+    humans_only = fields.Boolean(metadata={"description": "Present and true when bot accounts may not join"})
     rematch_of = fields.String(allow_none=True, metadata={"description": "The game this one is the rematch of"})
     rated = fields.Boolean(metadata={"description": "Whether its result moves its players' ratings"})
     tournament = fields.String(metadata={"description": "Present on a table of a tournament's round: its id"})
@@ -234,6 +263,7 @@ class RatingSchema(Schema):
 class PlayerProfileSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account"})
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
                           metadata={"description": "Per title played rated: the rating and games played"})
     reliability = fields.Float(required=True, allow_none=True, metadata={
@@ -251,6 +281,7 @@ class LeaderboardEntrySchema(RatingSchema):
     rank = fields.Integer(metadata={"description": "1 for the best"})
     player = fields.String(metadata={"description": "The player's id"})
     name = fields.String()
+    bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account (with bots=true)"})
 
 
 class LeaderboardSchema(Schema):
@@ -325,6 +356,9 @@ class ProblemSchema(Schema):
                                                                      "in the list, from 0 (null: the list itself)"})
     field = fields.String(metadata={"description": "For bad_order: the field at fault (when.<condition> for a "
                                                    "condition)"})
+    scope = fields.String(metadata={"description": "For missing_scope: the scope the call needs"})
+    policy = fields.String(metadata={"description": "For a 429: the rate-limit policy spent (as in the "
+                                                    "RateLimit-Policy header)"})
 
 
 BASE64_HASH = {"description": "A SHA-256 hash in standard base64", "pattern": "^[A-Za-z0-9+/]{43}=$"}

@@ -1,7 +1,8 @@
 """The reference web client: static files served in front of the API, no build step.
 
 The client is plain HTML, CSS and ES modules in ``service/static``. It talks to the server
-only through the public API under ``/v1``, as any third-party client would. This WSGI
+only through the public API under ``/v1``, as any third-party client would, and through the
+JavaScript SDK any third-party client may use (``clients/js/src``, served at ``/static/sdk/``). This WSGI
 layer answers ``GET``/``HEAD`` for its files (``/static/...``) and for the client's own
 addresses (``/``, ``/lobby``, ``/games/<id>``...), which all get the same page: the router
 in the browser draws the right screen, so a table can be bookmarked and reloaded. Every
@@ -24,6 +25,10 @@ from werkzeug.wrappers import Response
 from games import registry
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: The JavaScript SDK the client plays through (``clients/js/src``), served at ``/static/sdk/``:
+#: from the checkout, or where the image puts it (inside the installed package's static files).
+SDK = next((found for found in (STATIC.parent.parent / "clients" / "js" / "src", STATIC / "sdk") if found.is_dir()),
+           STATIC / "sdk")
 
 #: The client's own addresses: every one of them is the same page (``index.html``).
 CLIENT_ROUTES = re.compile(r"/(?:lobby|me|new|account|substitutes|games/[A-Za-z0-9_-]{1,64}"
@@ -67,6 +72,9 @@ class WebClient:
         if data and data.group(1) in registry.GAMES:
             found = GAMES / data.group(1) / "data" / data.group(2)
             return found if found.is_file() else None
+        if path.startswith("/static/sdk/") and path.endswith(".js"):
+            sdk = safe_join(str(SDK), path[len("/static/sdk/"):])
+            return Path(sdk) if sdk is not None and Path(sdk).is_file() else None
         if path.startswith("/static/"):
             found = safe_join(str(self.root), path[len("/static/"):])
             if found is not None and Path(found).is_file():

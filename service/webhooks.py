@@ -56,7 +56,9 @@ class WebhookListSchema(Schema):
 class DeliverySchema(Schema):
     id = fields.String(metadata={"description": "The Intrigue-Delivery id, the same on every retry"})
     type = fields.String()
-    game = fields.String()
+    game = fields.String(allow_none=True, metadata={"description": "The game it is about (null for a tournament's)"})
+    tournament = fields.String(metadata={"description": "Only on tournament_round and tournament_over: the "
+                                                        "tournament it is about"})
     version = fields.Integer()
     status = fields.String(validate=validate.OneOf(["pending", "delivered", "failed", "cancelled"]))
     attempts = fields.Integer()
@@ -76,7 +78,8 @@ class DeliveryListSchema(Schema):
          problems=(BODY, TOKEN, {422: ("bad_webhook_url", "webhook_host_unresolvable", "webhook_destination_refused",
                                        "too_many_webhooks")}),
          body="WebhookCreate",
-         description="Deliveries are POSTs of {id, type, game, version, deadline, created_at} with headers "
+         description="Deliveries are POSTs of {id, type, game, version, deadline, created_at} (tournament_round "
+                     "and tournament_over: {id, type, tournament, round, version, created_at}) with headers "
                      "Intrigue-Event, Intrigue-Delivery (the same on every retry) and Intrigue-Signature: t=<unix "
                      "seconds>,v1=<hex HMAC-SHA256 with the secret over '<t>.<raw body>'>. A 2xx within 5 s is "
                      "success; otherwise retried with exponential backoff for at least 24 h; redirects are not "

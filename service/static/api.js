@@ -1,5 +1,9 @@
-// The public API, as any third-party client uses it: a bearer token, problem+json errors,
-// 429s waited out, and the event stream read with fetch (EventSource cannot send a token).
+// The public API, as any third-party client uses it: through the JavaScript SDK
+// (clients/js, served at /static/sdk/), with the token the browser keeps.
+
+import {ApiError, Client, EventStream} from "./sdk/index.js";
+
+export {ApiError};
 
 const TOKEN = "intrigue.token";
 const PLAYER = "intrigue.player";
@@ -19,110 +23,34 @@ export const session = {
   },
 };
 
-/** A refusal from the API: ``detail`` is what a person reads, ``code`` what code checks. */
-export class ApiError extends Error {
-  constructor(status, problem) {
-    super(problem.detail || problem.title || `HTTP ${status}`);
-    this.status = status;
-    this.code = problem.code || "http_error";
-    this.problem = problem;
-  }
-}
-
-const pause = (ms, signal) => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, {once: true});
-});
-
-function headersFor(extra = {}, token = session.token) {
-  const headers = {Accept: "application/json", ...extra};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  return headers;
-}
+/** The SDK's client for this origin, signed in as whoever the session holds at each call. */
+export const client = new Client("", {token: () => session.token, retries: 8});
 
 /** One API call; resolves to the parsed JSON (or text), throws ApiError with the problem's detail. */
-export async function api(method, path, {body, headers = {}, text = false, token, signal} = {}) {
-  const init = {method, headers: headersFor(headers, token === undefined ? session.token : token), signal};
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  for (let attempt = 0; ; attempt++) {
-    const response = await fetch(path, init);
-    if (response.status === 429 && attempt < 8) {  // wait it out, as the server asks
-      const problem = await response.json().catch(() => ({}));
-      const wait = Number(problem.retry_after ?? response.headers.get("Retry-After") ?? 1);
-      await pause(Math.max(wait, 0.05) * 1000, signal);
-      continue;
-    }
-    if (!response.ok) {
-      const problem = await response.json().catch(() => ({detail: response.statusText}));
-      throw new ApiError(response.status, problem);
-    }
-    if (text) return response.text();
-    const raw = await response.text();
-    return raw ? JSON.parse(raw) : null;
-  }
+export function api(method, path, {body, headers = {}, text = false, token, signal} = {}) {
+  return client.request(method, path, {body, headers, text, token, signal});
 }
 
 /**
- * Follow a server-sent event stream with the token in a header; reconnect after a drop
- * with Last-Event-ID. ``onFrame(type, data)`` gets each frame; ``onState`` "live",
- * "reconnecting" or "closed". Returns a function that stops it.
+ * Follow a server-sent event stream (the SDK's, resumed with Last-Event-ID after a drop, for
+ * as long as the page wants it). ``onFrame(type, data)`` gets each frame; ``onState`` "live",
+ * "reconnecting" or "closed" (with the refusal, if one closed it). Returns a function that stops it.
  */
-export function follow(path, onFrame, {onState = () => {}, done = () => false} = {}) {
-  const control = new AbortController();
-  let lastId = null;
-  let failures = 0;
+export function follow(path, onFrame, {onState = () => {}} = {}) {
+  const [route, search = ""] = path.split("?");
+  const stream = new EventStream(client, route, {query: Object.fromEntries(new URLSearchParams(search)),
+    maxFailures: Infinity, onState});
   (async () => {
-    while (!control.signal.aborted) {
-      try {
-        const headers = headersFor({Accept: "text/event-stream"});
-        if (lastId) headers["Last-Event-ID"] = lastId;
-        const response = await fetch(path, {headers, signal: control.signal, cache: "no-store"});
-        if (!response.ok) {
-          const problem = await response.json().catch(() => ({}));
-          if (response.status < 500 && response.status !== 429) { onState("closed", new ApiError(response.status, problem)); return; }
-          throw new ApiError(response.status, problem);
-        }
-        onState("live");
-        failures = 0;
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = "";
-        for (;;) {
-          const {value, done: ended} = await reader.read();
-          if (ended) break;
-          buffer += value.replace(/\r\n?/g, "\n");
-          let cut;
-          while ((cut = buffer.indexOf("\n\n")) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            let type = "message", data = "", id = null;
-            for (const line of block.split("\n")) {
-              if (!line || line.startsWith(":")) continue;
-              const colon = line.indexOf(":");
-              const field = colon < 0 ? line : line.slice(0, colon);
-              const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-              if (field === "event") type = text;
-              else if (field === "data") data += (data ? "\n" : "") + text;
-              else if (field === "id") id = text;
-            }
-            if (id !== null) lastId = id;
-            if (data) {
-              try { onFrame(type, JSON.parse(data)); } catch (err) { reportError(err); }  // a page bug, not a drop
-            }
-          }
-        }
-        if (done()) { onState("closed"); return; }
-      } catch (err) {
-        if (control.signal.aborted) return;
+    try {
+      for await (const event of stream) {
+        try { onFrame(event.type, event.data); } catch (err) { reportError(err); }  // a page bug, not a drop
       }
-      failures += 1;
-      onState("reconnecting");
-      await pause(Math.min(500 * 2 ** failures, 10000), control.signal);
+      onState("closed");
+    } catch (err) {
+      if (!stream.closed) onState("closed", err);
     }
   })();
-  return () => control.abort();
+  return () => stream.close();
 }
 
 // ------------------------------------------------------------ fair shuffles (docs/transparency.md)

@@ -478,6 +478,7 @@ function playerPage(el, id) {
     document.title = `${player.name} · Intrigue`;
     const titles = Object.entries(player.ratings || {});
     fill(card, h("h1", {}, player.name), reliabilityLine(player),
+      player.bot_account ? h("p", {}, "A bot account: a program playing through the API.") : null,
       titles.length ? h("ul", {class: "ratings"}, titles.map(([g, r]) => h("li", {},
         h("a", {href: `/leaderboards/${g}`}, gameName(g)), `: ${ratingLine(r)}`)))
         : h("p", {}, "No rated game finished yet."),

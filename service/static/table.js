@@ -2,7 +2,7 @@
 // its legal actions as clicks, the live stream, table talk, and, once the game is over,
 // the replay slider, the transcript and the log's audit.
 
-import {api, follow, joinGame, revealIfDue, session} from "./api.js";
+import {api, client, follow, joinGame, revealIfDue, session} from "./api.js";
 import {auditLog, checkFinalRecord} from "./audit.js";
 import {countdown, fill, h, titleCase} from "./dom.js";
 import {generic, readable} from "./games/generic.js";
@@ -17,11 +17,6 @@ import {loadTips} from "./tips.js";
 
 const TABLES = {coup, revolution, ideology, pax};
 const NAMES = {coup: "Coup", revolution: "Revolution!", ideology: "Ideology: The War of Ideas", pax: "Pax Porfiriana"};
-
-/** An Idempotency-Key of our own, one per decision (getRandomValues works on any origin). */
-function newKey() {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 export function seatName(game, seat) {
   if (seat === null || seat === undefined) return "nobody";
@@ -76,21 +71,12 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
   async function post(action) {
     clearError();
     for (const button of decision.querySelectorAll("button, input, select")) button.disabled = true;
-    // One key per decision: a 500 or 503 leaves the outcome unknown, so the same request is
-    // sent again with the same key, and the server answers what happened (never twice).
-    const headers = {"If-Match": String(game.version), "Idempotency-Key": newKey()};
+    // The SDK sends one key per decision: a 500 or 503 leaves the outcome unknown, so the same
+    // request is sent again with the same key, and the server answers what happened (never twice).
     try {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const answer = await api("POST", `/v1/games/${id}/actions`, {body: action, headers});
-          apply(answer.game);
-          return true;
-        } catch (err) {
-          const unknown = err.status >= 500 || err instanceof TypeError;  // TypeError: no answer at all
-          if (!unknown || attempt >= 4) throw err;
-          await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
-        }
-      }
+      const answer = await client.act(id, action, {ifMatch: game.version});
+      apply(answer.game);
+      return true;
     } catch (err) {
       showError(err);
       actionsKey = null;
@@ -111,7 +97,7 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
           : session.token ? joinButton() : h("a", {href: `/account?next=/games/${id}`}, "Sign up or sign in to take a seat"))
         : `You are ${seatName(game, mySeat)}.`),
       h("p", {class: "seated"}, "At the table: ", game.players.map((p, s) => [s ? ", " : "",
-        p ? (p.bot ? `${p.name} (seat ${s}, a bot)` : [h("a", {href: `/players/${p.id}`}, p.name), ` (seat ${s})`]) : `seat ${s} free`])));
+        p ? (p.bot ? `${p.name} (seat ${s}, a bot)` : [h("a", {href: `/players/${p.id}`}, p.name), p.bot_account ? ` (seat ${s}, a bot account)` : ` (seat ${s})`]) : `seat ${s} free`])));
     drawStatus(myTurn);
     drawLife();
     fill(board, table().board(game, {seatName: (s) => seatName(game, s), feed: feedItems}));
@@ -386,7 +372,6 @@ export function tablePage(el, id, {showError, clearError, navigate}) {
         if (err) showError(err);
         if (game) drawStatus(game.status === "active" && game.legal_actions.length > 0 && game.awaiting.includes(game.seat));
       },
-      done: () => game?.status === "finished",
     });
   }
   restart();

@@ -14,6 +14,7 @@ import pytest
 import requests
 
 from events.envelope import GENESIS_HASH, seal
+from games import registry
 from projections.audit import AuditError, audit, read_log
 from service.embedded import free_port
 from tests.integration.conftest import UNREACHABLE_LIMITS, gunicorn_serving, serving_with_workers
@@ -58,6 +59,7 @@ def test_orders_are_replaced_read_and_cleared(server: str) -> None:
     response = players[1].request("DELETE", f"/v1/games/{game_id}/orders")
     assert response.status_code == 204
     assert players[1].get(f"/v1/games/{game_id}/orders") == {"orders": []}
+    assert len(_put(players[2], game_id, [ALLOW_UNLESS_TARGETED] * 20)["orders"]) == 20  # the most a seat keeps
 
 
 @pytest.mark.parametrize(("orders", "index", "field"), [
@@ -91,6 +93,10 @@ def test_only_a_seated_player_in_a_game_not_over_keeps_orders(server: str) -> No
     stranger = Client.register(server, "stranger")
     assert _put(stranger, game_id, [ALLOW_UNLESS_TARGETED], expect=403)["code"] == "not_seated"
     assert stranger.request("GET", f"/v1/games/{game_id}/orders").json()["code"] == "not_seated"
+    cleared = stranger.request("DELETE", f"/v1/games/{game_id}/orders")
+    assert (cleared.status_code, cleared.json()["code"]) == (403, "not_seated")
+    missing = players[0].request("PUT", "/v1/games/no-such-game/orders", {"orders": []})
+    assert (missing.status_code, missing.json()["code"]) == (404, "game_not_found")
     players[1].post(f"/v1/games/{game_id}/resign")  # two seats: the game ends
     assert _put(players[0], game_id, [ALLOW_UNLESS_TARGETED], expect=409)["code"] == "game_over"
     assert players[0].request("DELETE", f"/v1/games/{game_id}/orders").json()["code"] == "game_over"
@@ -454,3 +460,15 @@ def test_a_first_commit_costs_the_same_round_trips_whether_or_not_anyone_has_ord
         first_moves.append(_orders_commands(redis_client, game_id, partial(mover.act, game_id, {"type": "income"})))
     assert first_moves[0] == first_moves[1]
     assert first_moves[0].count("EVALSHA") == 1  # decided once, with the orders read first
+
+
+@pytest.mark.parametrize("title", registry.available())
+def test_the_api_document_lists_each_games_conditions(server: str, title: str) -> None:
+    """Issue 49, item 2: the conditions are each game's, listed in the OpenAPI document too."""
+    document = requests.get(f"{server}/v1/openapi.json", timeout=10).json()
+    schema = document["components"]["schemas"][f"{title.capitalize()}OrderConditions"]
+    rules = registry.load(title)
+    assert set(schema["properties"]) == set(getattr(rules, "ORDER_CONDITIONS", {}))
+    assert all(decision in schema["description"] for decision in rules.ORDER_DECISIONS)
+    if title == "coup":
+        assert {"targeted", "actor", "action", "claim", "blocking"} <= set(schema["properties"])

@@ -27,6 +27,7 @@ from werkzeug.serving import make_server
 
 from engine.core import Engine
 from engine.settings import Limits, Settings
+from engine.tournament_hooks import dispatch
 from events.envelope import Envelope
 from events.store import Keys
 from service.app import create_app
@@ -145,6 +146,7 @@ def test_a_swiss_tournament_of_seven_at_three_seat_coup(live: tuple[str, Engine]
     game = by_id[first[0]["players"][0]].game(first[0]["game"])
     assert game["status"] == "active" and game["unlisted"] and game["tournament"] == tid and game["round"] == 1
     assert [p["id"] for p in game["players"]] == first[0]["players"]
+    assert sorted(game["invite"]) == sorted(first[0]["players"])  # invitation only: its players, nobody else
 
     # A player of the full table withdraws during round 1: the game goes on without them.
     quitter_id = first[0]["players"][2]
@@ -221,3 +223,71 @@ def three_by_three(players: list[str]) -> Iterator[list[tuple[str, ...]]]:
     head, rest = players[0], players[1:]
     for mates in combinations(rest, 2):
         yield [(head, *mates), tuple(p for p in rest if p not in mates)]
+
+
+def test_the_list_is_paged_like_the_lobby_and_a_bad_status_is_refused(live: tuple[str, Engine]) -> None:
+    base, _ = live
+    host = Client.register(base, "pager")
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    made = [host.create_tournament("coup", 2, 1, starts, 2, name=f"T{i}")["id"] for i in range(3)]
+    first = host.tournaments("open", limit=2)
+    assert [t["id"] for t in first["tournaments"]] == made[:2] and first["next_cursor"]
+    second = host.tournaments("open", limit=2, cursor=first["next_cursor"])
+    assert [t["id"] for t in second["tournaments"]] == made[2:] and second["next_cursor"] is None
+    assert host.tournaments("finished")["tournaments"] == []
+    for query, code in (({"status": "cancelled"}, "bad_query"), ({"status": "bogus"}, "bad_query"),
+                        ({"status": "open", "cursor": "nope"}, "bad_cursor")):
+        refused = host.session.get(f"{base}/v1/tournaments", params=query, timeout=10)
+        assert refused.status_code == 400 and refused.json()["code"] == code, refused.text
+
+
+def refused(call: Any, status: int, code: str) -> None:
+    with pytest.raises(IntrigueError) as problem:
+        call()
+    assert (problem.value.status, problem.value.code) == (status, code)
+
+
+def test_each_tournament_refusal_has_its_status_and_code(live: tuple[str, Engine]) -> None:
+    base, engine = live
+    host, a, b, c, outsider = (Client.register(base, f"refusal-{n}") for n in ("host", "a", "b", "c", "out"))
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    refused(lambda: host.tournament("no-such-tournament"), 404, "tournament_not_found")
+    tid = host.create_tournament("coup", 2, 2, starts, 2, max_players=3)["id"]
+    refused(lambda: host.start_tournament(tid), 409, "too_few_players")
+    for player in (a, b, c):
+        player.join_tournament(tid)
+    refused(lambda: outsider.join_tournament(tid), 409, "tournament_full")
+    refused(lambda: outsider.leave_tournament(tid), 403, "not_entered")
+    assert host.start_tournament(tid)["status"] == "running"
+    (table,) = tables_of(host.tournament(tid), 1)  # three at two seats: one table and a bye
+    by_id = {client.player["id"]: client for client in (a, b, c)}
+    quitter = by_id[table["players"][0]]
+    quitter.withdraw_from_tournament(tid)
+    refused(lambda: quitter.withdraw_from_tournament(tid), 409, "already_withdrawn")
+    refused(lambda: outsider.withdraw_from_tournament(tid), 403, "not_entered")
+
+    # Nobody joined by its starts_at: cancelled, and joining it is refused.
+    empty = host.create_tournament("coup", 2, 1, starts, 2)
+    assert engine.tournaments.sweep(now=datetime.fromisoformat(empty["starts_at"]) + timedelta(seconds=1)) == 1
+    assert host.tournament(empty["id"])["status"] == "cancelled"
+    refused(lambda: a.join_tournament(empty["id"]), 409, "tournament_cancelled")
+
+
+def test_a_rounds_webhook_delivery_is_listed_as_the_document_says(live: tuple[str, Engine],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    base, engine = live
+    monkeypatch.setattr(engine.hooks, "private_ok", True)  # INTRIGUE_WEBHOOKS_ALLOW_PRIVATE=1: a local receiver
+    host, guest = Client.register(base, "hooked-host"), Client.register(base, "hooked-guest")
+    hook = guest.create_webhook("http://127.0.0.1:9/hook", ["tournament_round", "tournament_over"])
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    tid = host.create_tournament("coup", 2, 1, starts, 2)["id"]
+    for player in (host, guest):
+        player.join_tournament(tid)
+    started = host.start_tournament(tid)
+    # No worker here: the test makes the job the start queued (one delivery; its first try is refused).
+    assert dispatch(engine.hooks, guest.player["id"], "tournament_round", tid, 1, started["version"]) == 1
+    (delivery,) = guest.deliveries(hook["id"])
+    assert delivery["type"] == "tournament_round" and delivery.get("tournament") == tid
+    declared = guest.openapi()["components"]["schemas"]["Delivery"]
+    assert set(delivery) <= set(declared["properties"]) and declared["additionalProperties"] is False
+    assert delivery["game"] is None  # it is about a tournament, not a game

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from engine.core import Engine
 from engine.settings import Limits
-from events.entropy import mix_seed
+from events.entropy import REVEALS_AWAITED, mix_seed
 from events.envelope import format_at, parse_time
 from projections.audit import audit
 from projections.record import earliest_deadline
@@ -44,6 +44,9 @@ def test_a_seat_that_never_reveals_is_dropped_when_the_wait_ends(engine: Engine,
     assert answer["game"]["status"] == "starting" and answer["game"]["entropy"] == {"0": "revealed", "1": "committed"}
     record = engine.load(game_id)
     reveal_by = parse_time(record["reveal_by"])
+    # INTRIGUE_REVEAL_SECONDS unset: the wait is 120 s from the join that took the last seat.
+    awaited = next(e for e in engine.read_events(game_id) if e.type == REVEALS_AWAITED)
+    assert abs((reveal_by - parse_time(awaited.at)).total_seconds() - 120) < 1
     # The wait is in the deadline index: the workers' sweep would ask for this game then.
     assert earliest_deadline(record) == record["reveal_by"]
     assert engine.redis.zscore(engine.keys.deadlines(), game_id) == reveal_by.timestamp()

@@ -47,7 +47,7 @@ def test_a_player_lists_issues_and_revokes_its_tokens_never_seeing_a_secret(engi
     assert listed.status_code == 200
     tokens = listed.get_json()["tokens"]
     assert [t["current"] for t in tokens] == [False, True]
-    assert all(set(t) == {"id", "created_at", "last_used_at", "current"} for t in tokens)
+    assert all(set(t) == {"id", "created_at", "last_used_at", "current", "scopes"} for t in tokens)
     assert all(t["last_used_at"] for t in tokens)
     text = listed.get_data(as_text=True)
     assert first not in text and second not in text

@@ -45,7 +45,9 @@ def test_at_starts_at_it_starts_with_enough_players_and_is_cancelled_with_too_fe
     running, cancelled = engine.tournaments.view(full["id"]), engine.tournaments.view(thin["id"])
     assert running["status"] == "running" and cancelled["status"] == "cancelled"
     assert sorted(len(t["players"]) for t in running["rounds_played"][0]["tables"]) == [2]
-    assert running["rounds_played"][0]["byes"] != []  # three at two seats: one bye
+    (bye,) = running["rounds_played"][0]["byes"]  # three at two seats: one bye, worth a win's point at once
+    assert {row["player"]["id"]: row["points"] for row in running["standings"]} == {
+        player.id: (1 if player.id == bye else 0) for player in (host, *others)}
     with pytest.raises(Conflict) as late:
         engine.tournaments.join(others[1], thin["id"])
     assert late.value.code == "tournament_cancelled"

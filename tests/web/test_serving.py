@@ -65,3 +65,14 @@ def test_each_game_serves_its_rules_summary_and_data_files(web_server: str) -> N
         assert requests.get(web_server + path, timeout=10).status_code == 404, path
     for path in ("/rules/coup", "/players/abc123", "/leaderboards", "/leaderboards/pax"):
         assert requests.get(web_server + path, timeout=10).text == (STATIC / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_sdk_is_served_beside_the_client(web_server: str) -> None:
+    """The client imports the JavaScript SDK (clients/js/src) from /static/sdk/, like its own files."""
+    sdk = requests.get(web_server + "/static/sdk/index.js", timeout=10)
+    assert sdk.status_code == 200 and sdk.headers["Content-Type"].startswith("text/javascript")
+    assert "export {Client" in sdk.text
+    assert 'from "./sdk/index.js"' in requests.get(web_server + "/static/api.js", timeout=10).text
+    for path in ("/static/sdk/../../README.md", "/static/sdk/%2e%2e/package.json", "/static/sdk/nope.js",
+                 "/static/sdk/api.d.ts"):
+        assert requests.get(web_server + path, timeout=10).status_code == 404, path

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from intrigue_client import (
     ERRORS_BY_CODE,
@@ -19,6 +21,7 @@ from intrigue_client import (
     NotYourTurn,
     PlayerNotFound,
     RuleViolation,
+    TournamentNotFound,
     VersionConflict,
     WebhookDestinationRefused,
     error_from_problem,
@@ -221,3 +224,17 @@ def test_standing_orders_are_set_read_and_cleared(server: str) -> None:
     assert players[0].game(game_id)["awaiting"] == [2]
     players[1].clear_orders(game_id)
     assert players[1].orders(game_id) == []
+
+
+def test_a_tournament_round_lasts_fourteen_days_by_default_and_its_stream_is_read(server: str) -> None:
+    host, guest = Client.register(server, "tour-sdk-host"), Client.register(server, "tour-sdk-guest")
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    created = host.create_tournament("coup", 2, 1, starts, 2)
+    assert created["round_seconds"] == 14 * 24 * 3600  # the default, when the body names none
+    guest.join_tournament(created["id"])
+    stream = guest.tournament_log(created["id"])
+    assert [event["type"] for event in stream] == ["TournamentCreated", "PlayerJoinedTournament"]
+    assert stream[0]["data"]["round_seconds"] == 14 * 24 * 3600
+    assert guest.tournament_log_ndjson(created["id"]).count(b"\n") == 2
+    with pytest.raises(TournamentNotFound):
+        guest.tournament_log("no-such-tournament")

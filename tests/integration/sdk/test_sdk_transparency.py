@@ -1,13 +1,15 @@
-"""The SDK's transparency calls against the real server: the key, checkpoints and both proofs."""
+"""The SDK's transparency calls against the real server: the key, checkpoints, both proofs and a cosignature."""
 
 from __future__ import annotations
 
 import base64
+import time
 
 import pytest
-from intrigue_client import BadRange, BeyondLog, Client, NotInLog
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from intrigue_client import BadCosignature, BadRange, BeyondLog, Client, NotInLog
 
-from engine.signing import verify_note
+from engine.signing import cosignature_line, public_bytes, verify_note
 from engine.transparency import leaf_bytes
 from events import merkle
 from tests.support.polling import wait_until
@@ -60,3 +62,19 @@ def test_a_resigned_game_is_proved_and_the_log_only_grows(server: str) -> None:
         client.consistency_proof(1, 2**40)
     with pytest.raises(BadRange):
         client.consistency_proof(later_size, size)
+
+
+def test_a_witness_cosigns_through_the_sdk_and_later_checkpoints_carry_it(server: str) -> None:
+    client = Client(server)
+    resigned_game(server, "sdk-tlog-w")
+    (key,) = client.keys()
+    note = client.checkpoint()
+    text = verify_note(note, "intrigue/transparency", base64.b64decode(key["public_key"]))
+    witness_key = Ed25519PrivateKey.generate()
+    line = cosignature_line(witness_key, "witness.sdk", text, int(time.time()))
+    public_key = base64.b64encode(public_bytes(witness_key.public_key())).decode()
+    answer = client.cosign(note, line, public_key)
+    assert answer["witness"].startswith("witness.sdk+") and answer["size"] == int(text.splitlines()[1])
+    assert line.rstrip("\n") in client.checkpoint().splitlines()
+    with pytest.raises(BadCosignature):  # the same line for another key does not hold
+        client.cosign(note, line, base64.b64encode(public_bytes(Ed25519PrivateKey.generate().public_key())).decode())

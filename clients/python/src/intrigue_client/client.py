@@ -11,6 +11,11 @@ Which requests are retried, and how:
   already recorded with that first answer instead of applying it twice. Other writes
   (registering, creating a game or a webhook, posting a message) are not retried on an
   unknown outcome: the error says so and the caller decides.
+
+The client also paces itself: every answer under a limit says what is left of it
+(``RateLimit: "player";r=42;t=1``, kept in ``rate_limit``), and when a policy has nothing
+left the next request waits its ``t`` seconds first instead of meeting the 429
+(``pace=False`` turns that off).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from intrigue_client.types import (
     Account,
     Action,
     ActionResult,
+    Cosigned,
     Delivery,
     EventPage,
     ExportedGame,
@@ -58,9 +64,11 @@ from intrigue_client.types import (
     PlayerProfile,
     Replay,
     ResignResult,
+    Scope,
     SigningKey,
     StandingOrder,
     TimeControl,
+    Token,
     Webhook,
     WebhookCreated,
     WebhookEvent,
@@ -92,7 +100,8 @@ class Client:
 
     def __init__(self, base_url: str, token: str | None = None, *, session: requests.Session | None = None,
                  timeout: float = 40.0, retries: int = 6, backoff: float = 0.2, max_backoff: float = 8.0,
-                 max_retry_after: float = 120.0, sleep: Callable[[float], None] = DEFAULT_PAUSE) -> None:
+                 max_retry_after: float = 120.0, sleep: Callable[[float], None] = DEFAULT_PAUSE,
+                 pace: bool = True) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.session = session or requests.Session()
@@ -103,6 +112,10 @@ class Client:
         self.max_backoff = max_backoff
         self.max_retry_after = max_retry_after
         self.sleep = sleep
+        self.pace = pace
+        #: The last ``RateLimit`` header the server sent: policy name -> (remaining, seconds to reset).
+        self.rate_limit: dict[str, tuple[int, float]] = {}
+        self._paced_until = 0.0
         #: The registered player, when this client came from :meth:`register`.
         self.player: Player | None = None
         #: Fair shuffles: the secret of each game this client joined with a commitment, until it starts.
@@ -143,6 +156,9 @@ class Client:
         url = self.base_url + path
         unknown_outcomes = rate_waits = 0
         while True:
+            early = self._paced_until - time.monotonic()
+            if self.pace and early > 0:
+                self.sleep(min(early, self.max_retry_after))
             try:
                 response = self.session.request(method, url, json=body, params=params, headers=all_headers,
                                                 stream=stream, timeout=timeout or self.timeout)
@@ -152,6 +168,7 @@ class Client:
                 unknown_outcomes += 1
                 self.sleep(self.backoff_delay(unknown_outcomes))
                 continue
+            self._note_rate_limit(response)
             if response.status_code < 400:
                 return response
             problem = _problem_of(response)
@@ -169,34 +186,47 @@ class Client:
                 continue
             raise error
 
+    def _note_rate_limit(self, response: requests.Response) -> None:
+        """Keep what the answer says of its limits; a policy with nothing left paces the next request."""
+        header = response.headers.get("RateLimit")
+        if not header:
+            return
+        self.rate_limit = parse_rate_limit(header)
+        waits = [reset for remaining, reset in self.rate_limit.values() if remaining <= 0]
+        if waits:
+            self._paced_until = time.monotonic() + max(waits)
+
     def _json(self, method: str, path: str, **kwargs: Any) -> Any:
         return self.request(method, path, **kwargs).json()
 
     # ------------------------------------------------------------------ players
     @classmethod
-    def register(cls, base_url: str, name: str, **options: Any) -> Client:
-        """Register a player called ``name`` and return a client holding its token (shown only once)."""
+    def register(cls, base_url: str, name: str, *, bot: bool = False, **options: Any) -> Client:
+        """Register a player called ``name`` (``bot``: a bot account) and return a client holding its
+        token (shown only once)."""
         client = cls(base_url, **options)
-        player = client.create_player(name)
+        player = client.create_player(name, bot=bot)
         client.token, client.player = player["token"], player
         return client
 
-    def create_player(self, name: str) -> Player:
-        """``POST /v1/players``: a new player and its bearer token."""
-        return cast(Player, self._json("POST", "/v1/players", body={"name": name}))
+    def create_player(self, name: str, *, bot: bool = False) -> Player:
+        """``POST /v1/players``: a new player and its bearer token; ``bot`` registers a bot account."""
+        body: dict[str, Any] = {"name": name, "bot": True} if bot else {"name": name}
+        return cast(Player, self._json("POST", "/v1/players", body=body))
 
     # ------------------------------------------------------------------ games
     def create_game(self, game: str, seats: int, options: Mapping[str, Any] | None = None,
                     time_control: TimeControl | None = None, bots: Mapping[int, str] | None = None, *,
                     unlisted: bool = False, invite: list[str] | None = None, rated: bool | None = None,
-                    min_reliability: int | None = None, substitutes: bool = True) -> GameView:
+                    humans_only: bool = False, min_reliability: int | None = None,
+                    substitutes: bool = True) -> GameView:
         """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``.
 
         ``bots`` seats the server's bots at once, by seat number: ``{2: "ismcts"}`` or ``"random"``.
         ``unlisted`` keeps it out of the lobby, ``invite`` (player ids) lets only those join;
         ``rated`` (default: true unless a seat is a bot's) says whether it moves ratings;
-        ``min_reliability`` (percent) keeps out players below it, and ``substitutes=False``
-        offers no seat left to the bot to a substitute.
+        ``humans_only`` keeps bot accounts out; ``min_reliability`` (percent) keeps out players below
+        it, and ``substitutes=False`` offers no seat left to the bot to a substitute.
         """
         body: dict[str, Any] = {"game": game, "seats": seats, "options": dict(options or {}),
                                 "unlisted": unlisted, "invite": list(invite or []), "substitutes": substitutes}
@@ -204,6 +234,8 @@ class Client:
             body["min_reliability"] = min_reliability
         if rated is not None:
             body["rated"] = rated
+        if humans_only:
+            body["humans_only"] = True
         if time_control is not None:
             body["time_control"] = dict(time_control)
         if bots:
@@ -318,9 +350,10 @@ class Client:
         """``GET /v1/players/<id>``: a player's ratings and rated games per title."""
         return cast(PlayerProfile, self._json("GET", f"/v1/players/{player_id}", retry=True))
 
-    def leaderboard(self, game: str, *, limit: int | None = None, cursor: str | None = None) -> Leaderboard:
-        """``GET /v1/leaderboards/<game>``: one page of the title's best rated players."""
-        params = _params(limit=limit, cursor=cursor)
+    def leaderboard(self, game: str, *, limit: int | None = None, cursor: str | None = None,
+                    bots: bool = False) -> Leaderboard:
+        """``GET /v1/leaderboards/<game>``: one page of the title's best rated players (``bots``: bot accounts too)."""
+        params = _params(limit=limit, cursor=cursor, bots="true" if bots else None)
         return cast(Leaderboard, self._json("GET", f"/v1/leaderboards/{game}", params=params, retry=True))
 
     def game(self, game_id: str) -> GameView:
@@ -454,6 +487,19 @@ class Client:
         return cast(list[Delivery], self._json("GET", f"/v1/me/webhooks/{webhook_id}/deliveries",
                                                retry=True)["deliveries"])
 
+    def tokens(self) -> list[Token]:
+        """``GET /v1/me/tokens``: this player's tokens (ids, dates and scopes; never a token)."""
+        return cast(list[Token], self._json("GET", "/v1/me/tokens", retry=True)["tokens"])
+
+    def create_token(self, scopes: list[Scope] | None = None) -> Token:
+        """``POST /v1/me/tokens``: another token, shown once (in ``token``); ``scopes`` limits it."""
+        body = {"scopes": list(scopes)} if scopes is not None else None
+        return cast(Token, self._json("POST", "/v1/me/tokens", body=body))
+
+    def revoke_token(self, token_id: str) -> None:
+        """``DELETE /v1/me/tokens/<id>``: the token stops working within seconds."""
+        self.request("DELETE", f"/v1/me/tokens/{token_id}", retry=True).close()
+
     # ------------------------------------------------------------------ tournaments
     def create_tournament(self, game: str, seats_per_table: int, rounds: int, starts_at: str, min_players: int, *,
                           max_players: int | None = None, time_control: TimeControl | None = None,
@@ -497,6 +543,15 @@ class Client:
         """``POST /v1/tournaments/<id>/withdraw``: never paired again; your running games there are resigned."""
         return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/withdraw"))
 
+    def tournament_log_ndjson(self, tournament_id: str) -> bytes:
+        """``GET /v1/tournaments/<id>/log``: the hash-chained stream as NDJSON, as ``intrigue verify`` reads it."""
+        return self.request("GET", f"/v1/tournaments/{tournament_id}/log",
+                            headers={"Accept": "application/x-ndjson"}, retry=True).content
+
+    def tournament_log(self, tournament_id: str) -> list[dict[str, Any]]:
+        """The tournament's stream (public at any time), one envelope per event."""
+        return [json.loads(line) for line in self.tournament_log_ndjson(tournament_id).splitlines() if line.strip()]
+
     # ------------------------------------------------------------------ transparency log
 
     def keys(self) -> list[SigningKey]:
@@ -516,6 +571,13 @@ class Client:
         """``GET /v1/transparency/consistency``: the proof that the tree of ``second`` extends that of ``first``."""
         return cast(list[str], self._json("GET", "/v1/transparency/consistency",
                                           params={"from": first, "to": second}, retry=True)["hashes"])
+
+    def cosign(self, checkpoint: str, cosignature: str, public_key: str) -> Cosigned:
+        """``POST /v1/transparency/cosignatures``: a witness's C2SP cosignature line of ``checkpoint``
+        (as :meth:`checkpoint` gave it), by the Ed25519 key ``public_key`` (base64); ``intrigue witness``
+        sends it after checking the log grew honestly. Later checkpoints of that size carry it."""
+        body = {"checkpoint": checkpoint, "cosignature": cosignature, "public_key": public_key}
+        return cast(Cosigned, self._json("POST", "/v1/transparency/cosignatures", body=body))
 
     def export_games(self, player_id: str, *, since: str | int | None = None,
                      logs: bool = False) -> Iterator[ExportedGame]:
@@ -537,6 +599,20 @@ class Client:
     def openapi(self) -> dict[str, Any]:
         """``GET /v1/openapi.json``: the API's own description."""
         return cast(dict[str, Any], self._json("GET", "/v1/openapi.json", retry=True))
+
+
+def parse_rate_limit(header: str) -> dict[str, tuple[int, float]]:
+    """``"player";r=42;t=1, "address";r=9;t=0`` (draft-ietf-httpapi-ratelimit-headers) as
+    ``{"player": (42, 1.0), "address": (9, 0.0)}``; an item it cannot read is left out."""
+    found: dict[str, tuple[int, float]] = {}
+    for item in header.split(","):
+        name, *params = item.strip().split(";")
+        values = dict(param.strip().partition("=")[::2] for param in params)
+        try:
+            found[name.strip().strip('"')] = (int(values["r"]), float(values["t"]))
+        except (KeyError, ValueError):
+            continue
+    return found
 
 
 def _params(**values: Any) -> dict[str, Any]:

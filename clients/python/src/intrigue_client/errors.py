@@ -129,6 +129,14 @@ class BadAuthorization(Unauthorized): ...
 class BadToken(Unauthorized): ...
 class NotSeated(Forbidden): ...
 class GameInProgress(Forbidden): ...
+class MissingScope(Forbidden):
+    """``missing_scope``: the token lacks the scope the call needs (``problem["scope"]``)."""
+
+
+class HumansOnly(Forbidden):
+    """``humans_only``: the game's creator keeps bot accounts out."""
+
+
 class GameNotFound(NotFound): ...
 class VersionNotFound(NotFound): ...
 class WebhookNotFound(NotFound): ...
@@ -212,7 +220,8 @@ ERRORS_BY_CODE: dict[str, type[IntrigueError]] = {
     "bad_if_match": BadIfMatch, "bad_idempotency_key": BadIdempotencyKey, "bad_last_event_id": BadLastEventId,
     "bad_request": BadRequest,
     "auth_required": AuthRequired, "bad_authorization": BadAuthorization, "bad_token": BadToken,
-    "not_seated": NotSeated, "game_in_progress": GameInProgress,
+    "not_seated": NotSeated, "game_in_progress": GameInProgress, "missing_scope": MissingScope,
+    "humans_only": HumansOnly,
     "game_not_found": GameNotFound, "version_not_found": VersionNotFound, "webhook_not_found": WebhookNotFound,
     "not_found": PathNotFound, "token_not_found": TokenNotFound,
     "method_not_allowed": MethodNotAllowed,
@@ -267,7 +276,8 @@ __all__ = [
     "Forbidden", "NotFound", "MethodNotAllowed", "Conflict", "RequestRejected", "RuleViolation", "TooManyRequests",
     "ServerError", "StaleView", "VersionConflict", "NotYourTurn", "EmptyBody", "MalformedJson", "BadEncoding",
     "TooDeep", "MalformedBody", "InvalidBody", "BadQuery", "BadCursor", "BadIfMatch", "BadIdempotencyKey",
-    "BadLastEventId", "AuthRequired", "BadAuthorization", "BadToken", "NotSeated", "GameInProgress", "GameNotFound",
+    "BadLastEventId", "AuthRequired", "BadAuthorization", "BadToken", "NotSeated", "GameInProgress", "MissingScope",
+    "HumansOnly", "GameNotFound",
     "VersionNotFound", "WebhookNotFound", "PathNotFound", "GameNotStarted", "GameOver", "GameNotOpen",
     "IdempotencyKeyReused", "TooManyOpenGames", "Busy", "BodyTooLarge", "UnsupportedMediaType", "HeadersTooLarge",
     "UnknownGame", "BadSeatCount", "BadBotSeat", "UnknownBotStrategy",

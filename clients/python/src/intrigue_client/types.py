@@ -20,6 +20,8 @@ class Player(TypedDict):
     id: str
     name: str
     token: NotRequired[str]
+    #: Present and true for a bot account.
+    bot: NotRequired[bool]
 
 
 class PlayerRef(TypedDict):
@@ -29,6 +31,8 @@ class PlayerRef(TypedDict):
     bot: NotRequired[str]
     #: In the lobby and your games: the player's reliability (null until 20 decisions).
     reliability: NotRequired[float | None]
+    #: Present and true for a bot account.
+    bot_account: NotRequired[bool]
 
 
 class TimeControl(TypedDict, total=False):
@@ -72,6 +76,9 @@ class GameSummary(TypedDict):
     seats_offered: NotRequired[list[int]]
     #: Fair shuffles: each seat that joined with a commitment, and where its secret stands.
     entropy: NotRequired[dict[str, Literal["committed", "revealed", "dropped"]]]
+    #: On a table of a tournament's round: the tournament's id, and the round it belongs to.
+    tournament: NotRequired[str]
+    round: NotRequired[int]
 
 
 class GameView(GameSummary):
@@ -136,6 +143,7 @@ class PlayerMatch(TypedDict):
 
     id: str
     name: str
+    bot_account: NotRequired[bool]
 
 
 class PlayerMatches(TypedDict):
@@ -146,6 +154,7 @@ class PlayerProfile(TypedDict):
     id: str
     name: str
     ratings: dict[str, Rating]
+    bot_account: NotRequired[bool]
     #: Percent of decisions made before the deadline in the last 100 games ended (null until 20 decisions).
     reliability: float | None
     decisions: int
@@ -168,6 +177,7 @@ class LeaderboardEntry(Rating):
     rank: int
     player: str
     name: str
+    bot_account: NotRequired[bool]
 
 
 class Leaderboard(TypedDict):
@@ -181,6 +191,13 @@ class SigningKey(TypedDict):
     id: str
     alg: str
     public_key: str
+
+
+class Cosigned(TypedDict):
+    """The answer to a witness's cosignature: who cosigned (``<name>+<key hash in hex>``) which tree size."""
+
+    witness: str
+    size: int
 
 
 class LogLeaf(TypedDict):
@@ -279,6 +296,19 @@ class StandingOrder(TypedDict, total=False):
     once: bool
 
 
+#: What a token may do (``POST /v1/me/tokens``'s ``scopes``).
+Scope = Literal["read", "play", "chat", "create", "webhooks", "account"]
+
+
+class Token(TypedDict):
+    id: str
+    created_at: str
+    last_used_at: str | None
+    current: NotRequired[bool]
+    scopes: list[Scope]
+    token: NotRequired[str]  # only in the answer that issued it
+
+
 class Webhook(TypedDict):
     id: str
     url: str
@@ -293,7 +323,9 @@ class Webhook(TypedDict):
 class Delivery(TypedDict):
     id: str
     type: WebhookEvent
-    game: str
+    #: The game it is about; null for ``tournament_round`` and ``tournament_over``, which name the ``tournament``.
+    game: str | None
+    tournament: NotRequired[str]
     version: int
     status: Literal["pending", "delivered", "failed", "cancelled"]
     attempts: int
@@ -305,11 +337,14 @@ class Delivery(TypedDict):
 
 
 class WebhookPayload(TypedDict):
-    """The JSON body of a webhook delivery: a game and a version, never a card."""
+    """The JSON body of a webhook delivery: a game and a version, never a card; ``tournament_round``
+    and ``tournament_over`` name a ``tournament`` and its ``round`` instead of a game and a deadline."""
 
     id: str
     type: WebhookEvent
-    game: str
+    game: NotRequired[str]
+    deadline: NotRequired[str | None]
+    tournament: NotRequired[str]
+    round: NotRequired[int]
     version: int
-    deadline: str | None
     created_at: str
