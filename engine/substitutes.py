@@ -18,7 +18,7 @@ import redis
 
 from engine.active_games import ActiveGames, offered_seats, seeking_key
 from engine.commit import MAX_RETRIES, CommitPath
-from engine.errors import Conflict
+from engine.errors import Conflict, Forbidden
 from engine.outcomes import Joined, Player
 from engine.reliability import Reliability
 from events.store import Keys
@@ -59,6 +59,8 @@ class Substitutes:
             if seat not in offered_seats(record):
                 raise Conflict("seat_not_offered", f"seat {seat} of this game is not offered to a substitute "
                                                    "(see GET /v1/games?seeking_substitute=true)")
+            if player.bot and record.get("humans_only"):
+                raise Forbidden("humans_only", "this game's creator keeps bot accounts out of it")
             self.reliability.check(record, player.id)
             self.active.check(player.id)
             data: dict[str, Any] = {"seat": seat, "player": {"id": player.id, "name": player.name},
