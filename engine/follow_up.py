@@ -122,7 +122,9 @@ class FollowUps:
         queue_offer(pipe, self.keys, record, before)
         due = self._queue_deadline(pipe, record, before)
         plan = self._plan(record, before, defer_archive)
-        indexed = {"indexed": record["version"], "card": card(record)}
+        # The card shows its times rounded while the game is on (projections.views.shown_time);
+        # the upkeep's stall check needs the exact one, kept beside it.
+        indexed = {"indexed": record["version"], "card": card(record), "indexed_at": record["updated_at"]}
         if self._queue_step_due(pipe, plan, due, start):
             # The record this process just folded, for the worker that takes the step: it
             # starts from here instead of folding every event appended since it last saw the

@@ -263,10 +263,10 @@ class Upkeep:
         repaired, lagging = 0, {}
         pipe = self.redis.pipeline(transaction=False)
         for game_id in candidates:
-            pipe.hmget(self.keys.meta(game_id), "version", "indexed", "card")
-        for game_id, (version, indexed, listed) in zip(candidates, pipe.execute(), strict=True):
+            pipe.hmget(self.keys.meta(game_id), "version", "indexed", "card", "indexed_at")
+        for game_id, (version, indexed, listed, indexed_at) in zip(candidates, pipe.execute(), strict=True):
             if version is not None and version == indexed and listed is not None:
-                self._ask_again_for_stalled_bots(game_id, listed, now)
+                self._ask_again_for_stalled_bots(game_id, listed, indexed_at, now)
             if version is None or version == indexed:
                 continue
             if suspects.get(game_id) != version:
@@ -278,14 +278,20 @@ class Upkeep:
                 repaired += 1
         return repaired, lagging
 
-    def _ask_again_for_stalled_bots(self, game_id: str, listed: bytes, now: float | None) -> None:
-        """Ask again for the decision of a bot seat awaited too long (its listing card says so)."""
+    def _ask_again_for_stalled_bots(self, game_id: str, listed: bytes, indexed_at: bytes | None,
+                                    now: float | None) -> None:
+        """Ask again for the decision of a bot seat awaited too long (its listing card says so).
+
+        How long is read from the exact time of the version indexed (``indexed_at``), not the
+        card's ``updated_at``, which is rounded down while the game is on (to the hour in a slow
+        game) and would make every bot seat look stalled."""
         if self.scheduler is None or b'"bots":{"' not in listed:
             return
         found = json.loads(listed)
         if found.get("status") != "active":
             return
-        if parse_time(found["updated_at"]).timestamp() > (now or time.time()) - BOT_STALL_SECONDS:
+        since = indexed_at.decode() if indexed_at is not None else found["updated_at"]  # older indexes: the card
+        if parse_time(since).timestamp() > (now or time.time()) - BOT_STALL_SECONDS:
             return
         for seat in found.get("bots") or {}:
             if found["awaiting"][int(seat)] is not None:

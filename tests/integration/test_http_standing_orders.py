@@ -377,7 +377,8 @@ def test_times_shown_while_the_game_is_on_cannot_tell_an_order_from_a_prompt_han
             assert len(exact_hours_agree) > 1 or shown[1] == shown[2]
     for seat in (2, 1):  # the game over, its log is public: every time is shown as it is
         players[seat].post(f"/v1/games/{game_id}/resign")
-    final = {e["seq"]: e["at"] for e in _log(server, game_id) if e["type"] != "StandingOrdersSet"}
+    final = {e["seq"]: e["at"] for e in _log(server, game_id)
+             if e["type"] not in ("StandingOrdersSet", "LogSigned")}  # the seat's orders and the server's signature
     assert {e["seq"]: e["at"] for e in players[0].events(game_id)["events"]} == final
 
 

@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook; its signing secret is shown once
-         * @description Needs a player token. Deliveries are POSTs of {id, type, game, version, deadline, created_at} with headers Intrigue-Event, Intrigue-Delivery (the same on every retry) and Intrigue-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 with the secret over '<t>.<raw body>'>. A 2xx within 5 s is success; otherwise retried with exponential backoff for at least 24 h; redirects are not followed; a webhook failing for 3 days is disabled. deadline_soon fires when a quarter of the time before the default move is left. Token scope: `webhooks`.
+         * @description Needs a player token. Deliveries are POSTs of {id, type, game, version, deadline, created_at} (tournament_round and tournament_over: {id, type, tournament, round, version, created_at}) with headers Intrigue-Event, Intrigue-Delivery (the same on every retry) and Intrigue-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 with the secret over '<t>.<raw body>'>. A 2xx within 5 s is success; otherwise retried with exponential backoff for at least 24 h; redirects are not followed; a webhook failing for 3 days is disabled. deadline_soon fires when a quarter of the time before the default move is left. Token scope: `webhooks`.
          */
         post: operations["postMeWebhooks"];
         delete?: never;
@@ -1347,7 +1347,10 @@ export interface components {
             /** @description The Intrigue-Delivery id, the same on every retry */
             id?: string;
             type?: string;
-            game?: string;
+            /** @description The game it is about (null for a tournament's) */
+            game?: string | null;
+            /** @description Only on tournament_round and tournament_over: the tournament it is about */
+            tournament?: string;
             version?: number;
             /** @enum {string} */
             status?: "pending" | "delivered" | "failed" | "cancelled";
@@ -1627,7 +1630,7 @@ export interface components {
             type: "keep";
             cards: ("duke" | "assassin" | "captain" | "ambassador" | "contessa")[];
         };
-        /** @description The conditions of a coup order's `when`; its `decision` is one of turn, react, reveal, keep. */
+        /** @description The conditions an order's `when` may name in coup; its `decision` is one of turn, react, reveal, keep. */
         CoupOrderConditions: {
             /**
              * @description the pending action's type
@@ -1834,7 +1837,7 @@ export interface components {
                 [key: string]: "peace" | "neutral" | "war";
             };
         };
-        /** @description The conditions of a ideology order's `when`; its `decision` is one of defend, offer. */
+        /** @description The conditions an order's `when` may name in ideology; its `decision` is one of defend, offer. */
         IdeologyOrderConditions: {
             /** @description the seat that declared the conflict */
             attacker?: number;
@@ -2052,7 +2055,7 @@ export interface components {
             type: "upkeep";
             discard?: string[];
         };
-        /** @description The conditions of a pax order's `when`; its `decision` is one of topple, retreat, battle_retreat. */
+        /** @description The conditions an order's `when` may name in pax; its `decision` is one of topple, retreat, battle_retreat. */
         PaxOrderConditions: {
             /** @description the seat that bought the topple card */
             buyer?: number;
@@ -2297,7 +2300,7 @@ export interface components {
             /** @enum {string} */
             type: "skip";
         };
-        /** @description The conditions of a revolution order's `when`; its `decision` is one of bid. */
+        /** @description The conditions an order's `when` may name in revolution (none: its `when` stays empty; the README says why); its `decision` is one of bid. */
         RevolutionOrderConditions: Record<string, never>;
         GameCreate: components["schemas"]["CoupCreate"] | components["schemas"]["IdeologyCreate"] | components["schemas"]["PaxCreate"] | components["schemas"]["RevolutionCreate"];
         /** @description One action of the game being played */
@@ -3285,6 +3288,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "commitment": "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef"
+                 *     }
+                 */
                 "application/json": components["schemas"]["JoinBody"];
             };
         };

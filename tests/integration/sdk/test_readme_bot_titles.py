@@ -57,7 +57,7 @@ def assert_each_decision_answered_once(events: list[Envelope], seat: int) -> Non
     """Every batch ``seat``'s player posted began while the game awaited that seat (no revision)."""
     record = None
     answered = 0
-    for event in events:
+    for event in game_events(events):  # the game's own events: no orders, no signed final record
         if event.cause.get("kind") == "player" and event.cause.get("batch") == event.seq:
             assert event.cause["seat"] == seat
             assert record is not None and record["awaiting"][seat] is not None, \
