@@ -200,7 +200,7 @@ def listen() -> None:
 
 
 def actions(environ: dict[str, Any], start_response: Any) -> list[bytes]:
-    """``POST /v1/games/<id>/actions``, outside Flask as Intrigue's express lane is."""
+    """``POST /v1/games/<id>/actions``, outside Flask as Intrigue's fast handler (service/front.py) is."""
     game_id = environ["PATH_INFO"].split("/")[3]
     table = TABLES.get(game_id)
     player = player_of(environ.get("HTTP_AUTHORIZATION", ""))

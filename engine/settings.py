@@ -133,7 +133,7 @@ class Settings:
     #: Whether webhooks may point at loopback, private and link-local addresses.
     webhooks_allow_private: bool = False
     #: Whether the API serves plain HTTP/1.1 requests itself, not through gunicorn's request
-    #: objects (service/plain_requests.py).
+    #: objects (service/http1.py).
     plain_requests: bool = True
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
     log_level: str = "INFO"

@@ -63,7 +63,7 @@ return 0
 """
 
 # The caller's request tokens, then the lease, in one step (a stream opened through the
-# express lane). KEYS: the gates' buckets, then the subjects' lease sets. ARGV: how many
+# front's fast handler, service/front.py). KEYS: the gates' buckets, then the subjects' lease sets. ARGV: how many
 # gates, each gate's tokens per second and capacity, then _OPEN's arguments. Spends one token
 # of each bucket when every one has a token, else nothing: returns {"wait", seconds}; then
 # takes the lease as _OPEN does, the tokens spent either way: {"full", position} or {"ok"}.

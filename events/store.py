@@ -283,8 +283,8 @@ _ARCHIVE = """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5])
--- job_due: kept by versions that booked deadline jobs
-redis.call('HDEL', KEYS[6], 'job_due', 'snapshot', 'HANDOFF_FIELD')
+-- job_due: kept by versions that booked deadline jobs; indexed_at: the upkeep's stall check, live games only
+redis.call('HDEL', KEYS[6], 'job_due', 'snapshot', 'indexed_at', 'HANDOFF_FIELD')
 return 1
 """.replace("HANDOFF_FIELD", HANDOFF_FIELD)
 

@@ -1,6 +1,6 @@
-"""A seat's action, checked and submitted: the one path of the Flask route and the express lane.
+"""A seat's action, checked and submitted: the one path of the Flask route and the front's fast handler.
 
-Both read the request their own way (the route through Flask, the lane from the WSGI
+Both read the request their own way (the route through Flask, the fast handler from the WSGI
 environ); from the parsed body and headers on, they call :func:`submit_action`, so an
 action is checked, decided and answered the same way whichever of them took it.
 """

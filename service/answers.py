@@ -17,6 +17,7 @@ import orjson
 import redis
 from flask import Response
 from flask.json.provider import JSONProvider
+from marshmallow import ValidationError
 
 from engine.errors import DOMAIN_CODES, Conflict, DomainError, Forbidden, Invalid, Limited, NotFound
 
@@ -161,12 +162,19 @@ def unexpected_problem(err: Exception) -> Problem:
     return Problem(500, "internal_error", UNKNOWN_OUTCOME.format(what="an unexpected error occurred"))
 
 
+def invalid_body(err: ValidationError) -> Problem:
+    """The 400 of a body that a schema refused, with the schema's messages."""
+    return Problem(400, "invalid_body", "the request body does not match the schema", errors=err.messages)
+
+
 def problem_of(err: Exception) -> Problem:
     """Whatever a request raised, as the problem it is answered with (call it inside ``except``)."""
     if isinstance(err, Problem):
         return err
     if isinstance(err, DomainError):
         return as_problem(err)
+    if isinstance(err, ValidationError):
+        return invalid_body(err)
     return unexpected_problem(err)
 
 

@@ -17,16 +17,22 @@ from engine.errors import DomainError
 from engine.scheduling import JobScheduler, make_queue, queue_client
 from engine.settings import DEFAULT_REDIS_URL, Limits, Settings
 from events.store import connect
-from service.answers import OrjsonProvider, Problem, as_problem, problem_response, run_after_answer, unexpected_problem
+from service.admission import admit
+from service.answers import (
+    OrjsonProvider,
+    Problem,
+    as_problem,
+    invalid_body,
+    problem_response,
+    run_after_answer,
+    unexpected_problem,
+)
 from service.blueprints import API_BLUEPRINTS
 from service.chunked_bodies import MAX_BODY_BYTES, ChunkedBodies
-from service.context import client_address, current_player, take
-from service.express import SPENT, ExpressLane
+from service.front import Front
 from service.http_errors import BodyTimeout, body_timeout_problem, relative_location
 from service.idempotency import install as honour_idempotency_keys
 from service.openapi import docs_bp, reference_bp
-from service.ratelimit_headers import GATES
-from service.scopes import check_scope
 from service.webclient import WebClient
 
 #: The code of each refusal Flask makes on its own, by status; any other status is ``http_error``.
@@ -67,29 +73,10 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
         return response
 
     @app.before_request
-    def _limit() -> None:
-        """Every request spends a token: the player's if the token is known, else its address's."""
-        try:
-            player = current_player(required=False)
-        except Problem:
-            player = None  # a bad token is refused by the route (asking again); until then it is anonymous
-            g.pop("player", None)
-        if g.get("operator") or request.environ.get(SPENT):
-            return
-        asked = ([(limits.player(), player.id), (limits.address(), client_address())] if player is not None
-                 else [(limits.anonymous(), client_address())])
-        request.environ[GATES] = engine.gates(asked)  # for the answer's RateLimit headers
-        if player is not None:  # the player's tokens, and the address's ceiling over all its tokens
-            engine.take_all(asked)
-        else:
-            take(limits.anonymous(), client_address())
-
-    @app.before_request
-    def _scoped() -> None:
-        """A token answers only for the calls its scopes cover (one table: service/scopes.py)."""
-        player = g.get("player")
-        if player is not None:
-            check_scope(player.scopes, request.method, request.path)
+    def _admit() -> None:
+        """Every request is admitted once: its caller named, a token of its buckets spent, its
+        token's scopes checked (``service.admission``, as the front's fast handlers admit theirs)."""
+        g.admission = admit(engine, limits, request.environ, request.endpoint)
 
     honour_idempotency_keys(app, engine)
 
@@ -115,8 +102,7 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:
-        return problem_response(Problem(400, "invalid_body", "the request body does not match the schema",
-                                        errors=err.messages))
+        return problem_response(invalid_body(err))
 
     @app.errorhandler(BodyTimeout)
     def _slow_body(err: BodyTimeout) -> Response:
@@ -140,13 +126,13 @@ def create_app(engine: Engine | None = None, *, settings: Settings | None = None
     def _unexpected(err: Exception) -> Response:
         return problem_response(unexpected_problem(err))
 
-    # The lane leaves every chunked body to the app, whose first step reads and checks it whole.
+    # The front's fast handlers leave every chunked body to the app, whose first step reads and checks it whole.
     app.wsgi_app = ChunkedBodies(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.wsgi_app = WebClient(app.wsgi_app)  # type: ignore[method-assign]  # the browser client at /
-    # The lane comes first: an action, the hot path, meets no other layer before it.
-    app.wsgi_app = ExpressLane(app, app.wsgi_app)  # type: ignore[method-assign]
+    # The front routes every request by the app's url_map: a move, the hot path, meets no other layer first.
+    app.wsgi_app = Front(app, app.wsgi_app)  # type: ignore[method-assign]
     if limits.trusted_proxies:
         # The client is the address the nearest trusted proxy saw, not whatever a client claims
-        # (outermost, so the express lane counts the same address as the app).
+        # (outermost, so the front admits the same address as the app).
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=limits.trusted_proxies)  # type: ignore[method-assign]
     return app

@@ -14,6 +14,7 @@ from engine.core import Engine, Player
 from engine.settings import Bucket, Limits
 from projections.record import Record, seat_of
 from projections.views import OPERATOR
+from service import admission
 from service.answers import Problem
 
 
@@ -36,31 +37,35 @@ def client_address() -> str:
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if not header:
-        return None
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "bad_authorization", "use the header 'Authorization: Bearer <token>'")
-    return token.strip()
+    """The request's bearer token (see ``service.admission.bearer_token``)."""
+    return admission.bearer_token(request.headers.get("Authorization"))
+
+
+def caller() -> admission.Caller:
+    """Who the request's token names: as the app's ``before_request`` admitted it, or (outside
+    a request it admitted) looked up once per request, nothing spent."""
+    admitted: admission.Admission | None = g.get("admission")
+    if admitted is not None:
+        return admitted.caller
+    if "caller" not in g:
+        g.caller = admission.identify(engine(), request.headers.get("Authorization"))
+    return g.caller
 
 
 def current_player(required: bool = True) -> Player | None:
-    """The player behind the bearer token (cached per request)."""
-    if "player" not in g:
-        token = bearer_token()
-        g.operator = bool(token) and engine().is_operator(token or "")
-        g.player = engine().player_for_token(token) if token and not g.operator else None
-        if token and not g.operator and g.player is None:
-            raise Problem(401, "bad_token", "this token is not known; create a player with POST /v1/players")
-    if required and g.player is None:
+    """The player behind the bearer token: a 401 for a token that names nobody, or (``required``)
+    for no player at all."""
+    found = caller()
+    if found.refusal is not None:
+        raise found.refusal
+    if required and found.player is None:
         raise Problem(401, "auth_required", "this needs a player token: 'Authorization: Bearer <token>'")
-    return g.player
+    return found.player
 
 
 def is_operator() -> bool:
-    current_player(required=False)
-    return bool(g.get("operator"))
+    current_player(required=False)  # a token sent must name someone
+    return caller().operator
 
 
 def caller_seat(record: Record) -> int | None | str:

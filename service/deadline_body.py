@@ -1,7 +1,7 @@
 """A request's body read against a deadline: the body timeout, on both of the worker's paths.
 
 gunicorn's body (``service.gevent_worker.Worker.handle_request``) and the short path's late
-body (``service.plain_requests.LateBody``) are both wrapped in :class:`DeadlineBody`, so a
+body (``service.http1.LateBody``) are both wrapped in :class:`DeadlineBody`, so a
 slow body is answered 408 ``body_timeout`` and closes its connection the same way on either.
 """
 

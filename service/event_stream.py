@@ -39,7 +39,7 @@ KEEP_ALIVE_SECONDS = 15
 MAX_PAGE = 500
 
 
-#: The head of every event stream's answer (the route's, spelt out for the express lane).
+#: The head of every event stream's answer (the route's, spelt out for the front's fast handler).
 STREAM_HEADERS = (("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"),
                   ("X-Accel-Buffering", "no"))
 

@@ -20,7 +20,7 @@ answer (a sixth of the worker's time outside the application went to that extra 
 
 Plain HTTP/1.1 requests (nearly all of them) are parsed and answered by the worker itself,
 past gunicorn's request objects; the first request on a connection that is anything else goes
-to gunicorn with every byte read of it (``service/plain_requests.py``, ``Worker._serve``).
+to gunicorn with every byte read of it (``service/http1.py``, ``Worker._serve``).
 
 Slow clients cost little and cannot crowd others out: a request's headers must arrive
 within ``INTRIGUE_HEADER_TIMEOUT`` seconds (an idle keep-alive connection lives as long),
@@ -41,7 +41,7 @@ from typing import Any
 import gevent
 from gevent import monkey, socket
 from gunicorn import util
-from gunicorn.http import message, wsgi
+from gunicorn.http import wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
 from engine.settings import Limits, Settings  # the standard library alone: safe before gevent's patch
@@ -99,7 +99,7 @@ class CoalescingResponse(wsgi.Response):
             data = b"%X\r\n%b\r\n" % (len(data), data)
         if self._head:
             data, self._head = self._head + data, b""
-        self.sock.sendall(data)
+        self._send(data)
 
     def close(self) -> None:
         if not self.headers_sent:
@@ -108,7 +108,19 @@ class CoalescingResponse(wsgi.Response):
         data = self._head + b"0\r\n\r\n" if self.chunked else self._head
         self._head = b""
         if data:
-            self.sock.sendall(data)
+            self._send(data)
+
+    def _send(self, data: bytes) -> None:
+        """One ``send`` first, then ``sendall`` for whatever it left (a full buffer).
+
+        gevent's ``sendall`` asks the kernel for the socket's buffer size (a ``getsockopt``)
+        and sets up its chunk loop on every call, although nearly every answer fits the
+        buffer whole, so one plain send is the common case and the cheaper one. Only this
+        response's (the client's) socket writes so: Redis's sockets keep gevent's own loop.
+        """
+        sent = self.sock.send(data)
+        if sent < len(data):
+            self.sock.sendall(memoryview(data)[sent:])
 
     def can_sendfile(self) -> bool:
         return False  # sendfile would write the body before the held-back head
@@ -130,88 +142,6 @@ def freeze_settings(cfg: Any) -> None:
     for name, setting in cfg.settings.items():
         if not isinstance(getattr(type(cfg), name, None), property):
             cfg.__dict__[name] = setting.get()
-
-
-def remember_trusted_peers(limit: int = 4096) -> None:
-    """Decide once per peer address whether it may set forwarding headers.
-
-    gunicorn parses the peer's address (``ipaddress``) on every request to check it
-    against ``forwarded_allow_ips``; the answer depends only on the address and the
-    settings, which a worker never changes. Kept for ``limit`` addresses, then forgotten.
-    """
-    original = getattr(message.Request, "_peer_is_trusted_proxy", None)
-    if original is None or getattr(original, "remembers", False):
-        return  # another gunicorn, or done already
-    known: dict[str, bool] = {}
-
-    def peer_is_trusted_proxy(request: Any) -> bool:
-        peer = request.peer_addr
-        if not isinstance(peer, tuple):
-            return original(request)
-        trusted = known.get(peer[0])
-        if trusted is None:
-            if len(known) >= limit:
-                known.clear()
-            trusted = known[peer[0]] = original(request)
-        return trusted
-
-    peer_is_trusted_proxy.remembers = True  # type: ignore[attr-defined]
-    peer_is_trusted_proxy.__wrapped__ = original  # type: ignore[attr-defined]
-    message.Request._peer_is_trusted_proxy = peer_is_trusted_proxy  # type: ignore[method-assign]
-
-
-def send_small_writes_at_once() -> None:
-    """Let ``sendall`` try one plain ``send`` before gevent's chunked loop.
-
-    gevent's ``sendall`` asks the kernel for the socket's buffer size (a ``getsockopt``
-    call) and sets up its chunk loop on every call, although nearly every write here (an
-    answer, an event stream's frame, a Redis command) fits the buffer whole, so one plain
-    send is the common case and the cheaper one. What a
-    first send leaves (a full buffer) goes through gevent's own loop, timeout and all.
-    Only gevent's plain socket takes the shortcut: a subclass (gevent's TLS socket is one,
-    and its ``sendall`` calls this one) keeps gevent's loop, which writes through its ``send``.
-    """
-    from gevent import _socket3
-
-    plain = _socket3.socket
-    original = plain.sendall
-    if getattr(original, "tries_send_first", False):
-        return
-
-    def sendall(self: Any, data: Any, flags: int = 0) -> None:
-        if type(self) is not plain or type(data) is not bytes:
-            return original(self, data, flags)
-        try:
-            sent = self._sock.send(data, flags)
-        except BlockingIOError:
-            sent = 0
-        if sent == len(data):
-            return None
-        return original(self, memoryview(data)[sent:], flags)
-
-    sendall.tries_send_first = True  # type: ignore[attr-defined]
-    sendall.__wrapped__ = original  # type: ignore[attr-defined]
-    plain.sendall = sendall  # type: ignore[method-assign]
-
-
-def share_base_environ(cfg: Any) -> None:
-    """Build the constant part of every request's environ once per worker.
-
-    gunicorn builds it per request, with a new ``wsgi.errors`` wrapper that looks up the
-    error logger and its handlers each time; the wrapper holds no state of a request, so
-    one serves them all. Each request still gets its own dictionary.
-    """
-    original = wsgi.base_environ
-    if getattr(original, "shared", False):
-        return
-    template = original(cfg)
-
-    def base_environ(config: Any) -> dict[str, Any]:
-        return dict(template) if config is cfg else original(config)
-
-    base_environ.shared = True  # type: ignore[attr-defined]
-    base_environ.__wrapped__ = original  # type: ignore[attr-defined]
-    wsgi.base_environ = base_environ
 
 
 #: gevent warns when ``ssl`` was imported before its patch. Under ``intrigue serve`` the process
@@ -272,11 +202,11 @@ class Worker(GeventWorker):
                 del self.connections[address]
 
     def _serve(self, listener: Any, client: Any, addr: Any) -> None:
-        """Plain requests on the short path (service/plain_requests.py), the rest by gunicorn."""
+        """Plain requests on the short path (service/http1.py), the rest by gunicorn."""
         if not self.plain_requests:
             super().handle(listener, client, addr)
             return
-        from service.plain_requests import replaying, serve_plain
+        from service.http1 import replaying, serve_plain
 
         try:
             leftover = serve_plain(self, listener.getsockname(), client, addr)
@@ -307,14 +237,11 @@ class Worker(GeventWorker):
         return super().handle_request(listener_name, req, sock, addr)
 
     def load_wsgi(self) -> None:
-        from service.plain_requests import plain_served
+        from service.http1 import plain_served
 
         super().load_wsgi()
         self.plain_requests = self.plain_requests and plain_served(self.cfg)
         freeze_settings(self.cfg)
-        remember_trusted_peers()
-        share_base_environ(self.cfg)
-        send_small_writes_at_once()
         gc.collect()
         gc.freeze()  # modules, the app, the games' data: never garbage, never walked again
         gc.set_threshold(*GC_THRESHOLDS)
@@ -331,7 +258,6 @@ class Worker(GeventWorker):
 
     def patch(self) -> None:
         patch_all_but_select()
-        wsgi.Response = CoalescingResponse  # what gunicorn.http.wsgi.create builds
         # What GeventWorker.patch does after patching: rewrap the listening sockets.
         self.sockets = [socket.socket(s.FAMILY, socket.SOCK_STREAM, fileno=s.sock.detach()) for s in self.sockets]
 
@@ -376,22 +302,21 @@ def chunked_socket(write: Any) -> Any | None:
     writes (see service/event_stream.py); anything else (a TLS socket, a response not chunked,
     another server) keeps to the stream's own writes.
     """
-    from gevent import _socket3
-
     response = getattr(write, "__self__", None)
     if (not isinstance(response, wsgi.Response) or not response.chunked or not response.headers_sent
             or getattr(response, "_head", b"")):
         return None
     sock = response.sock
     # A connection the short path handed to gunicorn reads through a stand-in that replays
-    # what it had read (service/plain_requests.py); writes go to the socket under it.
+    # what it had read (service/http1.py); writes go to the socket under it.
     sock = getattr(sock, "writes_to", sock)
-    return sock if type(sock) is _socket3.socket else None
+    return sock if type(sock) is socket.socket else None
 
 
 def send_now(sock: Any, data: bytes) -> int:
-    """Send what the kernel takes of ``data`` at once, without waiting: how many bytes went."""
+    """Send what the kernel takes of ``data`` at once, without waiting: how many bytes went
+    (gevent's ``send`` with a timeout of 0 raises rather than wait for room)."""
     try:
-        return sock._sock.send(data)
+        return sock.send(data, 0, 0.0)
     except BlockingIOError:
         return 0

@@ -22,7 +22,7 @@ from flask import Flask, Response, g, request
 from engine.core import Engine
 from engine.replies import Remembered, Replies
 from service.answers import Problem
-from service.context import client_address, current_player
+from service.context import caller, client_address, current_player
 
 #: The longest Idempotency-Key a client may send (as for actions).
 MAX_KEY = 200
@@ -94,7 +94,7 @@ def _subject() -> str | None:
         player = current_player(required=False)
     except Problem:
         return None
-    if g.get("operator"):
+    if caller().operator:
         return "operator"
     return f"player:{player.id}" if player is not None else f"address:{client_address()}"
 

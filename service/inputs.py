@@ -128,7 +128,11 @@ def parse_json(data: bytes) -> Any:
 
 def object_body() -> dict[str, Any]:
     """:func:`json_body`, which must be a JSON object."""
-    body = json_body()
+    return as_object(json_body())
+
+
+def as_object(body: Any) -> dict[str, Any]:
+    """A parsed body that must be a JSON object, or the 400 that says it is not."""
     if not isinstance(body, dict):
         raise Problem(400, "malformed_body", "the body must be a JSON object")
     return body

@@ -6,10 +6,11 @@ much of it is left (``r``) and in how many seconds it is whole again (``t``):
 ``RateLimit: "player";r=42;t=1``. A request spends a token of each of its buckets (the
 player's and its address's ceiling, or an anonymous caller's address); each is a policy.
 
-Whichever path spent them (the Flask app's ``before_request``, or the express lane) leaves
-its gates in the request's environ (``GATES``); the ``start_response`` the express lane hands
-to both (:func:`with_rate_limit_headers`) reads the buckets as they are once the answer
-starts (one round trip) and adds the headers. A 429
+``service.admission.admit``, which admits every request on either path (the Flask app's
+``before_request``, or a fast handler of ``service.front``), leaves its gates in the
+request's environ (``GATES``); the ``start_response`` the front hands to both
+(:func:`with_rate_limit_headers`) reads the buckets as they are once the answer starts (one
+round trip) and adds the headers. A 429
 gets them too, with ``r=0``; its problem names the policy spent (``policy``), and its
 ``Retry-After`` is the problem answer's own.
 """
@@ -51,7 +52,7 @@ def rate_limit_headers(gates: Sequence[Gate], left: Sequence[float]) -> list[tup
 
 def with_rate_limit_headers(engine: Engine, environ: dict[str, Any], start_response: StartResponse) -> StartResponse:
     """``start_response`` adding the headers when the request left its gates in the environ
-    (the express lane, in front of the app, hands this one to both)."""
+    (the front, ``service.front.Front``, hands this one to both paths)."""
 
     def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
         gates = environ.get(GATES)

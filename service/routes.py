@@ -331,7 +331,7 @@ def show(game_id: str) -> dict[str, Any]:
                    {409: ("game_not_started", "game_over", "version_conflict", "not_your_turn",
                           "idempotency_key_reused", "seat_resigned", "too_many_revisions", "game_cancelled",
                           "busy")}),
-         # The hot path reads its headers by hand: listed here, parsed in service.actions (and the express lane).
+         # The hot path reads its headers by hand: listed here, parsed in service.actions (and service.front).
          params=(GAME_ID,
                  header_param("Idempotency-Key", "Your id for this decision: the same key again returns the first "
                                                  "result and appends nothing (1 to 200 characters)",

@@ -1,5 +1,5 @@
 """A game's set-up requests (create, join, open a stream) past their inputs: one body of code
-for the Flask routes and the express lane, so the two cannot answer differently."""
+for the Flask routes and the front's fast handlers (service.front), so the two cannot answer differently."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Bot accounts over HTTP (issue 53): registered with ``"bot": true``, shown as bots wherever a
-name is shown, kept out of ``humans_only`` games on both paths (the express lane's join, and
+name is shown, kept out of ``humans_only`` games on both paths (the front's fast handler's join, and
 the app's with an Idempotency-Key), and off the leaderboards unless ``?bots=true``."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_a_humans_only_game_refuses_bot_accounts_on_both_paths(server: str) -> N
     game = person.create_game("coup", 2, humans_only=True)
     assert game["humans_only"] is True
     with pytest.raises(HumansOnly):
-        robot.join(game["id"])  # no body, no key: the express lane's join
+        robot.join(game["id"])  # no body, no key: the front's fast handler's join
     keyed = requests.post(f"{server}/v1/games/{game['id']}/join", timeout=10,
                           headers={"Authorization": f"Bearer {robot.token}", "Idempotency-Key": f"k-{tag}"})
     assert keyed.status_code == 403 and keyed.json()["code"] == "humans_only"  # the app's

@@ -1,9 +1,9 @@
 """Scoped tokens (issue 53): a token does only what its scopes cover, on both HTTP paths.
 
 A registration's token, and one issued without ``scopes``, carry every scope. A call outside
-a token's scopes is ``403 missing_scope`` naming the scope, and changes nothing; the express
-lane (a move, a join, a creation, a stream from the start) hands such a call to the app, which
-answers it the same way.
+a token's scopes is ``403 missing_scope`` naming the scope, and changes nothing; the front's
+fast handlers (a move, a join, a creation, a stream from the start) hand such a call to the
+app, which answers it the same way (both admit through ``service.admission.admit``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_a_read_only_token_reads_but_neither_plays_nor_creates(server: str) -> N
     me = Client.register(server, f"reader-{uuid.uuid4().hex[:6]}")
     game = me.create_game("coup", 2, bots={1: "random"})
     reader = scoped(server, me, ["read"])
-    refused(lambda: reader.join(game["id"]), "play")  # the express lane's join
+    refused(lambda: reader.join(game["id"]), "play")  # the front's fast handler's join
     assert me.game(game["id"])["status"] == "open", "the refused join changed nothing"
     me.join(game["id"])
     view = reader.game(game["id"])
@@ -53,7 +53,7 @@ def test_a_read_only_token_reads_but_neither_plays_nor_creates(server: str) -> N
         view = reader.game(game["id"])
     refused(lambda: reader.act(game["id"], view["legal_actions"][0], if_match=view["version"]), "play")
     assert me.game(game["id"])["version"] == view["version"], "the refused action changed nothing"
-    refused(lambda: reader.create_game("coup", 2), "create")  # the express lane's creation
+    refused(lambda: reader.create_game("coup", 2), "create")  # the front's fast handler's creation
     refused(lambda: reader.send_message(game["id"], "hello"), "chat")
     refused(lambda: reader.webhooks(), "webhooks")
     refused(lambda: reader.tokens(), "account")
@@ -67,7 +67,7 @@ def test_a_play_only_token_plays_but_cannot_read_the_stream(server: str) -> None
     player = scoped(server, me, ["play"])
     assert player.join(game["id"])["seat"] == 0
     stream = requests.get(f"{server}/v1/games/{game['id']}/events/stream?view=true", timeout=10,
-                          headers={"Authorization": f"Bearer {player.token}"})  # the express lane's stream
+                          headers={"Authorization": f"Bearer {player.token}"})  # the front's fast handler's stream
     assert stream.status_code == 403 and stream.json()["code"] == "missing_scope" and stream.json()["scope"] == "read"
     refused(lambda: player.game(game["id"]), "read")
     view = me.game(game["id"])

@@ -133,7 +133,7 @@ def test_the_committers_streams_get_the_frames_a_reading_stream_gets(debug_serve
 
 def test_a_stream_held_open_across_leaving_a_seat_shows_its_next_occupants_hand_to_nobody(
         debug_server: tuple[str, Path]) -> None:
-    """Over the real server: the leaver's streams (the express lane's, and the route's) follow
+    """Over the real server: the leaver's streams (the fast handler's, and the route's) follow
     the seat they no longer hold, and the game dealt after they left looks to them as it looks
     to a spectator (docs/ARCHITECTURE.md, "Secrets")."""
     base, _ = debug_server

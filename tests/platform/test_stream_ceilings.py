@@ -10,7 +10,7 @@ import service.view_cache as view_cache
 from engine.core import Engine
 from engine.settings import Limits, Settings
 from service.app import create_app
-from tests.platform.test_express import toy_game
+from tests.platform.test_front import toy_game
 
 
 def app_with(engine: Engine, **ceilings: int) -> FlaskClient:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core import Engine
 from engine.settings import Limits
 from service.app import create_app
-from tests.platform.test_express import toy_game
+from tests.platform.test_front import toy_game
 
 
 def test_a_closed_stream_leaves_no_watch_behind(engine: Engine) -> None:

@@ -51,7 +51,7 @@ def test_a_stream_held_open_across_leaving_shows_the_new_occupants_cards_to_nobo
     client = app_with(engine)
     game_id, auth = seated_then_left(client)
     streams = []
-    for query in ("?view=true", "?view=true&after=0"):  # the express lane's, the route's
+    for query in ("?view=true", "?view=true&after=0"):  # the fast handler's, the route's
         response = client.get(f"/v1/games/{game_id}/events/stream{query}", headers=auth[1], buffered=False)
         frames = iter(response.response)
         opening = next(frames) + next(frames)

@@ -27,7 +27,7 @@ def test_one_address_shares_one_ceiling_over_all_its_tokens(engine: Engine) -> N
     answers = [client.get("/v1/me/games", headers=bearer(token)) for token in tokens]
     assert [a.status_code for a in answers[:4]] == [200] * 4
     assert_limited(answers[-1], "address_rate_limited")
-    # An action through the express lane counts too, refused before its body is read.
+    # An action through the front's fast handler counts too, refused before its body is read.
     action = client.post("/v1/games/abc/actions", json={"type": "x"}, headers=bearer(tokens[0]))
     assert_limited(action, "address_rate_limited")
     # Another address has its own ceiling.

@@ -85,7 +85,12 @@ def test_ideology_cards_regions_ideologies_and_advancements_explain_themselves(
     # An advancement: what it does, what it costs, what it is worth.
     advancement = row.get_by_role("cell").last.locator(".tip").first
     said = focused_tip(advancement)
-    assert "a level-1 advancement: defends you: an attacker in a" in said and "Costs 2 " in said, said
+    # Which one the seat starts with follows the deal (a mixed seed): its words follow its data.
+    kinds = {a["id"]: a for a in json.loads((GAMES / "ideology/data/advancements.json").read_text())["advancements"]}
+    first = kinds[list(ideology["advancements"])[0]]
+    assert said.startswith(f"{first['name']}, a level-{first['level']} advancement: "), said
+    effect = "defends you: an attacker in a" if "defends" in first["effect"] else "no distance penalty for your"
+    assert effect in said and "Costs " in said, said
 
     # A region, on the map and in the table: its level, its limits and its neighbours.
     home = next(r for r in mine["regions"] if r["controller"] == 0)

@@ -1,7 +1,7 @@
 """Rate limits in headers (issue 53), on the strict server (a player's limit: a few requests a second).
 
 Every answer under a limit carries ``RateLimit-Policy`` and ``RateLimit`` (the IETF draft's
-structured fields), through the Flask app and through the express lane alike; every 429 has
+structured fields), through the Flask app and through the front's fast handlers alike; every 429 has
 ``Retry-After`` and a problem naming the policy; and the Python SDK, pacing itself by them,
 meets no 429 at all where an unpaced client meets several.
 """
@@ -47,11 +47,11 @@ def test_every_answer_under_a_limit_says_what_is_left(strict_server: str) -> Non
     assert parse_rate_limit(seen[0].headers["RateLimit"])["player"][0] > 0
 
 
-def test_the_express_lane_answers_carry_them_too(strict_server: str) -> None:
+def test_the_fast_handlers_answers_carry_them_too(strict_server: str) -> None:
     me = Client.register(strict_server, f"lane-{uuid.uuid4().hex[:6]}")
     bearer = {"Authorization": f"Bearer {me.token}"}
     created = requests.post(f"{strict_server}/v1/games", json={"game": "coup", "seats": 2, "bots": {"1": "random"}},
-                            headers=bearer, timeout=10)  # a plain creation: the express lane's
+                            headers=bearer, timeout=10)  # a plain creation: the front's fast handler's
     assert created.status_code == 201 and policies(created)["player"] == (STRICT_RATE, 1)
     game_id = created.json()["id"]
     joined = requests.post(f"{strict_server}/v1/games/{game_id}/join", headers=bearer, timeout=10)

@@ -1,43 +1,49 @@
-"""The common HTTP/1.1 request served without gunicorn's request machinery; the rest by gunicorn.
+"""The worker's HTTP/1.1 connection loop: heads parsed by llhttp (httptools), plain requests
+served without gunicorn's request objects, everything else handed to gunicorn whole.
 
 gunicorn's parser, request and environ objects cost an API process about 60 µs of CPU per
 request, several times what reading and answering a plain request needs (docs/performance.md,
 section 23). Nearly every request a client of this API sends is plain: HTTP/1.1, a short
 head of well-formed fields, a body sent whole with its length or none. :func:`serve_plain`
-serves those on a kept-alive connection; the first request that is anything else (a
-transfer coding, an ``Expect``, an upgrade, a forwarded scheme, a field name with an
-underscore, a line or a head over gunicorn's limits, a byte outside printable ASCII...) is
-handed to gunicorn with every byte read of it, and gunicorn serves the connection from there,
-answering or refusing exactly as it would have.
+serves those on a kept-alive connection.
+
+The head is parsed by llhttp, Node's HTTP parser, through ``httptools`` (what uvicorn parses
+with): it keeps the grammar and the request-smuggling defences (a ``Content-Length`` beside a
+``Transfer-Encoding``, two lengths, a folded line, a bare CR or LF, a byte a field may not
+hold, a method or target it does not know...). Over what llhttp accepts, :func:`parse_head`
+applies this module's policy of what is plain; the first request that llhttp refuses or that
+is not plain (a transfer coding, an ``Expect``, an upgrade, a forwarded scheme, a field name
+with an underscore, a line or a head over gunicorn's limits, a byte outside printable
+ASCII...) is handed to gunicorn with every byte read of it, and gunicorn serves the
+connection from there, answering or refusing exactly as it would have. So a request is
+served here only when both parsers accept it, and every refusal is gunicorn's.
 
 A body whose end had not come with its head (``requests`` and urllib3 send a POST's head
 and body in two writes) stays here: :class:`LateBody` reads the rest as the app reads it,
-inside the worker's ``DeadlineBody`` (the body timeout), as gunicorn's body is read.
+inside the worker's ``DeadlineBody`` (the body timeout), as gunicorn's body is read. A
+chunked body is gunicorn's (a transfer coding is not plain).
 
-So this path never refuses anything: it accepts a strict subset of what gunicorn accepts and
-builds the environ gunicorn would build for it. The answer is written by the worker's response
-(``service.gevent_worker.CoalescingResponse``, a subclass of gunicorn's that spells the status
-line, the ``Server``, ``Date`` and ``Connection`` fields and the framing as gunicorn does).
+The environ is the one gunicorn would build for such a request, and the answer is written by
+the worker's response (``service.gevent_worker.CoalescingResponse``, a subclass of gunicorn's
+that spells the status line, the ``Server``, ``Date`` and ``Connection`` fields and the
+framing as gunicorn does).
 """
 
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 
+import httptools
 from gunicorn import util
 from gunicorn.http import wsgi
 
 from engine.settings import gunicorn_script_name
 from service.deadline_body import DeadlineBody
+from service.gevent_worker import CoalescingResponse
 
-#: A request line this path serves: a method the API has, an origin-form target of
-#: printable ASCII without a fragment, HTTP/1.1.
-_REQUEST_LINE = re.compile(rb"(GET|POST|PUT|PATCH|DELETE|OPTIONS) (/[!-\"$-~]*) HTTP/1\.1")
-#: A field line: a token name without an underscore, a value of printable ASCII (spaces and
-#: tabs inside), optional whitespace around it.
-_FIELD = re.compile(rb"([!#$%&'*+.^`|~0-9A-Za-z-]+):[ \t]*((?:[!-~]+(?:[ \t]+[!-~]+)*)?)[ \t]*")
+#: The methods the API has: a request with any other goes to gunicorn.
+_METHODS = frozenset({b"GET", b"POST", b"PUT", b"PATCH", b"DELETE", b"OPTIONS"})
 #: Fields that send a request to gunicorn: framing and negotiation. (So do the fields of its
 #: ``secure_scheme_headers``, whose trust it decides per peer: see :func:`gunicorn_only`.)
 _FRAMING = frozenset({b"TRANSFER-ENCODING", b"EXPECT", b"UPGRADE", b"TE", b"HTTP2-SETTINGS"})
@@ -71,7 +77,7 @@ class LateBody:
 
     :func:`serve_plain` wraps it in the worker's ``DeadlineBody``, as gunicorn's body is
     wrapped, so the body timeout, the 408 and the close are the same on both paths. An app
-    that answers without reading the body (a 429 before the body, see ``service.express``)
+    that answers without reading the body (a 429 before the body, see ``service.front``)
     leaves the rest to be drained within the same deadline, unless the answer gave it up
     (``failed``, as ``service.http_errors.close_after_answer`` sets it).
     """
@@ -87,7 +93,7 @@ class LateBody:
         self.failed = False
 
     def buffered(self) -> int:
-        """What a read returns now without waiting on the client (``service.express.in_memory``)."""
+        """What a read returns now without waiting on the client (``service.front.in_memory``)."""
         return min(len(self._held), self._left)
 
     def _fill(self, wanted: int) -> None:
@@ -163,45 +169,69 @@ def gunicorn_only(cfg: Any) -> frozenset[bytes]:
     return _FRAMING | {name.upper().encode("latin-1") for name in (cfg.secure_scheme_headers or {})}
 
 
+class _Head:
+    """What llhttp's callbacks give of one head: its target and its fields, as bytes."""
+
+    __slots__ = ("url", "fields")
+
+    def __init__(self) -> None:
+        self.url = b""
+        self.fields: list[tuple[bytes, bytes]] = []
+
+    def on_url(self, url: bytes) -> None:
+        self.url += url
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.fields.append((name, value))
+
+
+#: The bytes a plain field value or target may hold: printable ASCII, and tabs (in a value).
+_PRINTABLE = bytes(range(32, 127)) + b"\t"
+
+
+def _printable(value: bytes) -> bool:
+    return not value.translate(None, _PRINTABLE)
+
+
 def parse_head(head: bytes, line_limit: int, field_limit: int, fields_limit: int,
                refused: frozenset[bytes] = _FRAMING
                ) -> tuple[str, str, list[tuple[str, str]], dict[str, str], int, bool] | None:
     """(method, target, fields, environ entries, body length, close) of a plain request's
-    head (without its blank line), or None when it is not plain: gunicorn then reads it.
-    ``refused`` names the fields (upper case) that make a request gunicorn's."""
-    lines = head.split(b"\r\n")
-    first = lines[0]
-    if line_limit and len(first) > line_limit:  # 0: no limit, as gunicorn reads its setting
+    head (without its blank line), or None when llhttp refuses it or it is not plain: gunicorn
+    then reads it. ``refused`` names the fields (upper case) that make a request gunicorn's."""
+    first = head.find(b"\r\n")
+    if line_limit and (first if first >= 0 else len(head)) > line_limit:  # 0: no limit, as gunicorn reads it
         return None
-    matched = _REQUEST_LINE.fullmatch(first)
-    if matched is None:
+    if head.count(b"\r\n") > fields_limit:
         return None
-    if len(lines) - 1 > fields_limit:
+    parsed = _Head()
+    parser = httptools.HttpRequestParser(parsed)
+    try:
+        parser.feed_data(head + b"\r\n\r\n")
+    except (httptools.HttpParserError, httptools.HttpParserUpgrade):  # llhttp refused it, or an upgrade: gunicorn's
+        return None
+    method, url = parser.get_method(), parsed.url
+    if (method not in _METHODS or url[:1] != b"/" or b"#" in url or not _printable(url)
+            or head[:first] != b"%b %b HTTP/1.1" % (method, url)):  # one space apart, as gunicorn reads it
         return None
     fields: list[tuple[str, str]] = []
     entries: dict[str, str] = {}
-    length: int | None = None
+    length = 0
     close = False
-    host_seen = False
-    for line in lines[1:]:
-        if field_limit and len(line) > field_limit:
+    for raw_name, raw_value in parsed.fields:
+        if field_limit and len(raw_name) + len(raw_value) + 2 > field_limit:
             return None
-        field = _FIELD.fullmatch(line)
-        if field is None:
+        name = raw_name.upper()
+        if name in refused or b"_" in name or not _printable(raw_value):
             return None
-        name = field.group(1).upper()
-        if name in refused:
-            return None
-        value = field.group(2).decode("ascii")
-        if name == b"CONTENT-LENGTH":
-            if length is not None or not value.isdigit() or len(value) > 15 or (value[0] == "0" and value != "0"):
+        value = raw_value.strip(b" \t").decode("ascii")
+        if name == b"CONTENT-LENGTH":  # llhttp took digits alone, and one length at most
+            if len(value) > 15 or (value[0] == "0" and value != "0"):
                 return None
             length = int(value)
-            entries["CONTENT_LENGTH"] = value
+            key = "CONTENT_LENGTH"
         elif name == b"CONTENT-TYPE":
-            if "CONTENT_TYPE" in entries:
-                return None
-            entries["CONTENT_TYPE"] = value
+            key = "CONTENT_TYPE"
         else:
             if name == b"CONNECTION":
                 token = value.lower()
@@ -209,18 +239,14 @@ def parse_head(head: bytes, line_limit: int, field_limit: int, fields_limit: int
                     close = True
                 elif token != "keep-alive":
                     return None
-            elif name == b"HOST":
-                if host_seen:
-                    return None
-                host_seen = True
             key = "HTTP_" + name.decode("ascii").replace("-", "_")
-            if key in entries:
-                return None  # a repeated field: gunicorn joins them
-            entries[key] = value
+        if key in entries:
+            return None  # a repeated field: gunicorn joins them (or refuses a second Host)
+        entries[key] = value
         fields.append((name.decode("ascii"), value))
-    if not host_seen:
+    if "HTTP_HOST" not in entries:
         return None  # HTTP/1.1 requires Host; gunicorn says what it makes of its absence
-    return matched.group(1).decode("ascii"), matched.group(2).decode("ascii"), fields, entries, length or 0, close
+    return method.decode("ascii"), url.decode("ascii"), fields, entries, length, close
 
 
 class _Replayed:
@@ -322,7 +348,7 @@ def _answer(worker: Any, request: PlainRequest, connection: dict[str, Any], entr
     response = None
     try:
         cfg.pre_request(worker, request)
-        response = wsgi.Response(request, client, cfg)
+        response = CoalescingResponse(request, client, cfg)
         environ = dict(connection)
         environ.update(entries)
         environ.update({"wsgi.input": request.body, "REQUEST_METHOD": request.method, "QUERY_STRING": request.query,

@@ -1,4 +1,5 @@
-"""Plain HTTP/1.1 requests served on the short path answer exactly as gunicorn answers them.
+"""Plain HTTP/1.1 requests served on the short path (heads parsed by llhttp, through httptools)
+answer exactly as gunicorn answers them, and whatever either parser refuses is gunicorn's.
 
 The same raw bytes go to two servers of the same echo app under the API's worker, one with
 the short path (the default) and one without (``INTRIGUE_PLAIN_REQUESTS=0``); every answer
@@ -21,8 +22,8 @@ import pytest
 from gunicorn.config import Config
 
 from engine.settings import Limits
+from service.http1 import _FRAMING, LateBody, gunicorn_only, parse_head, replaying, serve_plain
 from service.http_errors import BodyTimeout, close_after_answer
-from service.plain_requests import _FRAMING, LateBody, gunicorn_only, parse_head, replaying, serve_plain
 from tests.integration.conftest import ROOT, gunicorn_serving
 
 # --------------------------------------------------------------------------- the head's parse
@@ -89,6 +90,31 @@ def test_the_secure_scheme_fields_are_gunicorns_as_its_settings_name_them() -> N
                       gunicorn_only(config)) is not None
 
 
+#: Heads that smuggle or frame ambiguously: llhttp refuses each (or the policy does), so
+#: gunicorn reads them and refuses them itself.
+SMUGGLED = {
+    "a length and a transfer coding": b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked",
+    "a transfer coding and a length": b"POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 3",
+    "two lengths that differ": b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4",
+    "a length with a sign": b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: +3",
+    "a length and a list": b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 3",
+    "a space before the colon": b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length : 3",
+    "a folded line (obs-fold)": b"GET /a HTTP/1.1\r\nHost: h\r\nX-A: a\r\n\tb",
+    "a bare CR in a value": b"GET /a HTTP/1.1\r\nHost: h\r\nX-A: a\rb",
+    "a bare LF in a value": b"GET /a HTTP/1.1\r\nHost: h\r\nX-A: a\nContent-Length: 3",
+    "a NUL in a value": b"GET /a HTTP/1.1\r\nHost: h\r\nX-A: a\x00",
+    "a transfer coding that is not chunked last": b"POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, gzip",
+    "a method in lower case": b"get /a HTTP/1.1\r\nHost: h",
+    "a byte over 127 in the target": b"GET /\xff HTTP/1.1\r\nHost: h",
+    "two spaces in the request line": b"GET  /a HTTP/1.1\r\nHost: h",
+}
+
+
+@pytest.mark.parametrize("case", list(SMUGGLED))
+def test_a_head_that_smuggles_is_refused_by_llhttp_and_left_to_gunicorn(case: str) -> None:
+    assert parse_head(SMUGGLED[case], 8190, 8190, 100, gunicorn_only(Config())) is None
+
+
 # --------------------------------------------------------------------------- the connection loop
 
 
@@ -104,6 +130,10 @@ class ScriptedSocket:
 
     def sendall(self, data: bytes) -> None:
         self.sent += data
+
+    def send(self, data: bytes) -> int:
+        self.sent += data
+        return len(data)
 
 
 class EchoWorker:
@@ -341,6 +371,20 @@ CASES = {
         None),
     "a request line that is not HTTP": (
         [b"GARBAGE\r\n\r\n"],
+        None),
+    "a length beside a transfer coding (request smuggling)": (
+        [b"POST /m HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: h\r\n\r\n"],
+        None),
+    "two lengths (request smuggling)": (
+        [b"POST /n HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\nContent-Length: 20\r\n\r\n"
+         b"GET /smuggled HTTP/1.1\r\nHost: h\r\n\r\n"],
+        None),
+    "a chunk size that is not hexadecimal": (
+        [b"POST /o HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n"],
+        None),
+    "a folded field (obs-fold)": (
+        [b"GET /p HTTP/1.1\r\nHost: h\r\nX-A: a\r\n b\r\n\r\n"],
         None),
     "a head over gunicorn's limit": (
         [b"GET /l HTTP/1.1\r\nHost: h\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n"],
