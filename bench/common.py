@@ -32,7 +32,7 @@ NO_LIMITS = {name: "0" for name in ("INTRIGUE_RATE_LIMIT", "INTRIGUE_ANONYMOUS_R
                                     "INTRIGUE_REGISTRATIONS_PER_HOUR", "INTRIGUE_GAMES_PER_HOUR",
                                     "INTRIGUE_OPEN_GAMES_PER_PLAYER", "INTRIGUE_ADDRESS_RATE_LIMIT",
                                     "INTRIGUE_STREAMS_PER_PLAYER", "INTRIGUE_STREAMS_PER_ADDRESS",
-                                    "INTRIGUE_CONNECTIONS_PER_ADDRESS")}
+                                    "INTRIGUE_CONNECTIONS_PER_ADDRESS", "INTRIGUE_ACTIVE_GAMES_PER_PLAYER")}
 
 
 def wait_for(url: str, timeout: float = 30, process: Any = None) -> None:

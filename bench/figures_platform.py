@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 from bench.common import NO_LIMITS, intrigue_server, percentile  # noqa: E402
 from engine.core import Engine  # noqa: E402
 from engine.scheduling import JobScheduler, make_queue  # noqa: E402
+from engine.settings import Settings  # noqa: E402
 from games.registry import load  # noqa: E402
 from projections.projector import Projector, fold_all  # noqa: E402
 from projections.record import awaiting  # noqa: E402
@@ -83,7 +84,8 @@ def lateness_among_open_games(redis_url: str, open_games: int = 10_000, probes: 
     due.
     """
     client = redis.Redis.from_url(redis_url)
-    engine = Engine(client, JobScheduler(make_queue(client)))
+    # Each of the 200 players holds many of these games: no ceiling on seats (issue 50).
+    engine = Engine(client, JobScheduler(make_queue(client)), settings=Settings(active_games_per_player=0))
     pool = [engine.create_player(f"corr{i}")[0] for i in range(200)]
     rng = random.Random(3)
     progress = Progress("open correspondence games", open_games, "games")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import redis
 
 from engine.accounts import Accounts
+from engine.active_games import ActiveGames
 from engine.bot_turns import BotTurns
 from engine.chat import Chat
 from engine.commit import CommitPath
@@ -41,9 +42,11 @@ from engine.scheduling import JobScheduler, make_queue
 from engine.seeds import Seeds
 from engine.settings import Settings
 from engine.streams import StreamLeases
+from engine.substitutes import Substitutes
 from engine.tables import Tables
 from engine.tournaments import Tournaments
 from engine.upkeep import BOT_STALL_SECONDS, Upkeep
+from engine.vacations import Vacations
 from engine.webhooks import QUEUE_NAME as WEBHOOK_QUEUE
 from engine.webhooks import Webhooks
 from events.store import EventStore, Keys
@@ -89,6 +92,7 @@ class Engine:
         self.follow_ups = FollowUps(client, self.keys, self.store, self.seeds, scheduler, self.hooks, self.ratings)
         self.orders = StandingOrders(client, self.keys)
         self.transparency = self.follow_ups.transparency  # the public log of finished games
+        self.reliability = self.follow_ups.reliability  # each player's decisions on time (issue 50)
         self.commits = CommitPath(client, self.keys, self.store, self.projector, self.seeds, self.follow_ups,
                                   self.orders, steps_in_commit=steps_in_commit,
                                   render_check=settings.render_check)
@@ -97,9 +101,14 @@ class Engine:
         self.gating = Gating(self.limiter, self.cluster)
         self.accounts = Accounts(client, self.keys, self.watcher, operator_token or settings.operator_token)
         revisions = settings.revisions_per_decision
+        self.active_games = ActiveGames(client, self.keys, settings.active_games_per_player)
         self.tables = Tables(client, self.keys, self.store, self.projector, self.seeds, self.commits, self.gating,
-                             revisions_per_decision=revisions, reveal_seconds=settings.reveal_seconds)
+                             revisions_per_decision=revisions, reveal_seconds=settings.reveal_seconds,
+                             active=self.active_games, reliability=self.reliability)
         self.reveals = Reveals(self.seeds, self.commits)
+        self.substitutes = Substitutes(client, self.keys, self.projector, self.commits, self.active_games,
+                                       self.reliability)
+        self.vacations = Vacations(client, self.keys, self.commits, settings.vacation_days_per_year)
         self.moves = Moves(self.store, self.projector, self.seeds, self.commits, self.gating,
                            revisions_per_decision=revisions)
         self.reading = Reading(client, self.keys, self.store, self.projector, self.commits, self.chat,

@@ -101,6 +101,16 @@ DOMAIN_CODES: dict[str, tuple[type[DomainError], str]] = {
                                     "has started"),
     "nothing_to_reveal": (Conflict, "the seat joined without a commitment"),
     "too_many_invitations": (Invalid, "more players invited than the game has seats"),
+    # The correspondence community (issue 50).
+    "too_many_active_games": (Conflict, "the player holds as many seats in games not over as the operator allows"),
+    "too_unreliable": (Forbidden, "the player's reliability is below the game's min_reliability"),
+    "not_enough_vacation": (Conflict, "the player has fewer vacation days left this year than asked for"),
+    "on_vacation": (Conflict, "the player is on vacation already (end it first)"),
+    "not_on_vacation": (Conflict, "the player is not on vacation"),
+    "bad_timezone": (Invalid, "not an IANA time zone name the server knows"),
+    "seat_not_offered": (Conflict, "the seat is not offered to a substitute (not left to the bot, or the game "
+                                   "takes none)"),
+    "already_seated": (Conflict, "a player seated in a game cannot substitute for another of its seats"),
     "tournament_not_found": (NotFound, "no tournament has this id"),
     "tournament_started": (Conflict, "the tournament has started: too late to join, leave or start it"),
     "tournament_cancelled": (Conflict, "the tournament was cancelled at its start for want of players"),

@@ -18,8 +18,10 @@ from typing import Any, TypeAlias
 
 import redis
 
+from engine.active_games import queue_live, queue_offer
 from engine.export import queue_finished
 from engine.ratings import Ratings, result_of
+from engine.reliability import Reliability
 from engine.scheduling import JobScheduler
 from engine.seat_bots import bot_seats
 from engine.seeds import Seeds
@@ -87,6 +89,7 @@ class FollowUps:
         self.hooks = hooks
         self.ratings = ratings
         self.transparency = GamesLog(client, keys.prefix)
+        self.reliability = Reliability(client, keys)  # the players' record of decisions (issue 50)
         #: Told of every game of a tournament that ends (``engine.tournaments``, set by the facade).
         self.on_game_end: Callable[[Record], None] | None = None
 
@@ -115,6 +118,8 @@ class FollowUps:
         if before is None or before["status"] != record["status"]:
             self._queue_listing(pipe, record)
         self._queue_seats(pipe, record, before)
+        queue_live(pipe, self.keys, record, before)
+        queue_offer(pipe, self.keys, record, before)
         due = self._queue_deadline(pipe, record, before)
         plan = self._plan(record, before, defer_archive)
         # The card shows its times rounded while the game is on (projections.views.shown_time);
@@ -271,6 +276,7 @@ class FollowUps:
         result = result_of(record, final_ranks(record))
         if result is not None:
             self.ratings.record(result)
+        self.reliability.record(record)
         self.store.archive(game_id)
         self.transparency.add(record)  # the public log's leaf (engine.transparency); added once
         self.seeds.drop(game_id)

@@ -31,6 +31,7 @@ from redis.cluster import RedisCluster
 
 from events.envelope import parse_time
 from events.lean import LeanScript
+from projections.community import as_rated
 
 #: Ratings folded and written per round trip when a title is refolded.
 REFOLD_BATCH = 500
@@ -98,6 +99,7 @@ def result_of(record: Mapping[str, Any], ranks: Sequence[int]) -> Result | None:
     """The result a finished game contributes, or None when it is not rated."""
     if record["status"] != "finished" or not record.get("rated"):
         return None
+    record, ranks = as_rated(dict(record), ranks)  # a substituted seat is its first player's loss (issue 50)
     if any(player is not None and "bot" in player for player in record["players"]):
         return None  # a bot is no player: its strategy's seats would share one rating
     players = tuple(player["id"] for player in record["players"] if player)

@@ -155,6 +155,10 @@ class Settings:
     render_check: bool = False
     #: Times a seat may replace one sealed decision (or a player leave one open game); 0: no bound.
     revisions_per_decision: int = 20
+    #: Seats one player may hold in games not over, bot seats aside (0: no ceiling).
+    active_games_per_player: int = 50
+    #: Vacation days each player has a calendar year (POST /v1/me/vacation).
+    vacation_days_per_year: int = 30
     #: Seconds a game whose seats filled waits for its committed seats' secrets (fair shuffles).
     reveal_seconds: float = 120.0
     #: The Ed25519 key that signs transparency checkpoints: PKCS#8 PEM or 32 bytes in base64
@@ -330,6 +334,8 @@ VARIABLES = (
     Variable("INTRIGUE_LEADERBOARD_MIN_GAMES", "leaderboard_min_games", _count),
     Variable("INTRIGUE_MESSAGES_PER_GAME", "messages_per_game", _count),
     Variable("INTRIGUE_REVISIONS_PER_DECISION", "revisions_per_decision", _count),
+    Variable("INTRIGUE_ACTIVE_GAMES_PER_PLAYER", "active_games_per_player", _count),
+    Variable("INTRIGUE_VACATION_DAYS_PER_YEAR", "vacation_days_per_year", _count),
     Variable("INTRIGUE_REVEAL_SECONDS", "reveal_seconds", _positive_number),
     Variable("INTRIGUE_WEBHOOKS_ALLOW_PRIVATE", "webhooks_allow_private", _flag),
     Variable("INTRIGUE_PLAIN_REQUESTS", "plain_requests", _flag),

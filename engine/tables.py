@@ -14,11 +14,13 @@ from typing import Any
 
 import redis
 
+from engine.active_games import ActiveGames
 from engine.commit import MAX_RETRIES, CommitPath
 from engine.errors import Conflict, Forbidden, Invalid
 from engine.fair_shuffle import reveals_awaited
 from engine.gating import Gating
 from engine.outcomes import Committed, Joined, Player
+from engine.reliability import Reliability
 from engine.revisions import check_rejoin
 from engine.seat_bots import check_bots
 from engine.seeds import Seeds
@@ -36,7 +38,8 @@ from projections.views import public_options
 class Tables:
     def __init__(self, client: redis.Redis, keys: Keys, store: EventStore, projector: Projector, seeds: Seeds,
                  commits: CommitPath, gating: Gating, *, revisions_per_decision: int,
-                 reveal_seconds: float = 120.0) -> None:
+                 reveal_seconds: float = 120.0, active: ActiveGames | None = None,
+                 reliability: Reliability | None = None) -> None:
         self.redis = client
         self.keys = keys
         self.store = store
@@ -46,6 +49,10 @@ class Tables:
         self.gating = gating
         #: How often a player may leave one open game (``engine.revisions``; 0: no bound).
         self.revisions_per_decision = revisions_per_decision
+        #: The ceiling on seats in games not over (``engine.active_games``; None: none).
+        self.active = active
+        #: The players' reliability, which a game's ``min_reliability`` asks for (``engine.reliability``).
+        self.reliability = reliability
         #: How long a game that filled with committed seats waits for their secrets (fair shuffles).
         self.reveal_seconds = reveal_seconds
         #: On a cluster the creator's hosting set lives in another hash slot than the game.
@@ -71,6 +78,7 @@ class Tables:
                     time_control: Mapping[str, Any], bots: Mapping[str, Any] | None = None, *,
                     max_open: int = 0, unlisted: bool = False, invite: Sequence[str] = (),
                     game_id: str | None = None, rematch_of: str | None = None, rated: bool | None = None,
+                    min_reliability: int | None = None, substitutes: bool = True,
                     tournament: str | None = None, round_: int | None = None, humans_only: bool = False) -> Record:
         """Open a game; ``bots`` (``{"<seat>": "<strategy>"}``) seats bots at once, the people join the rest.
 
@@ -92,6 +100,8 @@ class Tables:
         except InvalidOptions as err:
             raise Invalid(err.code, err.message) from None
         chosen_bots = check_bots(bots or {}, seats)
+        if self.active is not None and tournament is None:  # a tournament's tables: its entry decided
+            self.active.check(creator.id)
         invite = list(dict.fromkeys(invite))
         if len(invite) > seats:
             raise Invalid("too_many_invitations", f"{len(invite)} players invited to a game of {seats} seats")
@@ -124,6 +134,8 @@ class Tables:
             **({"rematch_of": rematch_of} if rematch_of else {}), **({"humans_only": True} if humans_only else {}),
             **({"tournament": tournament, "round": round_} if tournament else {}),
             "rated": (not chosen_bots) if rated is None else rated,
+            **({"min_reliability": min_reliability} if min_reliability is not None else {}),
+            **({} if substitutes else {"substitutes": False}),
         })
         hosting = self.keys.hosting(creator.id)
         cap = Cap(hosting, max_open) if max_open else None
@@ -174,6 +186,8 @@ class Tables:
             self.create_game(player, record["game"], record["seats"], public_options(record),
                              record["time_control"], dict(record.get("bots") or {}) or None, unlisted=True,
                              invite=invite, game_id=new_id, rematch_of=game_id, rated=bool(record.get("rated")),
+                             min_reliability=record.get("min_reliability"),
+                             substitutes=bool(record.get("substitutes", True)),
                              humans_only=bool(record.get("humans_only")))
         return self.join(player, new_id, answer_first=answer_first)
 
@@ -220,9 +234,16 @@ class Tables:
             if player.bot and record.get("humans_only"):
                 raise Forbidden("humans_only", "this game's creator keeps bot accounts out of it")
             check_rejoin(record, player.id, self.revisions_per_decision)
+            if self.reliability is not None:
+                self.reliability.check(record, player.id)
+            if self.active is not None and not record.get("tournament"):  # a tournament seats its players
+                self.active.check(player.id)
             seat = record["players"].index(None)
             joining = {"id": player.id, "name": player.name, **({"bot_account": True} if player.bot else {})}
             joined: dict[str, Any] = {"seat": seat, "player": joining}
+            if record["time_control"].get("pause_weekends"):  # the weekends that pause this seat's clock
+                zone = self.redis.hget(self.keys.player(player.id), "timezone")
+                joined["timezone"] = zone.decode() if zone else "UTC"
             if commitment is not None:
                 joined["commitment"] = commitment
             drafts = [GameEvent("PlayerJoined", joined, actor=seat)]

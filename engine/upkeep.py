@@ -15,6 +15,7 @@ from typing import Any
 
 import redis
 
+from engine.active_games import seeking_key
 from engine.bot_turns import BotTurns
 from engine.commit import MAX_RETRIES, CommitPath
 from engine.fair_shuffle import start_late
@@ -318,12 +319,13 @@ class Upkeep:
         ``progress(done, total)`` is called after each game, for a progress display.
         """
         game_ids = self.store.game_ids()
-        for pattern in ("inbox", "hosting"):
+        for pattern in ("inbox", "hosting", "live"):  # live: seats in games not over (engine.active_games)
             for key in self.redis.scan_iter(match=f"{self.keys.prefix}:player:*:{pattern}"):
                 self.redis.delete(key)
         for key in self.redis.scan_iter(match=f"{self.keys.lobby()}:*"):
             self.redis.delete(key)
-        self.redis.delete(self.keys.lobby(), self.keys.unlisted(), self.keys.active(), self.keys.deadlines())
+        self.redis.delete(self.keys.lobby(), self.keys.unlisted(), self.keys.active(), self.keys.deadlines(),
+                          seeking_key(self.keys))
         count = 0
         results = []
         for done, game_id in enumerate(game_ids, start=1):

@@ -20,8 +20,8 @@ GENESIS_HASH = "0" * 64
 
 #: Event types written by the platform rather than by a game's rules.
 PLATFORM_EVENTS = frozenset({"GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "PlayerLeft",
-                             "GameCancelled", "SeatResigned", "GameEnded",
-                             "RevealsAwaited", "SecretRevealed"})  # fair shuffles: events.entropy
+                             "GameCancelled", "SeatResigned", "GameEnded", "VacationStarted", "VacationEnded",
+                             "SeatSubstituted", "RevealsAwaited", "SecretRevealed"})  # fair shuffles: events.entropy
 
 
 def canonical_json(value: Any) -> str:

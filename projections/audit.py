@@ -96,6 +96,10 @@ def audit(events: list[Envelope]) -> AuditReport:
     return AuditReport(events=len(events), finished=record["status"] == "finished", winners=record["winners"])
 
 
+#: The batches a player's absence makes: a vacation's pause, a substitute taking a seat over.
+COMMUNITY_KINDS = {"vacation": ("VacationStarted", "VacationEnded"), "substitute": ("SeatSubstituted",)}
+
+
 def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> None:
     head = batch[0]
     cause = head.cause
@@ -130,6 +134,12 @@ def _check_batch(record: Record | None, batch: list[Envelope], seed: str) -> Non
             seat = head.data.get("seat")
             if head.type != want or head.actor != seat or not isinstance(seat, int) or not 0 <= seat < record["seats"]:
                 raise AuditError(head.seq, f"a {kind} batch starts with {want} by its seat")
+            expected = [_as_draft(head)]
+        elif kind in COMMUNITY_KINDS:  # one event of the seat's, which the log itself decided (issue 50)
+            seat = head.data.get("seat")
+            if (head.type not in COMMUNITY_KINDS[kind] or head.actor != seat or not isinstance(seat, int)
+                    or not 0 <= seat < record["seats"]):
+                raise AuditError(head.seq, f"a {kind} batch starts with one of {', '.join(COMMUNITY_KINDS[kind])}")
             expected = [_as_draft(head)]
         elif kind in ("player", "timeout", "bot"):
             seat = _acting_seat(batch)

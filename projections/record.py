@@ -21,12 +21,14 @@ keeps the plain deadlines, where each seat's reserve starts to run.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from events.envelope import Envelope, format_at, parse_time
+from events.envelope import Envelope, parse_time
 from games.base import GameRules, Outcome
 from games.registry import load
+from projections import community
 
 Record = dict[str, Any]
 
@@ -73,6 +75,7 @@ def _game_created(event: Envelope) -> Record:
         "resigned": [], "revisions": [0] * seats, "departures": {},
         "unlisted": bool(data.get("unlisted", False)), "invite": list(data.get("invite") or []),
         "rematch_of": data.get("rematch_of"), "rated": bool(data.get("rated", False)),
+        "min_reliability": data.get("min_reliability"), "substitutes": bool(data.get("substitutes", True)),
         "humans_only": bool(data.get("humans_only", False)),
         **({"tournament": data["tournament"], "round": data.get("round")} if data.get("tournament") else {}),
     }
@@ -101,6 +104,7 @@ def _player_joined(record: Record, event: Envelope) -> None:
     players = list(record["players"])
     players[event.data["seat"]] = event.data["player"]
     record["players"] = players
+    community.joined_zone(record, event)
     if "commitment" in event.data:  # a fair shuffle's commitment (events.entropy)
         seat = str(event.data["seat"])
         record["commitments"] = {**(record.get("commitments") or {}), seat: event.data["commitment"]}
@@ -128,6 +132,7 @@ def _game_started(record: Record, event: Envelope) -> None:
 
 def _deadline_missed(record: Record, event: Envelope) -> None:
     seat = event.data["seat"]
+    community.count_timeout(record, seat)
     misses, autoplay = list(record["misses"]), list(record["autoplay"])
     misses[seat] = event.data["misses"]
     autoplay[seat] = event.data["autoplay"]
@@ -184,6 +189,9 @@ _PLATFORM_HANDLERS = {
     "GameCancelled": _game_cancelled,
     "SeatResigned": _seat_resigned,
     "GameEnded": _game_ended,
+    "VacationStarted": community.vacation_started,
+    "VacationEnded": community.vacation_ended,
+    "SeatSubstituted": community.seat_substituted,
 }
 #: Event types the platform folds itself: a game that emitted one would be folded as the
 #: platform's (a game's own end event named GameEnded answered 500 on every action).
@@ -229,6 +237,7 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
         counts[revising] += 1
         record["revisions"] = counts
     record["state"] = rules.evolve(record["state"], event)
+    community.count_decision(record, event)
     if event.actor is not None and event.cause.get("kind") == "player":
         # The player is back: their own decision ends any run of misses and the bot's stand-in.
         if record["misses"][event.actor] or record["autoplay"][event.actor]:
@@ -253,7 +262,7 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
     for seat in range(seats):
         kept = only_shrank and seat in after and record["deadlines"][seat] is not None
         if record["deadlines"][seat] is not None and not kept:
-            reserve[seat] = spend_reserve(reserve[seat], move_deadlines[seat], at)
+            reserve[seat] = spend_reserve(reserve[seat], move_deadlines[seat], at, community.seat_zone(record, seat))
     new_moves: list[str | None] = [None] * seats
     out = resigned(record)
     for seat, kind in after.items():
@@ -267,8 +276,7 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
             seconds = control["autoplay_seconds"] if record["autoplay"][seat] else control["seconds_per_move"]
             seconds = min(seconds, control["seconds_per_move"])
             bank = 0.0 if record["autoplay"][seat] else reserve[seat]
-            new_moves[seat] = _iso(at + timedelta(seconds=seconds))
-            deadlines[seat] = _iso(at + timedelta(seconds=seconds + bank))
+            new_moves[seat], deadlines[seat] = community.fresh_deadlines(record, seat, at, seconds, bank)
     record["awaiting"] = awaiting_list
     record["deadlines"] = deadlines
     record["move_deadlines"] = new_moves
@@ -278,16 +286,12 @@ def _fold_game_event(record: Record, event: Envelope) -> None:
         record["revisions"] = [0 if seat in after else count for seat, count in enumerate(held)]
 
 
-def _iso(moment: datetime) -> str:
-    """A UTC ``moment`` spelt as events spell their ``at`` (every deadline derives from one)."""
-    return format_at(moment)
-
-
-def spend_reserve(reserve: float, move_deadline: str | None, at: datetime) -> float:
-    """The reserve left once a clock that ran past ``move_deadline`` stops at ``at``."""
+def spend_reserve(reserve: float, move_deadline: str | None, at: datetime, zone: ZoneInfo | None = None) -> float:
+    """The reserve left once a clock that ran past ``move_deadline`` stops at ``at`` (weekends
+    in ``zone`` not counted, where the game pauses them)."""
     if move_deadline is None:
         return reserve
-    overtime = (at - parse_time(move_deadline)).total_seconds()
+    overtime = community.running_seconds(parse_time(move_deadline), at, zone)
     return round(max(0.0, reserve - max(0.0, overtime)), 3)
 
 
@@ -297,7 +301,8 @@ def reserve_left(record: Record, now: datetime | None = None) -> list[float]:
     if now is None or record["status"] != "active":
         return reserve
     moves = record.get("move_deadlines") or [None] * record["seats"]
-    return [spend_reserve(left, moves[seat], now) if record["awaiting"][seat] is not None else left
+    return [spend_reserve(left, moves[seat], now, community.seat_zone(record, seat))
+            if record["awaiting"][seat] is not None else left
             for seat, left in enumerate(reserve)]
 
 

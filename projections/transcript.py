@@ -77,6 +77,12 @@ def _line(before: Record | None, after: Record, event: Envelope) -> str | None:
         return "The creator cancels the game before it starts"
     if event.type == "SeatResigned":
         return f"{_name(after, data['seat'])} resigns: the takeover bot plays the seat from now on"
+    if event.type == "VacationStarted":
+        return f"{_name(after, data['seat'])} goes on vacation until {data['until']}: the seat's clock stops"
+    if event.type == "VacationEnded":
+        return f"{_name(after, data['seat'])} is back from vacation: the seat's clock runs again"
+    if event.type == "SeatSubstituted":
+        return f"{_name(after, data['seat'])} takes the seat over as a substitute"
     if event.type == "GameEnded" and not data["winners"] and data["reason"] == "expired":
         return "The game expires: its seats did not fill in time"
     if event.type == "GameEnded":

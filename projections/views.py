@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from events.envelope import PLATFORM_EVENTS, Envelope
+from events.envelope import PLATFORM_EVENTS, Envelope, parse_time
 from projections.record import Record, reserve_left, resigned, rules_of
 
 OPERATOR = "operator"
@@ -66,6 +66,8 @@ def summary(record: Record, exact: bool = False) -> dict[str, Any]:
         "invite": list(record.get("invite") or []),
         "rematch_of": record.get("rematch_of"),
         "rated": bool(record.get("rated")),
+        "min_reliability": record.get("min_reliability"),
+        "substitutes": bool(record.get("substitutes", True)),
         "entropy": dict(record.get("entropy") or {}),
         **({"tournament": record["tournament"], "round": record.get("round")} if record.get("tournament") else {}),
         **({"humans_only": True} if record.get("humans_only") else {}),
@@ -110,6 +112,12 @@ def public_options(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record["options"].items() if key not in secret}
 
 
+def vacations(record: Record, clock: datetime) -> dict[str, str]:
+    """The seats whose players are on vacation at ``clock``, with when it ends (their clocks are stopped)."""
+    held = record.get("vacation_until") or []
+    return {str(seat): until for seat, until in enumerate(held) if until and parse_time(until) > clock}
+
+
 def table_view(record: Record, clock: datetime | None = None, exact: bool = False) -> dict[str, Any]:
     """The part of :func:`game_view` that is the same for every caller of one version: the
     summary, whom it awaits and their clocks. A process that renders a version for several
@@ -129,6 +137,7 @@ def table_view(record: Record, clock: datetime | None = None, exact: bool = Fals
         "autoplay": [s for s, on in enumerate(record["autoplay"]) if on],
         "reserve": reserve_left(record, clock or datetime.now(UTC)),
         "move_deadlines": {str(s): moves[s] for s in awaited if (moves := record.get("move_deadlines"))},
+        "vacation_until": vacations(record, clock or datetime.now(UTC)),
         "seat": None,
         "view": None,
         "legal_actions": [],
@@ -200,6 +209,12 @@ def _platform_data(record: Record, event: Envelope) -> dict[str, Any]:
         return {"seat": data["seat"]}
     if event.type == "GameCancelled":
         return {"by": data["by"]}
+    if event.type == "VacationStarted":
+        return {"seat": data["seat"], "until": data["until"]}
+    if event.type == "VacationEnded":
+        return {"seat": data["seat"]}
+    if event.type == "SeatSubstituted":
+        return {"seat": data["seat"], "player": {"id": data["player"]["id"], "name": data["player"]["name"]}}
     if event.type == "SecretRevealed":  # the secret itself is shown with the log, after the end
         return {"seat": data["seat"]}
     if event.type in ("RevealsAwaited", "GameStarted"):  # public: the wait's end, and who was dropped

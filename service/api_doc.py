@@ -111,7 +111,7 @@ class Operation:
     open_codes: tuple[str, ...] = ()
     #: Headers a success may carry (an OpenAPI response's ``headers``).
     ok_headers: dict[str, Any] = field(default_factory=dict)
-    #: Whether the body must be sent (a join's may be left out).
+    #: Whether the body must be sent (a join's may be left out: a commitment, or a substitute's seat).
     body_required: bool = True
     method: str = ""
     path: str = ""

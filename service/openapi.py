@@ -69,6 +69,8 @@ SCHEMAS = {
     **correspondence.SCHEMAS,
     "StandingOrders": StandingOrdersSchema, "StandingOrder": StandingOrderSchema,
     "StandingOrderList": StandingOrderListSchema,
+    "Account": schemas.AccountSchema, "AccountPatch": schemas.AccountPatchSchema,
+    "Vacation": schemas.VacationSchema,
     "TournamentCreate": tournaments.TournamentCreateSchema, "Tournament": tournaments.TournamentSchema,
     "TournamentList": tournaments.TournamentListSchema,
 }
@@ -97,6 +99,9 @@ TABLE_PROPERTIES: dict[str, Any] = {
                               "the game in /v1/me/games with `invited: true` and gets an `invited` webhook. "
                               "No more than the seats (422 `too_many_invitations`), each a registered player "
                               "(422 `unknown_player`)"},
+    "min_reliability": {"type": "integer", "minimum": 0, "maximum": 100, "nullable": True,
+                        "description": schemas.MIN_RELIABILITY_DESCRIPTION},
+    "substitutes": {"type": "boolean", "default": True, "description": schemas.SUBSTITUTES_DESCRIPTION},
 }
 
 

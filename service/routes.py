@@ -17,7 +17,7 @@ from games import registry
 from projections.listing import CURSOR_PATTERN, BadCursor, Page
 from projections.record import seat_now
 from projections.views import OPERATOR, game_view
-from service import setup_requests
+from service import community, setup_requests
 from service.actions import MINIMAL_APPLIED, submit_action
 from service.answers import Problem
 from service.api_doc import (
@@ -50,7 +50,7 @@ from service.queries import Choice, Flag, Matching, WholeNumber
 from service.schemas import PlayerCreateSchema, TokenCreateSchema
 from service.scopes import with_scopes
 from service.setup_requests import GAME_CREATE_SCHEMA
-from service.shuffles import join_commitment
+from service.shuffles import join_body
 from service.transparency import signer
 
 players_bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -99,6 +99,8 @@ class LobbyQuery(Schema):
                     metadata={"description": "Only 'open' is listed here; your own games are at /v1/me/games"})
     limit = WholeNumber(1, LOBBY_LIMIT, metadata={"description": "At most this many"})
     cursor = _cursor()
+    seeking_substitute = Flag(metadata={"description": "true: running games that offer seats to a substitute "
+                                                       "(each with `seats_offered`) instead of open games"})
 
 
 class InboxQuery(Schema):
@@ -158,15 +160,19 @@ def find_players(query: dict[str, Any]) -> dict[str, Any]:
 
 
 @players_bp.get("/<player_id>")
-@declare("A player's ratings and rated games played per title", auth="optional", ok=(200, "PlayerProfile"),
-         problems=(OPTIONAL_TOKEN, {404: ("player_not_found",)}), params=(path_param("player_id", "The player's id"),),
-         description="Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two players: "
-                     "each rated game ranks its seats (the winners share first place, resigned seats come last, "
-                     "the latest to resign above the earlier).")
+@declare("A player's reliability, ratings and rated games played per title", auth="optional",
+         ok=(200, "PlayerProfile"), problems=(OPTIONAL_TOKEN, {404: ("player_not_found",)}),
+         params=(path_param("player_id", "The player's id"),),
+         description="`reliability`: the percent of the player's decisions, in their last 100 games that ended, "
+                     "made before their deadline (null until 20 decisions), with `timeouts` and `abandoned` games "
+                     "as counts (docs/community.md). Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), "
+                     "made for more than two players: each rated game ranks its seats (the winners share first "
+                     "place, resigned seats come last, the latest to resign above the earlier).")
 def player(player_id: str) -> dict[str, Any]:
     """A player's public card: name, and rating and rated games played per title."""
     current_player(required=False)  # a token sent must be valid
-    return engine().player_profile(player_id)
+    eng = engine()
+    return {**eng.player_profile(player_id), **eng.reliability.of_player(player_id)}
 
 
 @leaderboards_bp.get("/<game>")
@@ -188,7 +194,7 @@ def leaderboard(query: dict[str, Any], game: str) -> dict[str, Any]:
 
 @games_bp.post("")
 @declare("Create a game; it is open until its seats fill", auth="required", ok=(201, "GameView"),
-         problems=(BODY, TOKEN, {409: ("too_many_open_games",),
+         problems=(BODY, TOKEN, {409: ("too_many_open_games", "too_many_active_games"),
                                  422: ("unknown_game", "bad_seat_count", "bad_bot_seat", "unknown_bot_strategy",
                                        "unknown_player", "too_many_invitations")}),
          body="GameCreate", open_codes=("the game's option codes",),
@@ -214,24 +220,34 @@ def lobby(query: dict[str, Any]) -> dict[str, Any]:
     ``game=coup`` reads the lobby of that game alone, so the filter applies before
     the page: a page is never short because other games filled it.
     """
+    if query.get("seeking_substitute"):  # running games offering seats (service/community.py)
+        return community.seeking(_page(query, lambda limit, cursor: engine().substitutes.page(limit, cursor)))
     wanted = query.get("game")
     page = _page(query, lambda limit, cursor: engine().lobby_page(wanted, limit, cursor))
     games = [{k: v for k, v in _public(c).items() if k != "winners"} for c in page.cards if c["status"] == "open"]
+    engine().reliability.annotate(games)
     return {"games": games, "next_cursor": page.next_cursor}
 
 
 @games_bp.post("/<game_id>/join")
-@declare("Take the first free seat (joining twice keeps your seat)", auth="required", ok=(200, "JoinResult"),
-         problems=(BODY, TOKEN, GAME, {403: ("not_invited", "humans_only"),
-                                       409: ("game_not_open", "too_many_revisions", "busy"),
+@declare("Take the first free seat (joining twice keeps your seat), or, with {\"seat\": N}, a seat offered to a "
+         "substitute", auth="required", ok=(200, "JoinResult"),
+         problems=(BODY, TOKEN, GAME, {403: ("not_invited", "humans_only", "too_unreliable"),
+                                       409: ("game_not_open", "too_many_revisions", "busy", "too_many_active_games",
+                                             "seat_not_offered", "already_seated"),
                                        422: ("bad_commitment",)}),
          params=(GAME_ID,), body="JoinBody", body_required=False,
          description="The last seat to join starts the game; when some seat joined with a `commitment` (fair "
                      "shuffles), the game is `starting` until the committed seats reveal or "
-                     "INTRIGUE_REVEAL_SECONDS pass. The body is optional.")
+                     "INTRIGUE_REVEAL_SECONDS pass. The body is optional. " + community.JOIN_DESCRIPTION)
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     player = current_player()
-    joined = engine().join(player, game_id, answer_first=True, commitment=join_commitment())
+    assert player is not None
+    body = join_body()
+    if body.get("seat") is not None:  # a substitute takes a seat over (service/community.py)
+        joined = community.take_seat(player, game_id, body["seat"])
+    else:
+        joined = engine().join(player, game_id, answer_first=True, commitment=body.get("commitment"))
     after_answer(joined.after_answer)
     return setup_requests.join_answer(joined), 200
 
@@ -531,6 +547,7 @@ def my_games(query: dict[str, Any]) -> dict[str, Any]:
         games.append({**_public(found), "winners": found.get("winners"), "seat": seat, "invited": False,
                       "awaiting_me": mine,
                       "deadline": found["deadlines"][seat]})
+    eng.reliability.annotate(games)
     return {"games": games, "next_cursor": page.next_cursor}
 
 

@@ -13,6 +13,10 @@ DAY = 86400
 BOTS_DESCRIPTION = ("Seats bots hold from the start, by seat number (0 is the first seat): `ismcts` (a search "
                     "from the seat's own view and feed) or `random` (a random legal move). The people join the "
                     "other seats; the game starts when they are filled. At least one seat is left for a person")
+MIN_RELIABILITY_DESCRIPTION = ("A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it "
+                               "cannot join (403 `too_unreliable`); one with no figure yet may")
+SUBSTITUTES_DESCRIPTION = ("Whether a seat the bot took over, or that resigned, is offered to a substitute "
+                           "(GET /v1/games?seeking_substitute=true); default true")
 
 
 #: How a game's times are shown (projections.views.shown_time), for the API reference.
@@ -89,6 +93,16 @@ class TimeControlSchema(Schema):
     reserve_seconds = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=30 * DAY),
                                      metadata={"description": "A time bank per seat: a seat past its move deadline "
                                                               "spends it before the default move is played"})
+    vacation = fields.Boolean(metadata={"description": "Whether the seats' clocks stop while their players are on "
+                                                       "vacation (POST /v1/me/vacation). Default: true with a day or "
+                                                       "more per move; a game of less than a day per move ignores "
+                                                       "vacations whatever this says"})
+    max_vacation_days = fields.Integer(strict=True, load_default=30, validate=validate.Range(min=0, max=365),
+                                       metadata={"description": "The pause this game accepts from all its seats' "
+                                                                "vacations together, in days"})
+    pause_weekends = fields.Boolean(load_default=False, metadata={
+        "description": "Deadlines do not run on Saturdays and Sundays in each seat's own time zone (PATCH /v1/me "
+                       "{timezone}; the one its player had when joining)"})
 
 
 #: The default time control, loaded by one schema built once.
@@ -111,6 +125,10 @@ class GameCreateSchema(Schema):
                          validate=validate.Length(max=12),
                          metadata={"description": "Player ids: only they (and you) may join; each sees the game "
                                                   "in /v1/me/games and gets an `invited` webhook"})
+    min_reliability = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                     validate=validate.Range(min=0, max=100),
+                                     metadata={"description": MIN_RELIABILITY_DESCRIPTION})
+    substitutes = fields.Boolean(load_default=True, metadata={"description": SUBSTITUTES_DESCRIPTION})
     humans_only = fields.Boolean(load_default=False, metadata={
         "description": "Keep bot accounts out: their join is 403 `humans_only`"})
 
@@ -131,6 +149,9 @@ class PlayerRefSchema(Schema):
     name = fields.String()
     bot = fields.String(validate=validate.OneOf(STRATEGIES),
                         metadata={"description": "Present on a seat a bot holds: its strategy"})
+    reliability = fields.Float(allow_none=True, metadata={
+        "description": "In the lobby and /v1/me/games: the player's reliability (GET /v1/players/{player_id}); "
+                       "null until they have made 20 decisions"})
     bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account (a program "
                                                           "playing through the API)"})
 
@@ -167,6 +188,11 @@ class GameSummarySchema(Schema):
     round = fields.Integer(metadata={"description": "Present on a table of a tournament: the round it belongs to"})
     invite = fields.List(fields.String(), metadata={"description": "Ids of the players invited: only they (and "
                                                                    "the creator) may join. Empty: anyone may"})
+    min_reliability = fields.Integer(allow_none=True, metadata={"description": MIN_RELIABILITY_DESCRIPTION})
+    substitutes = fields.Boolean(metadata={"description": SUBSTITUTES_DESCRIPTION})
+    seats_offered = fields.List(fields.Integer(), metadata={
+        "description": "In GET /v1/games?seeking_substitute=true: the seats a substitute may take over (POST "
+                       "/v1/games/{game_id}/join with {\"seat\": N})"})
     entropy = fields.Dict(keys=fields.String(), values=fields.String(
         validate=validate.OneOf(["committed", "revealed", "dropped"])), metadata={
         "description": "Fair shuffles: each seat that joined with a commitment, and where its secret stands. "
@@ -186,6 +212,9 @@ class GameViewSchema(GameSummarySchema):
     move_deadlines = fields.Dict(keys=fields.String(), values=fields.String(),
                                  metadata={"description": "Awaited seats' move deadlines, where their reserve "
                                                           "starts to run (`deadlines` include the reserve)"})
+    vacation_until = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "Seats whose players are on vacation, with when it ends: their clocks are stopped until "
+                       "then and their deadlines moved on by the pause (docs/community.md)"})
     seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat, null for spectators"})
     view = fields.Dict(allow_none=True, metadata={"description": "The game as the caller's seat sees it"})
     legal_actions = fields.List(fields.Dict(), metadata={"description": "Complete actions to post as they are"})
@@ -237,6 +266,15 @@ class PlayerProfileSchema(Schema):
     bot_account = fields.Boolean(metadata={"description": "Present and true for a bot account"})
     ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
                           metadata={"description": "Per title played rated: the rating and games played"})
+    reliability = fields.Float(required=True, allow_none=True, metadata={
+        "description": "Percent of the player's decisions, in their last 100 games that ended, made before "
+                       "their deadline; null until they have made 20 decisions"})
+    decisions = fields.Integer(required=True, metadata={"description": "Decisions made in those games"})
+    timeouts = fields.Integer(required=True, metadata={"description": "Deadlines missed in those games (before "
+                                                                      "the bot took the seat over)"})
+    abandoned = fields.Integer(required=True, metadata={"description": "Those games where the bot took the "
+                                                                       "seat over and the player never came back "
+                                                                       "(or a substitute took it)"})
 
 
 class LeaderboardEntrySchema(RatingSchema):
@@ -356,3 +394,37 @@ class InclusionProofSchema(Schema):
 class ConsistencyProofSchema(Schema):
     hashes = fields.List(fields.String(metadata=BASE64_HASH), required=True,
                          metadata={"description": "RFC 9162's consistency proof (empty when from equals to)"})
+
+
+# ------------------------------------------------------------------ the community (issue 50)
+class AccountSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    timezone = fields.String(required=True, metadata={"description": "Your IANA time zone (default UTC): whose "
+                                                                     "weekends pause games with pause_weekends"})
+    vacation_until = fields.String(required=True, allow_none=True,
+                                   metadata={"description": "When your vacation ends; null when you are not on one"})
+    vacation_days_left = fields.Integer(required=True, metadata={"description": "Vacation days left this year "
+                                                                                "(UTC calendar year)"})
+    vacation_days_per_year = fields.Integer(required=True, metadata={
+        "description": "Days every player has a year (INTRIGUE_VACATION_DAYS_PER_YEAR)"})
+
+
+class AccountPatchSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    timezone = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                             metadata={"description": "An IANA time zone name, e.g. Europe/Paris (422 "
+                                                      "`bad_timezone` for a name the server does not know)",
+                                       "example": "Europe/Paris"})
+
+
+class VacationSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=366),
+                          metadata={"description": "Whole days, from now: at most the days you have left "
+                                                   "(409 `not_enough_vacation`)", "example": 7})
+

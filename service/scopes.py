@@ -50,6 +50,8 @@ SCOPE_OF: dict[str, str] = {
     "POST /v1/me/webhooks": "webhooks", "GET /v1/me/webhooks": "webhooks",
     "DELETE /v1/me/webhooks/{webhook_id}": "webhooks", "GET /v1/me/webhooks/{webhook_id}/deliveries": "webhooks",
     "GET /v1/me/tokens": "account", "POST /v1/me/tokens": "account", "DELETE /v1/me/tokens/{token_id}": "account",
+    "GET /v1/me": "account", "PATCH /v1/me": "account", "POST /v1/me/vacation": "account",
+    "DELETE /v1/me/vacation": "account",
     "POST /v1/tournaments": "create", "POST /v1/tournaments/{tournament_id}/start": "create",
     "GET /v1/tournaments": "read", "GET /v1/tournaments/{tournament_id}": "read",
     "GET /v1/tournaments/{tournament_id}/log": "read",

@@ -22,7 +22,8 @@ def create_game(engine: Engine, limits: Limits, player: Player, fields: dict[str
     engine.take(limits.game_creations(), player.id)
     return engine.create_game(player, fields["game"], fields["seats"], fields["options"], fields["time_control"],
                               max_open=limits.open_games, bots=fields["bots"], unlisted=fields["unlisted"],
-                              invite=fields["invite"], rated=fields["rated"], humans_only=fields["humans_only"])
+                              invite=fields["invite"], rated=fields["rated"], humans_only=fields["humans_only"],
+                              min_reliability=fields["min_reliability"], substitutes=fields["substitutes"])
 
 
 def join_answer(joined: Joined) -> dict[str, Any]:

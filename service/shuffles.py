@@ -33,6 +33,9 @@ class JoinSchema(Schema):
                        "one is 422 bad_commitment). Once every seat is taken you reveal the secret (POST "
                        "/v1/games/{game_id}/reveal) and it is mixed into the seed of every draw",
         "example": "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef"})
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=11), metadata={
+        "description": "A substitute's join: a seat a running game offers (`seats_offered` in GET "
+                       "/v1/games?seeking_substitute=true; docs/community.md); no commitment with it"})
 
 
 class RevealSchema(Schema):
@@ -54,11 +57,17 @@ JOIN_SCHEMA = JoinSchema()
 REVEAL_SCHEMA = RevealSchema()
 
 
+def join_body() -> dict[str, Any]:
+    """A join's body: a commitment, or a substitute's seat (service/community.py); empty when none was sent."""
+    if not (request.content_length or request.headers.get("Transfer-Encoding")):
+        return {}
+    body: dict[str, Any] = JOIN_SCHEMA.load(object_body())
+    return body
+
+
 def join_commitment() -> str | None:
     """The commitment of a join's body, if it has one (a join may have no body at all)."""
-    if not (request.content_length or request.headers.get("Transfer-Encoding")):
-        return None
-    commitment: str | None = JOIN_SCHEMA.load(object_body()).get("commitment")
+    commitment: str | None = join_body().get("commitment")
     return commitment
 
 

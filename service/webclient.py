@@ -31,8 +31,9 @@ SDK = next((found for found in (STATIC.parent.parent / "clients" / "js" / "src",
            STATIC / "sdk")
 
 #: The client's own addresses: every one of them is the same page (``index.html``).
-CLIENT_ROUTES = re.compile(r"/(?:lobby|me|new|account|games/[A-Za-z0-9_-]{1,64}|players/[A-Za-z0-9_-]{1,64}"
-                           r"|leaderboards(?:/[a-z]{1,32})?|rules/[a-z]{1,32}|tournaments(?:/[A-Za-z0-9_-]{1,64})?)?/?")
+CLIENT_ROUTES = re.compile(r"/(?:lobby|me|new|account|substitutes|games/[A-Za-z0-9_-]{1,64}"
+                           r"|players/[A-Za-z0-9_-]{1,64}|leaderboards(?:/[a-z]{1,32})?|rules/[a-z]{1,32}"
+                           r"|tournaments(?:/[A-Za-z0-9_-]{1,64})?)?/?")
 
 #: A game's rules summary, its package's README, as text: ``/rules/coup.md``; and its component
 #: data files, whose numbers the client's tooltips quote: ``/rules/coup/cards.json``.

@@ -80,6 +80,16 @@ export async function revealIfDue(game) {
   return (await api("POST", `/v1/games/${game.id}/reveal`, {body: {secret}})).game;
 }
 
+// The correspondence community (issue 50): your account and vacation, seats offered to substitutes.
+export const community = {
+  me: () => api("GET", "/v1/me"),
+  setTimezone: (timezone) => api("PATCH", "/v1/me", {body: {timezone}}),
+  startVacation: (days) => api("POST", "/v1/me/vacation", {body: {days}}),
+  endVacation: () => api("DELETE", "/v1/me/vacation"),
+  seekingSubstitute: (query) => api("GET", `/v1/games?seeking_substitute=true&${query}`),
+  takeSeat: (gameId, seat) => api("POST", `/v1/games/${gameId}/join`, {body: {seat}}),
+};
+
 /** Swiss tournaments (docs/tournaments.md): the few calls the tournament pages make. */
 export const tournaments = {
   list: (status, cursor) => api("GET", `/v1/tournaments?${new URLSearchParams({status, limit: "20", ...(cursor ? {cursor} : {})})}`),

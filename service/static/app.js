@@ -7,6 +7,7 @@ import {tablePage} from "./table.js";
 import {tournamentPage, tournamentsPage} from "./tournaments.js";
 import {GAME_BLURBS, GAME_NAMES, gameName} from "./words.js";
 import {markdown} from "./markdown.js";
+import {accountCommunity, nameWithReliability, reliabilityLine, substitutesPage} from "./community.js";
 
 export {gameName};
 
@@ -49,6 +50,7 @@ const routes = [
   [/^\/new\/?$/, newGame],
   [/^\/me\/?$/, myGames],
   [/^\/account\/?$/, account],
+  [/^\/substitutes\/?$/, (el) => substitutesPage(el, {showError, clearError, navigate, signedIn: () => Boolean(session.token)})],
   [/^\/games\/([A-Za-z0-9_-]+)\/?$/, (el, id) => tablePage(el, id, {showError, clearError, navigate})],
   [/^\/players\/([A-Za-z0-9_-]+)\/?$/, playerPage],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, leaderboardPage],
@@ -122,6 +124,7 @@ function account(el) {
       h("p", {}, "Your token stays in this browser. Keep a copy to sign in elsewhere: it is shown once, at sign-up."),
       h("button", {type: "button", onclick: () => { session.signOut(); navigate("/account"); }}, "Sign out"),
     );
+    accountCommunity(el, {showError, clearError});
     return;
   }
   // Where to go back to after signing in: only one of this client's tables.
@@ -174,14 +177,15 @@ function account(el) {
 
 function seatsLine(game) {
   const taken = game.players.filter(Boolean);
-  return `${taken.length}/${game.seats} seated${taken.length ? ": " + taken.map((p) => p.name).join(", ") : ""}`;
+  return `${taken.length}/${game.seats} seated${taken.length ? ": " + taken.map(nameWithReliability).join(", ") : ""}`;
 }
 
 function timeControlLine(tc) {
   if (!tc) return "";
   const days = tc.seconds_per_move / 86400;
   const move = days >= 1 ? `${+days.toFixed(2)} d/move` : `${tc.seconds_per_move} s/move`;
-  return tc.reserve_seconds ? `${move} + ${+(tc.reserve_seconds / 86400).toFixed(2)} d reserve` : move;
+  const line = tc.reserve_seconds ? `${move} + ${+(tc.reserve_seconds / 86400).toFixed(2)} d reserve` : move;
+  return tc.pause_weekends ? `${line} · weekends paused` : line;
 }
 
 function lobby(el) {
@@ -219,7 +223,8 @@ function lobby(el) {
   more.addEventListener("click", () => load(false));
   el.append(h("h1", {}, "Lobby: open games"),
     h("div", {class: "toolbar"}, h("label", {for: "lobby-game"}, "Game"), filter,
-      h("a", {href: "/new", class: "button"}, "Create a game")),
+      h("a", {href: "/new", class: "button"}, "Create a game"),
+      h("a", {href: "/substitutes"}, "Seats seeking a substitute")),
     list, more);
   load(true);
 }
@@ -267,6 +272,9 @@ function newGame(el) {
   const seats = h("input", {id: "new-seats", name: "seats", type: "number", value: 3, min: 2, max: 6, required: true});
   const days = h("input", {id: "new-days", name: "days", type: "number", value: 1, min: 0.001, step: "any", required: true});
   const reserve = h("input", {id: "new-reserve", name: "reserve", type: "number", value: 0, min: 0, step: "any"});
+  const weekends = h("input", {id: "new-weekends", name: "pause_weekends", type: "checkbox"});
+  const minReliability = h("input", {id: "new-min-reliability", name: "min_reliability", type: "number", min: 0, max: 100,
+                                     step: 1, placeholder: "anyone", "aria-describedby": "min-reliability-help"});
   const optionBox = h("fieldset", {class: "options"});
   // Play against bots: any seat may be a bot's (ISMCTS); the creator sits in the first seat left.
   const botBox = h("fieldset", {class: "bots", id: "new-bots"});
@@ -352,7 +360,9 @@ function newGame(el) {
       }
       const time_control = {seconds_per_move: Math.max(1, Math.round(+days.value * 86400))};
       if (+reserve.value > 0) time_control.reserve_seconds = Math.round(+reserve.value * 86400);
+      if (weekends.checked) time_control.pause_weekends = true;
       const body = {game: game.value, seats: +seats.value, options, time_control};
+      if (minReliability.value !== "") body.min_reliability = Math.round(+minReliability.value);
       const bots = [...botBox.querySelectorAll("input:checked")].map((i) => i.value);
       if (bots.length) body.bots = Object.fromEntries(bots.map((s) => [s, "ismcts"]));
       try {
@@ -372,7 +382,10 @@ function newGame(el) {
       h("div", {class: "field"}, h("label", {for: "new-seats"}, "Seats"), seats),
       h("fieldset", {}, h("legend", {}, "Time control"),
         h("div", {class: "field"}, h("label", {for: "new-days"}, "Days per move"), days),
-        h("div", {class: "field"}, h("label", {for: "new-reserve"}, "Reserve (days)"), reserve)),
+        h("div", {class: "field"}, h("label", {for: "new-reserve"}, "Reserve (days)"), reserve),
+        h("div", {class: "field"}, weekends, h("label", {for: "new-weekends"}, "Pause on weekends"))),
+      h("div", {class: "field"}, h("label", {for: "new-min-reliability"}, "Minimum reliability (%)"), minReliability,
+        h("small", {id: "min-reliability-help"}, "Players who make fewer of their moves in time cannot join; newcomers can.")),
       botBox,
       h("div", {class: "field"}, h("label", {for: "new-invite"}, "Invite (names, comma-separated)"), inviteInput, inviteNames,
         h("small", {id: "invite-help"}, "Only the people you invite (and you) may then take a seat.")),
@@ -464,7 +477,8 @@ function playerPage(el, id) {
   api("GET", `/v1/players/${id}`).then((player) => {
     document.title = `${player.name} · Intrigue`;
     const titles = Object.entries(player.ratings || {});
-    fill(card, h("h1", {}, player.name), player.bot_account ? h("p", {}, "A bot account: a program playing through the API.") : null,
+    fill(card, h("h1", {}, player.name), reliabilityLine(player),
+      player.bot_account ? h("p", {}, "A bot account: a program playing through the API.") : null,
       titles.length ? h("ul", {class: "ratings"}, titles.map(([g, r]) => h("li", {},
         h("a", {href: `/leaderboards/${g}`}, gameName(g)), `: ${ratingLine(r)}`)))
         : h("p", {}, "No rated game finished yet."),

@@ -31,7 +31,7 @@ UNREACHABLE_LIMITS = {"INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ANONYMOUS_RATE_
                       "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000",
                       "INTRIGUE_ADDRESS_RATE_LIMIT": "1000000", "INTRIGUE_TOKENS_PER_PLAYER": "0",
                       "INTRIGUE_STREAMS_PER_PLAYER": "100000", "INTRIGUE_STREAMS_PER_ADDRESS": "100000",
-                      "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000"}
+                      "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000", "INTRIGUE_ACTIVE_GAMES_PER_PLAYER": "0"}
 
 
 #: Bot decisions small enough for tests: a bot seat or a takeover decides in a blink.

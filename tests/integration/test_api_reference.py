@@ -184,6 +184,7 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     call(anon, "GET", "/v1/games", "/v1/games",
          params={"game": "coup", "limit": 1, **lobby_cursor_before(anon, game_id)})
     base = f"/v1/games/{game_id}"
+    substitute(call, natasha, sacha, server)
     call(natasha, "POST", "/v1/games/{game_id}/join", base + "/join")
     sacha.join(game_id)
     version = call(natasha, "GET", "/v1/games/{game_id}", base)["version"]
@@ -206,6 +207,10 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     call(natasha, "GET", "/v1/me/webhooks", "/v1/me/webhooks")
     call(natasha, "GET", "/v1/me/webhooks/{webhook_id}/deliveries", f"/v1/me/webhooks/{hook['id']}/deliveries")
     call(natasha, "DELETE", "/v1/me/webhooks/{webhook_id}", f"/v1/me/webhooks/{hook['id']}", expect=204)
+    call(natasha, "GET", "/v1/me", "/v1/me")
+    call(natasha, "PATCH", "/v1/me", "/v1/me", {"timezone": "Europe/Paris"})
+    call(natasha, "POST", "/v1/me/vacation", "/v1/me/vacation", {"days": 7})
+    call(natasha, "DELETE", "/v1/me/vacation", "/v1/me/vacation")
     spare = call(natasha, "POST", "/v1/me/tokens", "/v1/me/tokens", {"scopes": ["read", "play"]}, expect=201)
     call(natasha, "GET", "/v1/me/tokens", "/v1/me/tokens")
     call(natasha, "DELETE", "/v1/me/tokens/{token_id}", f"/v1/me/tokens/{spare['id']}", expect=204)
@@ -221,6 +226,16 @@ def play(server: str) -> dict[str, dict[str, Any]]:
     spec = call(anon, "GET", "/v1/openapi.json", "/v1/openapi.json")
     seen["GET /v1/openapi.json"]["response"] = {"openapi": spec["openapi"], "info": spec["info"], "paths": {}}
     return seen
+
+
+def substitute(call: Any, natasha: Client, sacha: Client, server: str) -> None:
+    """A seat resigned and taken over by a substitute (issue 50): the join's example with a body."""
+    haig, stand_in = Client.register(server, "haig"), Client.register(server, "boris")
+    running = natasha.create_game("coup", 3)
+    for who in (natasha, sacha, haig):
+        who.join(running)
+    haig.post(f"/v1/games/{running}/resign")
+    call(stand_in, "POST", "/v1/games/{game_id}/join", f"/v1/games/{running}/join", {"seat": 2})
 
 
 def transparency(call: Any, anon: Client, game_id: str) -> None:
@@ -266,7 +281,10 @@ def etiquette(call: Any, natasha: Client, sacha: Client) -> None:
     call(sacha, "POST", "/v1/games/{game_id}/resign", f"/v1/games/{running}/resign")
     call(natasha, "POST", "/v1/games/{game_id}/rematch", f"/v1/games/{running}/rematch")
     call(natasha, "GET", "/v1/players", "/v1/players", params={"name": "sac"})
-    call(natasha, "GET", "/v1/players/{player_id}", f"/v1/players/{sacha.player_id}")
+    # A player new to the server: its ratings and reliability are the same every run (sacha's depend on how
+    # long the random games ran, and on whether a worker has filed the resigned one yet).
+    newcomer = Client.register(natasha.base_url, "olga")
+    call(natasha, "GET", "/v1/players/{player_id}", f"/v1/players/{newcomer.player_id}")
     call(natasha, "GET", "/v1/leaderboards/{game}", "/v1/leaderboards/coup", params={"limit": 3})
 
 

@@ -292,7 +292,8 @@ def test_rated_games_move_ratings_and_fill_the_leaderboard(server: str) -> None:
     problem(anon.request("GET", "/v1/leaderboards/chess"), 404, "leaderboard_not_found")
     problem(anon.request("GET", "/v1/leaderboards/coup", params={"cursor": "x"}), 400, "bad_cursor")
     assert anon.get(f"/v1/players/{winner.player_id}") == {"id": winner.player_id, "name": "rated-winner",
-                                                           "ratings": {}}
+                                                           "ratings": {}, "reliability": None, "decisions": 0,
+                                                           "timeouts": 0, "abandoned": 0}
     unrated = winner.post("/v1/games", {"game": "revolution", "seats": 3, "rated": False}, expect=201)
     assert unrated["rated"] is False
     min_games = anon.get("/v1/leaderboards/coup")["min_games"]

@@ -39,7 +39,7 @@ UNREACHABLE_LIMITS = {"INTRIGUE_RATE_LIMIT": "100000", "INTRIGUE_ANONYMOUS_RATE_
                       "INTRIGUE_OPEN_GAMES_PER_PLAYER": "100000",
                       "INTRIGUE_ADDRESS_RATE_LIMIT": "1000000",
                       "INTRIGUE_STREAMS_PER_PLAYER": "100000", "INTRIGUE_STREAMS_PER_ADDRESS": "100000",
-                      "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000"}
+                      "INTRIGUE_CONNECTIONS_PER_ADDRESS": "100000", "INTRIGUE_ACTIVE_GAMES_PER_PLAYER": "0"}
 #: A takeover after missed deadlines is one ISMCTS search inside the step: small here, so the
 #: one-second clocks of these tests are not spent searching.
 SMALL_BOT_BUDGET = {"INTRIGUE_BOT_ITERATIONS": "40", "INTRIGUE_BOT_MILLISECONDS": "100"}

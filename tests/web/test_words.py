@@ -41,6 +41,9 @@ PLATFORM = [
     {"type": "RevealsAwaited", "data": {"until": "2026-11-29T12:00:00.000Z"}},
     {"type": "SecretRevealed", "data": {"seat": 1}},
     {"type": "GameStarted", "data": {"entropy": {"0": "revealed", "1": "dropped"}, "dropped": [1]}},
+    {"type": "VacationStarted", "data": {"seat": 1, "until": "2026-12-06T11:00:00.000000Z"}},
+    {"type": "VacationEnded", "data": {"seat": 1}},
+    {"type": "SeatSubstituted", "data": {"seat": 2, "player": {"id": "p3", "name": "Boris"}}},
 ]
 #: A raw type ("BidPlaced"), a snake_case id, or a value that leaked unformatted.
 RAW = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b|\b[a-z]+_[a-z_]+\b|undefined|\[object|\bnull\b|NaN|\{|\}")

@@ -36,8 +36,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A player's ratings and rated games played per title
-         * @description A token is optional. Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two players: each rated game ranks its seats (the winners share first place, resigned seats come last, the latest to resign above the earlier). Token scope: `read`.
+         * A player's reliability, ratings and rated games played per title
+         * @description A token is optional. `reliability`: the percent of the player's decisions, in their last 100 games that ended, made before their deadline (null until 20 decisions), with `timeouts` and `abandoned` games as counts (docs/community.md). Ratings follow Weng-Lin's Plackett-Luce model (OpenSkill), made for more than two players: each rated game ranks its seats (the winners share first place, resigned seats come last, the latest to resign above the earlier). Token scope: `read`.
          */
         get: operations["getPlayersPlayerId"];
         put?: never;
@@ -102,8 +102,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Take the first free seat (joining twice keeps your seat)
-         * @description Needs a player token. The last seat to join starts the game; when some seat joined with a `commitment` (fair shuffles), the game is `starting` until the committed seats reveal or INTRIGUE_REVEAL_SECONDS pass. The body is optional. Token scope: `play`.
+         * Take the first free seat (joining twice keeps your seat), or, with {"seat": N}, a seat offered to a substitute
+         * @description Needs a player token. The last seat to join starts the game; when some seat joined with a `commitment` (fair shuffles), the game is `starting` until the committed seats reveal or INTRIGUE_REVEAL_SECONDS pass. The body is optional. Without a body you take the first free seat of an open game. With `{"seat": N}` you take over a seat a running game offers (`seats_offered` in GET /v1/games?seeking_substitute=true; else 409 `seat_not_offered`; a player seated in the game: 409 `already_seated`): a `SeatSubstituted` event; the player who left can no longer act, and keeps the rated loss; your result is not rated. A game's `min_reliability` refuses players below it (403 `too_unreliable`); past INTRIGUE_ACTIVE_GAMES_PER_PLAYER seats in games not over, 409 `too_many_active_games`. Token scope: `play`.
          */
         post: operations["postGamesGameIdJoin"];
         delete?: never;
@@ -427,6 +427,54 @@ export interface paths {
          * @description Needs a player token. Token scope: `account`.
          */
         delete: operations["deleteMeTokensTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who you are, your time zone and your vacation
+         * @description Needs a player token. Token scope: `account`.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set your time zone (the weekends of games with pause_weekends)
+         * @description Needs a player token. An IANA name (`Europe/Paris`); UTC by default. A game that pauses weekends keeps the zone its players had when they joined. Token scope: `account`.
+         */
+        patch: operations["patchMe"];
+        trace?: never;
+    };
+    "/v1/me/vacation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a vacation of N days now: your clocks stop
+         * @description Needs a player token. Every player has INTRIGUE_VACATION_DAYS_PER_YEAR days a calendar year (UTC). A `VacationStarted` event is appended to each running game of yours whose time control allows it (`vacation`, the default with a day or more per move): your clock stops there and your deadlines move on by the pause, at most what is left of the game's `max_vacation_days` (all seats together). Token scope: `account`.
+         */
+        post: operations["postMeVacation"];
+        /**
+         * End your vacation now; the whole days not used come back
+         * @description Needs a player token. A `VacationEnded` event in each game still paused for you: its clock runs again from now. Token scope: `account`.
+         */
+        delete: operations["deleteMeVacation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -852,6 +900,18 @@ export interface components {
              * @default 0
              */
             reserve_seconds: number;
+            /** @description Whether the seats' clocks stop while their players are on vacation (POST /v1/me/vacation). Default: true with a day or more per move; a game of less than a day per move ignores vacations whatever this says */
+            vacation?: boolean;
+            /**
+             * @description The pause this game accepts from all its seats' vacations together, in days
+             * @default 30
+             */
+            max_vacation_days: number;
+            /**
+             * @description Deadlines do not run on Saturdays and Sundays in each seat's own time zone (PATCH /v1/me {timezone}; the one its player had when joining)
+             * @default false
+             */
+            pause_weekends: boolean;
         };
         PlayerRef: {
             id?: string;
@@ -861,6 +921,8 @@ export interface components {
              * @enum {string}
              */
             bot?: "ismcts" | "random";
+            /** @description In the lobby and /v1/me/games: the player's reliability (GET /v1/players/{player_id}); null until they have made 20 decisions */
+            reliability?: number | null;
             /** @description Present and true for a bot account (a program playing through the API) */
             bot_account?: boolean;
         };
@@ -906,6 +968,12 @@ export interface components {
             round?: number;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
+            /** @description A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it cannot join (403 `too_unreliable`); one with no figure yet may */
+            min_reliability?: number | null;
+            /** @description Whether a seat the bot took over, or that resigned, is offered to a substitute (GET /v1/games?seeking_substitute=true); default true */
+            substitutes?: boolean;
+            /** @description In GET /v1/games?seeking_substitute=true: the seats a substitute may take over (POST /v1/games/{game_id}/join with {"seat": N}) */
+            seats_offered?: number[];
             /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
             entropy?: {
                 [key: string]: "committed" | "revealed" | "dropped";
@@ -953,6 +1021,12 @@ export interface components {
             round?: number;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
+            /** @description A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it cannot join (403 `too_unreliable`); one with no figure yet may */
+            min_reliability?: number | null;
+            /** @description Whether a seat the bot took over, or that resigned, is offered to a substitute (GET /v1/games?seeking_substitute=true); default true */
+            substitutes?: boolean;
+            /** @description In GET /v1/games?seeking_substitute=true: the seats a substitute may take over (POST /v1/games/{game_id}/join with {"seat": N}) */
+            seats_offered?: number[];
             /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
             entropy?: {
                 [key: string]: "committed" | "revealed" | "dropped";
@@ -975,6 +1049,10 @@ export interface components {
             reserve?: number[];
             /** @description Awaited seats' move deadlines, where their reserve starts to run (`deadlines` include the reserve) */
             move_deadlines?: {
+                [key: string]: string;
+            };
+            /** @description Seats whose players are on vacation, with when it ends: their clocks are stopped until then and their deadlines moved on by the pause (docs/community.md) */
+            vacation_until?: {
                 [key: string]: string;
             };
             /** @description The caller's seat, null for spectators */
@@ -1091,6 +1169,12 @@ export interface components {
             round?: number;
             /** @description Ids of the players invited: only they (and the creator) may join. Empty: anyone may */
             invite?: string[];
+            /** @description A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it cannot join (403 `too_unreliable`); one with no figure yet may */
+            min_reliability?: number | null;
+            /** @description Whether a seat the bot took over, or that resigned, is offered to a substitute (GET /v1/games?seeking_substitute=true); default true */
+            substitutes?: boolean;
+            /** @description In GET /v1/games?seeking_substitute=true: the seats a substitute may take over (POST /v1/games/{game_id}/join with {"seat": N}) */
+            seats_offered?: number[];
             /** @description Fair shuffles: each seat that joined with a commitment, and where its secret stands. `dropped`: not revealed in time, left out of the seed's mix */
             entropy?: {
                 [key: string]: "committed" | "revealed" | "dropped";
@@ -1195,6 +1279,14 @@ export interface components {
             ratings?: {
                 [key: string]: components["schemas"]["Rating"];
             };
+            /** @description Percent of the player's decisions, in their last 100 games that ended, made before their deadline; null until they have made 20 decisions */
+            reliability: number | null;
+            /** @description Decisions made in those games */
+            decisions: number;
+            /** @description Deadlines missed in those games (before the bot took the seat over) */
+            timeouts: number;
+            /** @description Those games where the bot took the seat over and the player never came back (or a substitute took it) */
+            abandoned: number;
         };
         LeaderboardEntry: {
             /** @description The conservative rating: mu less three sigma (sorted by) */
@@ -1275,6 +1367,8 @@ export interface components {
              * @example 5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef
              */
             commitment?: string;
+            /** @description A substitute's join: a seat a running game offers (`seats_offered` in GET /v1/games?seeking_substitute=true; docs/community.md); no commitment with it */
+            seat?: number;
         };
         Reveal: {
             /**
@@ -1402,6 +1496,32 @@ export interface components {
         };
         StandingOrderList: {
             orders?: components["schemas"]["StandingOrder"][];
+        };
+        Account: {
+            id: string;
+            name: string;
+            /** @description Your IANA time zone (default UTC): whose weekends pause games with pause_weekends */
+            timezone: string;
+            /** @description When your vacation ends; null when you are not on one */
+            vacation_until: string | null;
+            /** @description Vacation days left this year (UTC calendar year) */
+            vacation_days_left: number;
+            /** @description Days every player has a year (INTRIGUE_VACATION_DAYS_PER_YEAR) */
+            vacation_days_per_year: number;
+        };
+        AccountPatch: {
+            /**
+             * @description An IANA time zone name, e.g. Europe/Paris (422 `bad_timezone` for a name the server does not know)
+             * @example Europe/Paris
+             */
+            timezone: string;
+        };
+        Vacation: {
+            /**
+             * @description Whole days, from now: at most the days you have left (409 `not_enough_vacation`)
+             * @example 7
+             */
+            days: number;
         };
         TournamentCreate: {
             /**
@@ -1574,6 +1694,13 @@ export interface components {
             humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
+            /** @description A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it cannot join (403 `too_unreliable`); one with no figure yet may */
+            min_reliability?: number | null;
+            /**
+             * @description Whether a seat the bot took over, or that resigned, is offered to a substitute (GET /v1/games?seeking_substitute=true); default true
+             * @default true
+             */
+            substitutes: boolean;
         };
         /** @description An action of coup. Refusals (422) use these codes: bad_deck, bad_field, bad_keep, bad_seat_count, bad_target, cannot_block, cannot_challenge, card_not_in_hand, missing_field, missing_target, must_coup, must_keep, must_reveal, not_enough_coins, target_eliminated, unknown_action, unknown_field, unknown_option. */
         CoupAction: {
@@ -1727,6 +1854,13 @@ export interface components {
             humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
+            /** @description A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it cannot join (403 `too_unreliable`); one with no figure yet may */
+            min_reliability?: number | null;
+            /**
+             * @description Whether a seat the bot took over, or that resigned, is offered to a substitute (GET /v1/games?seeking_substitute=true); default true
+             * @default true
+             */
+            substitutes: boolean;
         };
         /** @description An action of ideology. Refusals (422) use these codes: area_full, awaiting_seats, bad_action, bad_counts, bad_decks, bad_field, bad_ideologies, bad_map, bad_offers, bad_option, bad_regions, bad_seats, bad_status, bad_target, cannot_afford, conflict_in_progress, missing_field, no_conflict_reply, no_influence_there, no_target_influence, no_wmd, not_allowed_by_diplomacy, not_enough_cards, not_independent, not_your_region, not_your_reply, over_trade_power, own_influence, own_region, region_not_in_play, sold_out, unknown_action, unknown_advancement, unknown_field, unknown_ideology, unknown_influence, unknown_option, unknown_region, wrong_action, wrong_discard_count, wrong_phase. */
         IdeologyAction: {
@@ -1922,6 +2056,13 @@ export interface components {
             humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
+            /** @description A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it cannot join (403 `too_unreliable`); one with no figure yet may */
+            min_reliability?: number | null;
+            /**
+             * @description Whether a seat the bot took over, or that resigned, is offered to a substitute (GET /v1/games?seeking_substitute=true); default true
+             * @default true
+             */
+            substitutes: boolean;
         };
         /** @description An action of pax. Refusals (422) use these codes: already_speculated, already_turned, bad_action, bad_card, bad_card_set, bad_deck, bad_discard, bad_face, bad_faction, bad_field, bad_from, bad_option, bad_oval, bad_prestige, bad_retreat, bad_seats, bad_side, bad_target, bad_to, bribe_full, cubes_in_supply, decision_owed, hacendado_not_turned, hand_limit, income_full, last_topple, missing_field, missing_side, no_actions_left, no_assassination, no_cube, no_decision_owed, no_fraud_card, no_move, no_scapegoat, no_such_enterprise, no_unrest, not_enough_gold, not_in_hand, not_in_jail, not_in_market, not_pax, not_playable, not_public, not_upgradable, not_your_enterprise, not_your_troop, not_yours, nothing_to_steal, opponent_only, out_of_jurisdiction, outgunned, oval_taken, ranch, straw_man_unrest, two_buys, unknown_action, unknown_field, unknown_option, unrest, wrong_decision, wrong_district, wrong_faction. */
         PaxAction: {
@@ -2121,6 +2262,13 @@ export interface components {
             humans_only: boolean;
             /** @description Player ids: only they (and you) may join (others: 403 `not_invited`); each sees the game in /v1/me/games with `invited: true` and gets an `invited` webhook. No more than the seats (422 `too_many_invitations`), each a registered player (422 `unknown_player`) */
             invite?: string[];
+            /** @description A percentage: a player whose reliability (GET /v1/players/{player_id}) is below it cannot join (403 `too_unreliable`); one with no figure yet may */
+            min_reliability?: number | null;
+            /**
+             * @description Whether a seat the bot took over, or that resigned, is offered to a substitute (GET /v1/games?seeking_substitute=true); default true
+             * @default true
+             */
+            substitutes: boolean;
         };
         /** @description An action of revolution. Refusals (422) use these codes: area_controlled, awaiting_seats, bad_action, bad_bid, bad_count, bad_field, bad_option, bad_owner, bad_seats, immune_to_blackmail, immune_to_force, missing_field, must_bid_all_tokens, negative_count, no_cubes_left, no_such_cube, not_bidding, not_enough_tokens, not_your_decision, own_cube, same_area, same_owner, too_many_characters, unknown_action, unknown_area, unknown_character, unknown_field, unknown_option, unknown_token_kind, wrong_decision. */
         RevolutionAction: {
@@ -2342,7 +2490,7 @@ export interface operations {
                      * @example {
                      *       "players": [
                      *         {
-                     *           "id": "820f361e2fdda0a6",
+                     *           "id": "23c546e0cdb11d5d",
                      *           "name": "sacha"
                      *         }
                      *       ]
@@ -2479,7 +2627,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3c834d8cd2faf443",
+                     *       "id": "7af8f3b8a2f59c08",
                      *       "name": "natasha",
                      *       "token": "<shown once>"
                      *     }
@@ -2629,9 +2777,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "820f361e2fdda0a6",
+                     *       "id": "23c546e0cdb11d5d",
                      *       "name": "sacha",
-                     *       "ratings": {}
+                     *       "ratings": {
+                     *         "coup": {
+                     *           "rating": -1.833,
+                     *           "mu": 22.365,
+                     *           "sigma": 8.066,
+                     *           "games": 1
+                     *         }
+                     *       },
+                     *       "reliability": null,
+                     *       "decisions": 18,
+                     *       "timeouts": 0,
+                     *       "abandoned": 0
                      *     }
                      */
                     "application/json": components["schemas"]["PlayerProfile"];
@@ -2890,6 +3049,8 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page (omit for the first page) */
                 cursor?: string;
+                /** @description true: running games that offer seats to a substitute (each with `seats_offered`) instead of open games */
+                seeking_substitute?: "true" | "false" | "1" | "0";
             };
             header?: never;
             path?: never;
@@ -2911,7 +3072,7 @@ export interface operations {
                      * @example {
                      *       "games": [
                      *         {
-                     *           "id": "ceff690d580c",
+                     *           "id": "922a77ada9f9",
                      *           "game": "coup",
                      *           "status": "open",
                      *           "version": 1,
@@ -2933,17 +3094,22 @@ export interface operations {
                      *             "seconds_per_move": 86400,
                      *             "autoplay_after": 3,
                      *             "autoplay_seconds": 10,
-                     *             "reserve_seconds": 0
+                     *             "reserve_seconds": 0,
+                     *             "max_vacation_days": 30,
+                     *             "pause_weekends": false
                      *           },
-                     *           "created_at": "2026-11-29T08:51:29.015Z",
-                     *           "updated_at": "2026-11-29T08:51:29.015Z",
-                     *           "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *           "created_at": "2026-11-29T12:20:37.729Z",
+                     *           "updated_at": "2026-11-29T12:00:00.000Z",
+                     *           "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
                      *           "scenario": false,
                      *           "resigned": [],
                      *           "unlisted": false,
                      *           "invite": [],
                      *           "rematch_of": null,
-                     *           "rated": false
+                     *           "rated": false,
+                     *           "min_reliability": null,
+                     *           "substitutes": true,
+                     *           "entropy": {}
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -3063,7 +3229,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ceff690d580c",
+                     *       "id": "922a77ada9f9",
                      *       "game": "coup",
                      *       "status": "open",
                      *       "version": 1,
@@ -3085,17 +3251,21 @@ export interface operations {
                      *         "seconds_per_move": 86400,
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
-                     *         "reserve_seconds": 0
+                     *         "reserve_seconds": 0,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false
                      *       },
-                     *       "created_at": "2026-11-29T08:51:29.015Z",
-                     *       "updated_at": "2026-11-29T08:51:29.015Z",
-                     *       "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *       "created_at": "2026-11-29T12:20:37.729Z",
+                     *       "updated_at": "2026-11-29T12:00:00.000Z",
+                     *       "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
                      *       "scenario": false,
                      *       "resigned": [],
                      *       "unlisted": false,
                      *       "invite": [],
                      *       "rematch_of": null,
                      *       "rated": false,
+                     *       "min_reliability": null,
+                     *       "substitutes": true,
                      *       "entropy": {},
                      *       "awaiting": [],
                      *       "awaiting_kinds": {},
@@ -3108,6 +3278,7 @@ export interface operations {
                      *         0
                      *       ],
                      *       "move_deadlines": {},
+                     *       "vacation_until": {},
                      *       "seat": null,
                      *       "view": null,
                      *       "legal_actions": [],
@@ -3170,7 +3341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Version or state conflict. Codes: too_many_open_games, idempotency_key_reused, busy */
+            /** @description Version or state conflict. Codes: too_many_open_games, too_many_active_games, idempotency_key_reused, busy */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3178,7 +3349,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "too_many_open_games" | "idempotency_key_reused" | "busy";
+                        code?: "too_many_open_games" | "too_many_active_games" | "idempotency_key_reused" | "busy";
                     };
                 };
             };
@@ -3290,7 +3461,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "commitment": "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef"
+                 *       "seat": 2
                  *     }
                  */
                 "application/json": components["schemas"]["JoinBody"];
@@ -3309,63 +3480,122 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "seat": 0,
+                     *       "seat": 2,
                      *       "game": {
-                     *         "id": "ceff690d580c",
+                     *         "id": "6db1c2c36747",
                      *         "game": "coup",
-                     *         "status": "open",
-                     *         "version": 2,
+                     *         "status": "active",
+                     *         "version": 8,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "3c834d8cd2faf443",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
-                     *           null,
                      *           {
-                     *             "id": "bot:random",
-                     *             "name": "Random bot",
-                     *             "bot": "random"
+                     *             "id": "23c546e0cdb11d5d",
+                     *             "name": "sacha"
+                     *           },
+                     *           {
+                     *             "id": "06e14f7399d04571",
+                     *             "name": "boris"
                      *           }
                      *         ],
-                     *         "bots": {
-                     *           "2": "random"
-                     *         },
+                     *         "bots": {},
                      *         "options": {},
                      *         "time_control": {
                      *           "seconds_per_move": 86400,
                      *           "autoplay_after": 3,
                      *           "autoplay_seconds": 10,
-                     *           "reserve_seconds": 0
+                     *           "reserve_seconds": 0,
+                     *           "max_vacation_days": 30,
+                     *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T08:51:29.015Z",
-                     *         "updated_at": "2026-11-29T08:51:29.034Z",
-                     *         "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *         "created_at": "2026-11-29T12:20:37.752Z",
+                     *         "updated_at": "2026-11-29T12:00:00.000Z",
+                     *         "seed_hash": "71d10b02c6e5cd55217442fe0997fddefe76f72e61469d9a16d81fbda8fc1d3c",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
                      *         "invite": [],
                      *         "rematch_of": null,
-                     *         "rated": false,
-                     *         "awaiting": [],
-                     *         "awaiting_kinds": {},
-                     *         "deadline": null,
-                     *         "deadlines": {},
+                     *         "rated": true,
+                     *         "min_reliability": null,
+                     *         "substitutes": true,
+                     *         "entropy": {},
+                     *         "awaiting": [
+                     *           0
+                     *         ],
+                     *         "awaiting_kinds": {
+                     *           "0": "turn"
+                     *         },
+                     *         "deadline": "2026-11-30T12:20:37.765Z",
+                     *         "deadlines": {
+                     *           "0": "2026-11-30T12:20:37.765Z"
+                     *         },
                      *         "autoplay": [],
                      *         "reserve": [
                      *           0,
                      *           0,
                      *           0
                      *         ],
-                     *         "move_deadlines": {},
-                     *         "seat": 0,
-                     *         "view": null,
+                     *         "move_deadlines": {
+                     *           "0": "2026-11-30T12:20:37.765Z"
+                     *         },
+                     *         "vacation_until": {},
+                     *         "seat": 2,
+                     *         "view": {
+                     *           "seats": [
+                     *             {
+                     *               "seat": 0,
+                     *               "coins": 2,
+                     *               "influence": 2,
+                     *               "revealed": [],
+                     *               "alive": true
+                     *             },
+                     *             {
+                     *               "seat": 1,
+                     *               "coins": 2,
+                     *               "influence": 2,
+                     *               "revealed": [],
+                     *               "alive": true
+                     *             },
+                     *             {
+                     *               "seat": 2,
+                     *               "coins": 2,
+                     *               "influence": 2,
+                     *               "revealed": [],
+                     *               "alive": true,
+                     *               "hand": [
+                     *                 "assassin",
+                     *                 "captain"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "treasury": 44,
+                     *           "deck_size": 9,
+                     *           "turn": 0,
+                     *           "turn_number": 1,
+                     *           "phase": "turn",
+                     *           "action": null,
+                     *           "block": null,
+                     *           "window": null,
+                     *           "scenario": false,
+                     *           "winner": null,
+                     *           "card_names": {
+                     *             "duke": "Duke",
+                     *             "assassin": "Assassin",
+                     *             "captain": "Captain",
+                     *             "ambassador": "Ambassador",
+                     *             "contessa": "Contessa"
+                     *           }
+                     *         },
                      *         "legal_actions": [],
                      *         "winners": null,
                      *         "reason": null,
                      *         "seed": null,
                      *         "rematch": null,
-                     *         "phase": null
+                     *         "phase": "turn"
                      *       }
                      *     }
                      */
@@ -3397,7 +3627,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not allowed for this caller. Codes: not_invited, humans_only, missing_scope */
+            /** @description Not allowed for this caller. Codes: not_invited, humans_only, too_unreliable, missing_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3405,7 +3635,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "not_invited" | "humans_only" | "missing_scope";
+                        code?: "not_invited" | "humans_only" | "too_unreliable" | "missing_scope";
                     };
                 };
             };
@@ -3433,7 +3663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Version or state conflict. Codes: game_not_open, too_many_revisions, busy, idempotency_key_reused */
+            /** @description Version or state conflict. Codes: game_not_open, too_many_revisions, busy, too_many_active_games, seat_not_offered, already_seated, idempotency_key_reused */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3441,7 +3671,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "game_not_open" | "too_many_revisions" | "busy" | "idempotency_key_reused";
+                        code?: "game_not_open" | "too_many_revisions" | "busy" | "too_many_active_games" | "seat_not_offered" | "already_seated" | "idempotency_key_reused";
                     };
                 };
             };
@@ -3566,7 +3796,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "22b660aeddef",
+                     *       "id": "f8dee6e51596",
                      *       "game": "coup",
                      *       "status": "open",
                      *       "version": 3,
@@ -3581,17 +3811,21 @@ export interface operations {
                      *         "seconds_per_move": 86400,
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
-                     *         "reserve_seconds": 0
+                     *         "reserve_seconds": 0,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false
                      *       },
-                     *       "created_at": "2026-11-29T08:51:30.388Z",
-                     *       "updated_at": "2026-11-29T08:51:30.392Z",
-                     *       "seed_hash": "cf0a766d01e77476e5290080b43eae69906e98c88dec7ee612f17d833d832847",
+                     *       "created_at": "2026-11-29T12:20:38.783Z",
+                     *       "updated_at": "2026-11-29T12:00:00.000Z",
+                     *       "seed_hash": "6f5d2b5098cb48d5c7dabe93f38ab1bae53537d1255d7bc97c4715b5cb294bd5",
                      *       "scenario": false,
                      *       "resigned": [],
                      *       "unlisted": false,
                      *       "invite": [],
                      *       "rematch_of": null,
                      *       "rated": true,
+                     *       "min_reliability": null,
+                     *       "substitutes": true,
                      *       "entropy": {},
                      *       "awaiting": [],
                      *       "awaiting_kinds": {},
@@ -3603,6 +3837,7 @@ export interface operations {
                      *         0
                      *       ],
                      *       "move_deadlines": {},
+                     *       "vacation_until": {},
                      *       "seat": null,
                      *       "view": null,
                      *       "legal_actions": [],
@@ -3759,18 +3994,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ceff690d580c",
+                     *       "id": "922a77ada9f9",
                      *       "game": "coup",
                      *       "status": "active",
                      *       "version": 5,
                      *       "seats": 3,
                      *       "players": [
                      *         {
-                     *           "id": "3c834d8cd2faf443",
+                     *           "id": "7af8f3b8a2f59c08",
                      *           "name": "natasha"
                      *         },
                      *         {
-                     *           "id": "820f361e2fdda0a6",
+                     *           "id": "23c546e0cdb11d5d",
                      *           "name": "sacha"
                      *         },
                      *         {
@@ -3787,17 +4022,21 @@ export interface operations {
                      *         "seconds_per_move": 86400,
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
-                     *         "reserve_seconds": 0
+                     *         "reserve_seconds": 0,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false
                      *       },
-                     *       "created_at": "2026-11-29T08:51:29.015Z",
-                     *       "updated_at": "2026-11-29T08:51:29.040Z",
-                     *       "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *       "created_at": "2026-11-29T12:20:37.729Z",
+                     *       "updated_at": "2026-11-29T12:00:00.000Z",
+                     *       "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
                      *       "scenario": false,
                      *       "resigned": [],
                      *       "unlisted": false,
                      *       "invite": [],
                      *       "rematch_of": null,
                      *       "rated": false,
+                     *       "min_reliability": null,
+                     *       "substitutes": true,
                      *       "entropy": {},
                      *       "awaiting": [
                      *         0
@@ -3805,9 +4044,9 @@ export interface operations {
                      *       "awaiting_kinds": {
                      *         "0": "turn"
                      *       },
-                     *       "deadline": "2026-11-30T08:51:29.040Z",
+                     *       "deadline": "2026-11-30T12:20:37.780Z",
                      *       "deadlines": {
-                     *         "0": "2026-11-30T08:51:29.040Z"
+                     *         "0": "2026-11-30T12:20:37.780Z"
                      *       },
                      *       "autoplay": [],
                      *       "reserve": [
@@ -3816,8 +4055,9 @@ export interface operations {
                      *         0
                      *       ],
                      *       "move_deadlines": {
-                     *         "0": "2026-11-30T08:51:29.040Z"
+                     *         "0": "2026-11-30T12:20:37.780Z"
                      *       },
+                     *       "vacation_until": {},
                      *       "seat": 0,
                      *       "view": {
                      *         "seats": [
@@ -3828,8 +4068,8 @@ export interface operations {
                      *             "revealed": [],
                      *             "alive": true,
                      *             "hand": [
-                     *               "duke",
-                     *               "captain"
+                     *               "ambassador",
+                     *               "assassin"
                      *             ]
                      *           },
                      *           {
@@ -4151,18 +4391,18 @@ export interface operations {
                      * @example {
                      *       "version": 7,
                      *       "game": {
-                     *         "id": "55fdae7c8271",
+                     *         "id": "75b5d6d0b8f8",
                      *         "game": "coup",
                      *         "status": "finished",
                      *         "version": 7,
                      *         "seats": 2,
                      *         "players": [
                      *           {
-                     *             "id": "3c834d8cd2faf443",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "820f361e2fdda0a6",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           }
                      *         ],
@@ -4172,11 +4412,13 @@ export interface operations {
                      *           "seconds_per_move": 86400,
                      *           "autoplay_after": 3,
                      *           "autoplay_seconds": 10,
-                     *           "reserve_seconds": 0
+                     *           "reserve_seconds": 0,
+                     *           "max_vacation_days": 30,
+                     *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T08:51:30.396Z",
-                     *         "updated_at": "2026-11-29T08:51:30.402Z",
-                     *         "seed_hash": "4660225dccc25a98bd4888106243f09bd4a4f595bb16a8b1f0cb5d4de48a0eb9",
+                     *         "created_at": "2026-11-29T12:20:38.792Z",
+                     *         "updated_at": "2026-11-29T12:20:38.798Z",
+                     *         "seed_hash": "f050f0500ae0d1acb8a6327a0443f4b589f6813bcd9cbcb8166ca0f05f6bb3e1",
                      *         "scenario": false,
                      *         "resigned": [
                      *           1
@@ -4185,6 +4427,9 @@ export interface operations {
                      *         "invite": [],
                      *         "rematch_of": null,
                      *         "rated": true,
+                     *         "min_reliability": null,
+                     *         "substitutes": true,
+                     *         "entropy": {},
                      *         "awaiting": [],
                      *         "awaiting_kinds": {},
                      *         "deadline": null,
@@ -4197,6 +4442,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {},
+                     *         "vacation_until": {},
                      *         "seat": 1,
                      *         "view": {
                      *           "seats": [
@@ -4215,7 +4461,7 @@ export interface operations {
                      *               "alive": true,
                      *               "hand": [
                      *                 "contessa",
-                     *                 "duke"
+                     *                 "captain"
                      *               ]
                      *             }
                      *           ],
@@ -4242,7 +4488,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "reason": "resigned",
-                     *         "seed": "019e0c76149b636c352e893c5dfdfccde7e6e8f1f6f47a5ea11277f15155b176",
+                     *         "seed": "3e2ee5a2e882b8245284f81bb83c207077cc8b57576ca21c7ef2db854d1cb3a8",
                      *         "rematch": null,
                      *         "phase": "turn"
                      *       }
@@ -4399,14 +4645,14 @@ export interface operations {
                      * @example {
                      *       "seat": 0,
                      *       "game": {
-                     *         "id": "16d687cd9bc1",
+                     *         "id": "d4c517d4e920",
                      *         "game": "coup",
                      *         "status": "open",
                      *         "version": 2,
                      *         "seats": 2,
                      *         "players": [
                      *           {
-                     *             "id": "3c834d8cd2faf443",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           null
@@ -4417,20 +4663,25 @@ export interface operations {
                      *           "seconds_per_move": 86400,
                      *           "autoplay_after": 3,
                      *           "autoplay_seconds": 10,
-                     *           "reserve_seconds": 0
+                     *           "reserve_seconds": 0,
+                     *           "max_vacation_days": 30,
+                     *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T08:51:30.405Z",
-                     *         "updated_at": "2026-11-29T08:51:30.405Z",
-                     *         "seed_hash": "721f1cd1025155d08b4dcf62af6ffe3a6e5994e6b7d894f50e90b21a1e5437b0",
+                     *         "created_at": "2026-11-29T12:20:38.801Z",
+                     *         "updated_at": "2026-11-29T12:00:00.000Z",
+                     *         "seed_hash": "98f9d99bd652cab69a59ee5f4b25e0543ce740c1d18e8ff3802967f6dff2a7fc",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": true,
                      *         "invite": [
-                     *           "3c834d8cd2faf443",
-                     *           "820f361e2fdda0a6"
+                     *           "7af8f3b8a2f59c08",
+                     *           "23c546e0cdb11d5d"
                      *         ],
-                     *         "rematch_of": "55fdae7c8271",
+                     *         "rematch_of": "75b5d6d0b8f8",
                      *         "rated": true,
+                     *         "min_reliability": null,
+                     *         "substitutes": true,
+                     *         "entropy": {},
                      *         "awaiting": [],
                      *         "awaiting_kinds": {},
                      *         "deadline": null,
@@ -4441,6 +4692,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {},
+                     *         "vacation_until": {},
                      *         "seat": 0,
                      *         "view": null,
                      *         "legal_actions": [],
@@ -4621,7 +4873,7 @@ export interface operations {
                      *         {
                      *           "seq": 6,
                      *           "type": "ActionDeclared",
-                     *           "at": "2026-11-29T08:51:29.054Z",
+                     *           "at": "2026-11-29T12:00:00.000Z",
                      *           "actor": 0,
                      *           "data": {
                      *             "paid": 0,
@@ -4632,7 +4884,7 @@ export interface operations {
                      *         {
                      *           "seq": 7,
                      *           "type": "ActionSucceeded",
-                     *           "at": "2026-11-29T08:51:29.054Z",
+                     *           "at": "2026-11-29T12:00:00.000Z",
                      *           "actor": null,
                      *           "data": {
                      *             "amount": 1,
@@ -4643,7 +4895,7 @@ export interface operations {
                      *         {
                      *           "seq": 8,
                      *           "type": "TurnEnded",
-                     *           "at": "2026-11-29T08:51:29.054Z",
+                     *           "at": "2026-11-29T12:00:00.000Z",
                      *           "actor": null,
                      *           "data": {
                      *             "next": 1,
@@ -4652,18 +4904,18 @@ export interface operations {
                      *         }
                      *       ],
                      *       "game": {
-                     *         "id": "ceff690d580c",
+                     *         "id": "922a77ada9f9",
                      *         "game": "coup",
                      *         "status": "active",
                      *         "version": 8,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "3c834d8cd2faf443",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "820f361e2fdda0a6",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           },
                      *           {
@@ -4680,26 +4932,31 @@ export interface operations {
                      *           "seconds_per_move": 86400,
                      *           "autoplay_after": 3,
                      *           "autoplay_seconds": 10,
-                     *           "reserve_seconds": 0
+                     *           "reserve_seconds": 0,
+                     *           "max_vacation_days": 30,
+                     *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T08:51:29.015Z",
-                     *         "updated_at": "2026-11-29T08:51:29.054Z",
-                     *         "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *         "created_at": "2026-11-29T12:20:37.729Z",
+                     *         "updated_at": "2026-11-29T12:00:00.000Z",
+                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
                      *         "invite": [],
                      *         "rematch_of": null,
                      *         "rated": false,
+                     *         "min_reliability": null,
+                     *         "substitutes": true,
+                     *         "entropy": {},
                      *         "awaiting": [
                      *           1
                      *         ],
                      *         "awaiting_kinds": {
                      *           "1": "turn"
                      *         },
-                     *         "deadline": "2026-11-30T08:51:29.054Z",
+                     *         "deadline": "2026-11-30T12:20:37.787Z",
                      *         "deadlines": {
-                     *           "1": "2026-11-30T08:51:29.054Z"
+                     *           "1": "2026-11-30T12:20:37.787Z"
                      *         },
                      *         "autoplay": [],
                      *         "reserve": [
@@ -4708,8 +4965,9 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {
-                     *           "1": "2026-11-30T08:51:29.054Z"
+                     *           "1": "2026-11-30T12:20:37.787Z"
                      *         },
+                     *         "vacation_until": {},
                      *         "seat": 0,
                      *         "view": {
                      *           "seats": [
@@ -4720,8 +4978,8 @@ export interface operations {
                      *               "revealed": [],
                      *               "alive": true,
                      *               "hand": [
-                     *                 "duke",
-                     *                 "captain"
+                     *                 "ambassador",
+                     *                 "assassin"
                      *               ]
                      *             },
                      *             {
@@ -4972,7 +5230,7 @@ export interface operations {
                      *         {
                      *           "seq": 6,
                      *           "type": "ActionDeclared",
-                     *           "at": "2026-11-29T08:51:29.054Z",
+                     *           "at": "2026-11-29T12:00:00.000Z",
                      *           "actor": 0,
                      *           "data": {
                      *             "paid": 0,
@@ -4983,7 +5241,7 @@ export interface operations {
                      *         {
                      *           "seq": 7,
                      *           "type": "ActionSucceeded",
-                     *           "at": "2026-11-29T08:51:29.054Z",
+                     *           "at": "2026-11-29T12:00:00.000Z",
                      *           "actor": null,
                      *           "data": {
                      *             "amount": 1,
@@ -4994,7 +5252,7 @@ export interface operations {
                      *         {
                      *           "seq": 8,
                      *           "type": "TurnEnded",
-                     *           "at": "2026-11-29T08:51:29.054Z",
+                     *           "at": "2026-11-29T12:00:00.000Z",
                      *           "actor": null,
                      *           "data": {
                      *             "next": 1,
@@ -5006,7 +5264,7 @@ export interface operations {
                      *           "id": "8-0",
                      *           "version": 8,
                      *           "type": "ChatMessage",
-                     *           "at": "2026-11-29T08:51:29.062Z",
+                     *           "at": "2026-11-29T12:20:37.794Z",
                      *           "actor": 1,
                      *           "data": {
                      *             "from": 1,
@@ -5019,18 +5277,18 @@ export interface operations {
                      *       "messages_after": "8-0",
                      *       "status": "active",
                      *       "game": {
-                     *         "id": "ceff690d580c",
+                     *         "id": "922a77ada9f9",
                      *         "game": "coup",
                      *         "status": "active",
                      *         "version": 8,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "3c834d8cd2faf443",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "820f361e2fdda0a6",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           },
                      *           {
@@ -5047,26 +5305,31 @@ export interface operations {
                      *           "seconds_per_move": 86400,
                      *           "autoplay_after": 3,
                      *           "autoplay_seconds": 10,
-                     *           "reserve_seconds": 0
+                     *           "reserve_seconds": 0,
+                     *           "max_vacation_days": 30,
+                     *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T08:51:29.015Z",
-                     *         "updated_at": "2026-11-29T08:51:29.054Z",
-                     *         "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *         "created_at": "2026-11-29T12:20:37.729Z",
+                     *         "updated_at": "2026-11-29T12:00:00.000Z",
+                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
                      *         "invite": [],
                      *         "rematch_of": null,
                      *         "rated": false,
+                     *         "min_reliability": null,
+                     *         "substitutes": true,
+                     *         "entropy": {},
                      *         "awaiting": [
                      *           1
                      *         ],
                      *         "awaiting_kinds": {
                      *           "1": "turn"
                      *         },
-                     *         "deadline": "2026-11-30T08:51:29.054Z",
+                     *         "deadline": "2026-11-30T12:20:37.787Z",
                      *         "deadlines": {
-                     *           "1": "2026-11-30T08:51:29.054Z"
+                     *           "1": "2026-11-30T12:20:37.787Z"
                      *         },
                      *         "autoplay": [],
                      *         "reserve": [
@@ -5075,8 +5338,9 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {
-                     *           "1": "2026-11-30T08:51:29.054Z"
+                     *           "1": "2026-11-30T12:20:37.787Z"
                      *         },
+                     *         "vacation_until": {},
                      *         "seat": 1,
                      *         "view": {
                      *           "seats": [
@@ -5094,7 +5358,7 @@ export interface operations {
                      *               "revealed": [],
                      *               "alive": true,
                      *               "hand": [
-                     *                 "captain",
+                     *                 "duke",
                      *                 "ambassador"
                      *               ]
                      *             },
@@ -5299,7 +5563,7 @@ export interface operations {
                      *
                      *     id: 1/8-0
                      *     event: GameCreated
-                     *     data: {"seq":1,"type":"GameCreated","at":"2026-11-29T08:51:29.015Z","actor":null,"data":{"bots":{"2":"random"},"created_by":"3c834d8cd2faf443","game":"coup","id":"ceff690d580c","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f","time_control":{"autoplay_after":3,"autoplay_seconds":10,"reserve_seconds":0,"seconds_per_move":86400}}}
+                     *     data: {"seq":1,"type":"GameCreated","at":"2026-11-29T12:20:37.729Z","actor":null,"data":{"bots":{"2":"random"},"created_by":"7af8f3b8a2f59c08","game":"coup","id":"922a77ada9f9","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}}}
                      *
                      *     id: 2/8-0
                      *     event: PlayerJoined
@@ -5447,18 +5711,18 @@ export interface operations {
                      * @example {
                      *       "version": 5,
                      *       "game": {
-                     *         "id": "ceff690d580c",
+                     *         "id": "922a77ada9f9",
                      *         "game": "coup",
                      *         "status": "active",
                      *         "version": 5,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "3c834d8cd2faf443",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "820f361e2fdda0a6",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           },
                      *           {
@@ -5475,26 +5739,31 @@ export interface operations {
                      *           "seconds_per_move": 86400,
                      *           "autoplay_after": 3,
                      *           "autoplay_seconds": 10,
-                     *           "reserve_seconds": 0
+                     *           "reserve_seconds": 0,
+                     *           "max_vacation_days": 30,
+                     *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T08:51:29.015Z",
-                     *         "updated_at": "2026-11-29T08:51:29.040Z",
-                     *         "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *         "created_at": "2026-11-29T12:20:37.729Z",
+                     *         "updated_at": "2026-11-29T12:00:00.000Z",
+                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
                      *         "invite": [],
                      *         "rematch_of": null,
                      *         "rated": false,
+                     *         "min_reliability": null,
+                     *         "substitutes": true,
+                     *         "entropy": {},
                      *         "awaiting": [
                      *           0
                      *         ],
                      *         "awaiting_kinds": {
                      *           "0": "turn"
                      *         },
-                     *         "deadline": "2026-11-30T08:51:29.040Z",
+                     *         "deadline": "2026-11-30T12:20:37.780Z",
                      *         "deadlines": {
-                     *           "0": "2026-11-30T08:51:29.040Z"
+                     *           "0": "2026-11-30T12:20:37.780Z"
                      *         },
                      *         "autoplay": [],
                      *         "reserve": [
@@ -5503,8 +5772,9 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {
-                     *           "0": "2026-11-30T08:51:29.040Z"
+                     *           "0": "2026-11-30T12:20:37.780Z"
                      *         },
+                     *         "vacation_until": {},
                      *         "seat": 0,
                      *         "view": {
                      *           "seats": [
@@ -5515,8 +5785,8 @@ export interface operations {
                      *               "revealed": [],
                      *               "alive": true,
                      *               "hand": [
-                     *                 "duke",
-                     *                 "captain"
+                     *                 "ambassador",
+                     *                 "assassin"
                      *               ]
                      *             },
                      *             {
@@ -5696,9 +5966,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"actor":null,"at":"2026-11-29T08:51:29.015Z","cause":{"batch":1,"kind":"create","player":"3c834d8cd2faf443"},"data":{"bots":{"2":"random"},"created_by":"3c834d8cd2faf443","game":"coup","id":"ceff690d580c","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f","time_control":{"autoplay_after":3,"autoplay_seconds":10,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"43990938e47bb57f0a62c1434acc80706f5f44201baa087075770ecaee3cc6dd","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"GameCreated"}
-                     *     {"actor":0,"at":"2026-11-29T08:51:29.034Z","cause":{"batch":2,"kind":"join","player":"3c834d8cd2faf443"},"data":{"player":{"id":"3c834d8cd2faf443","name":"natasha"},"seat":0},"hash":"fd7ec1b9093980b3d004abc0e4e27ed35b8cbcda77f9fec543f31a4c6ed883a6","prev":"43990938e47bb57f0a62c1434acc80706f5f44201baa087075770ecaee3cc6dd","seq":2,"type":"PlayerJoined"}
-                     *     {"actor":1,"at":"2026-11-29T08:51:29.040Z","cause":{"batch":3,"kind":"join","player":"820f361e2fdda0a6"},"data":{"player":{"id":"820f361e2fdda0a6","name":"sacha"},"seat":1},"hash":"6d46e8c5f59c64cafc07f9cfd3b16e4da9143873c1acdff74fa40b21cf36a9df","prev":"fd7ec1b9093980b3d004abc0e4e27ed35b8cbcda77f9fec543f31a4c6ed883a6","seq":3,"type":"PlayerJoined"}
+                     * @example {"actor":null,"at":"2026-11-29T12:20:37.729Z","cause":{"batch":1,"kind":"create","player":"7af8f3b8a2f59c08"},"data":{"bots":{"2":"random"},"created_by":"7af8f3b8a2f59c08","game":"coup","id":"922a77ada9f9","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"56b2a5456e6bf6813abf2e637fe4f1b63140237620da82eb8763985682397b80","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"GameCreated"}
+                     *     {"actor":0,"at":"2026-11-29T12:20:37.778Z","cause":{"batch":2,"kind":"join","player":"7af8f3b8a2f59c08"},"data":{"player":{"id":"7af8f3b8a2f59c08","name":"natasha"},"seat":0},"hash":"c501e69708abffca06e27155d51c91c70a197bd0bb15472c3878de54cd4284b4","prev":"56b2a5456e6bf6813abf2e637fe4f1b63140237620da82eb8763985682397b80","seq":2,"type":"PlayerJoined"}
+                     *     {"actor":1,"at":"2026-11-29T12:20:37.780Z","cause":{"batch":3,"kind":"join","player":"23c546e0cdb11d5d"},"data":{"player":{"id":"23c546e0cdb11d5d","name":"sacha"},"seat":1},"hash":"415011366cd4765cbb01e95199b1c03fbf9dec5afdf622b8d14ebad330e8f181","prev":"c501e69708abffca06e27155d51c91c70a197bd0bb15472c3878de54cd4284b4","seq":3,"type":"PlayerJoined"}
                      */
                     "application/x-ndjson": string;
                 };
@@ -5829,7 +6099,7 @@ export interface operations {
                      *         {
                      *           "id": "8-0",
                      *           "version": 8,
-                     *           "at": "2026-11-29T08:51:29.062Z",
+                     *           "at": "2026-11-29T12:20:37.794Z",
                      *           "from": 1,
                      *           "to": null,
                      *           "text": "Your move, comrade."
@@ -5987,7 +6257,7 @@ export interface operations {
                      * @example {
                      *       "id": "8-0",
                      *       "version": 8,
-                     *       "at": "2026-11-29T08:51:29.062Z",
+                     *       "at": "2026-11-29T12:20:37.794Z",
                      *       "from": 1,
                      *       "to": null,
                      *       "text": "Your move, comrade."
@@ -6186,9 +6456,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example coup for 3 seats (game ceff690d580c); bots hold seat 2 (Random bot)
+                     * @example coup for 3 seats (game 922a77ada9f9); bots hold seat 2 (Random bot)
                      *     The game starts: seat 0 (natasha), seat 1 (sacha), seat 2 (Random bot)
-                     *     Deal - each seat gets 2 coins and two cards: seat 0 Duke, Captain; seat 1 Captain, Ambassador; seat 2 Contessa, Contessa
+                     *     Deal - each seat gets 2 coins and two cards: seat 0 Ambassador, Assassin; seat 1 Duke, Ambassador; seat 2 Contessa, Contessa
                      */
                     "text/plain": string;
                 };
@@ -6847,19 +7117,21 @@ export interface operations {
                      * @example {
                      *       "games": [
                      *         {
-                     *           "id": "ceff690d580c",
+                     *           "id": "922a77ada9f9",
                      *           "game": "coup",
                      *           "status": "active",
                      *           "version": 8,
                      *           "seats": 3,
                      *           "players": [
                      *             {
-                     *               "id": "3c834d8cd2faf443",
-                     *               "name": "natasha"
+                     *               "id": "7af8f3b8a2f59c08",
+                     *               "name": "natasha",
+                     *               "reliability": null
                      *             },
                      *             {
-                     *               "id": "820f361e2fdda0a6",
-                     *               "name": "sacha"
+                     *               "id": "23c546e0cdb11d5d",
+                     *               "name": "sacha",
+                     *               "reliability": null
                      *             },
                      *             {
                      *               "id": "bot:random",
@@ -6875,22 +7147,27 @@ export interface operations {
                      *             "seconds_per_move": 86400,
                      *             "autoplay_after": 3,
                      *             "autoplay_seconds": 10,
-                     *             "reserve_seconds": 0
+                     *             "reserve_seconds": 0,
+                     *             "max_vacation_days": 30,
+                     *             "pause_weekends": false
                      *           },
-                     *           "created_at": "2026-11-29T08:51:29.015Z",
-                     *           "updated_at": "2026-11-29T08:51:29.054Z",
-                     *           "seed_hash": "865a4f6a8292ba08e1ca0b8214aeeb1c2af62cf0baae6ad9f301532496d6a06f",
+                     *           "created_at": "2026-11-29T12:20:37.729Z",
+                     *           "updated_at": "2026-11-29T12:00:00.000Z",
+                     *           "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
                      *           "scenario": false,
                      *           "resigned": [],
                      *           "unlisted": false,
                      *           "invite": [],
                      *           "rematch_of": null,
                      *           "rated": false,
+                     *           "min_reliability": null,
+                     *           "substitutes": true,
+                     *           "entropy": {},
                      *           "winners": null,
                      *           "seat": 1,
                      *           "invited": false,
                      *           "awaiting_me": true,
-                     *           "deadline": "2026-11-30T08:51:29.054Z"
+                     *           "deadline": "2026-11-30T12:20:37.787Z"
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -7017,9 +7294,9 @@ export interface operations {
                      * @example {
                      *       "tokens": [
                      *         {
-                     *           "id": "1cd178dcb798c7bd",
-                     *           "created_at": "2026-11-29T08:51:29.002Z",
-                     *           "last_used_at": "2026-11-29T08:51:29.014Z",
+                     *           "id": "df7f0882c2f45aef",
+                     *           "created_at": "2026-11-29T12:20:37.718Z",
+                     *           "last_used_at": "2026-11-29T12:20:37.727Z",
                      *           "current": true,
                      *           "scopes": [
                      *             "read",
@@ -7031,8 +7308,8 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "id": "53903f9e8b8502f4",
-                     *           "created_at": "2026-11-29T08:51:29.118Z",
+                     *           "id": "85a5c766e193bd5b",
+                     *           "created_at": "2026-11-29T12:20:37.927Z",
                      *           "last_used_at": null,
                      *           "current": false,
                      *           "scopes": [
@@ -7165,8 +7442,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "53903f9e8b8502f4",
-                     *       "created_at": "2026-11-29T08:51:29.118Z",
+                     *       "id": "85a5c766e193bd5b",
+                     *       "created_at": "2026-11-29T12:20:37.927Z",
                      *       "token": "<shown once>",
                      *       "last_used_at": null,
                      *       "scopes": [
@@ -7439,6 +7716,619 @@ export interface operations {
             };
         };
     };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7af8f3b8a2f59c08",
+                     *       "name": "natasha",
+                     *       "timezone": "UTC",
+                     *       "vacation_until": null,
+                     *       "vacation_days_left": 30,
+                     *       "vacation_days_per_year": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    patchMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timezone": "Europe/Paris"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountPatch"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7af8f3b8a2f59c08",
+                     *       "name": "natasha",
+                     *       "timezone": "Europe/Paris",
+                     *       "vacation_until": null,
+                     *       "vacation_days_left": 30,
+                     *       "vacation_days_per_year": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_timeout";
+                    };
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description Body not sent as application/json. Codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Well-formed but refused by the rules (`legal_actions` lists what you may do). Codes: bad_timezone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_timezone";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postMeVacation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request: the same key and body again return the first answer (its status and body) and change nothing; the same key with another body is 409 idempotency_key_reused (1 to 200 characters; kept a day, per player, or per address without a token) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "days": 7
+                 *     }
+                 */
+                "application/json": components["schemas"]["Vacation"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7af8f3b8a2f59c08",
+                     *       "name": "natasha",
+                     *       "timezone": "Europe/Paris",
+                     *       "vacation_until": "2026-12-06T12:20:37.920Z",
+                     *       "vacation_days_left": 23,
+                     *       "vacation_days_per_year": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Malformed request: the body, a header or a query value cannot be used. Codes: empty_body, malformed_json, bad_encoding, too_deep, malformed_body, invalid_body, bad_idempotency_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "empty_body" | "malformed_json" | "bad_encoding" | "too_deep" | "malformed_body" | "invalid_body" | "bad_idempotency_key";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description The body did not arrive in time; the connection is closed. Codes: body_timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_timeout";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: not_enough_vacation, on_vacation, busy, idempotency_key_reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_enough_vacation" | "on_vacation" | "busy" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description Body not sent as application/json. Codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteMeVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7af8f3b8a2f59c08",
+                     *       "name": "natasha",
+                     *       "timezone": "Europe/Paris",
+                     *       "vacation_until": null,
+                     *       "vacation_days_left": 29,
+                     *       "vacation_days_per_year": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Missing, malformed or unknown token. Codes: auth_required, bad_authorization, bad_token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_required" | "bad_authorization" | "bad_token";
+                    };
+                };
+            };
+            /** @description Not allowed for this caller. Codes: missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "missing_scope";
+                    };
+                };
+            };
+            /** @description Version or state conflict. Codes: not_on_vacation, busy */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_on_vacation" | "busy";
+                    };
+                };
+            };
+            /** @description Too many requests; wait `Retry-After` seconds (`retry_after` is exact). Codes: rate_limited, address_rate_limited, too_many_connections */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description The limits this call spends, as structured fields: `"player";q=50;w=1` is a quota of 50 requests a window of 1 s (a player's, and its address's ceiling; an anonymous caller's address's) */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"player";r=42;t=1` is 42 requests left, whole again in 1 s. A client that paces itself by it waits `t` when `r` is 0, and meets no 429 */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "address_rate_limited" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description A header larger than the server accepts. Codes: headers_too_large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected error: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The store did not answer: a POST's outcome is unknown; repeat it with the same Idempotency-Key. Codes: store_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "store_unavailable";
+                    };
+                };
+            };
+        };
+    };
     getMeWebhooks: {
         parameters: {
             query?: never;
@@ -7462,13 +8352,13 @@ export interface operations {
                      * @example {
                      *       "webhooks": [
                      *         {
-                     *           "id": "9fcf3363f3ca8df1",
+                     *           "id": "d1ebc758eba32d98",
                      *           "url": "https://1.1.1.1/intrigue-hook",
                      *           "events": [
                      *             "your_turn",
                      *             "game_over"
                      *           ],
-                     *           "created_at": "2026-11-29T08:51:29.101Z",
+                     *           "created_at": "2026-11-29T12:20:37.878Z",
                      *           "disabled": false,
                      *           "disabled_at": null,
                      *           "disabled_reason": null,
@@ -7600,7 +8490,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9fcf3363f3ca8df1",
+                     *       "id": "d1ebc758eba32d98",
                      *       "url": "https://1.1.1.1/intrigue-hook",
                      *       "events": [
                      *         "your_turn",
@@ -8033,9 +8923,9 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "id": "intrigue/transparency+31ebe8dc",
+                     *           "id": "intrigue/transparency+5ec42fc2",
                      *           "alg": "Ed25519",
-                     *           "public_key": "ugImYpTB3bFvEeTgt30Pm7cS8ho/y0Znvt9tqCTGDxk="
+                     *           "public_key": "OJqGzUDPatjx8QgJiZqwKTDUiA1iNtVEqPkXKOcNuVs="
                      *         }
                      *       ]
                      *     }
@@ -8147,10 +9037,8 @@ export interface operations {
                 content: {
                     /**
                      * @example intrigue/transparency
-                     *     5
-                     *     s6bhqPsEOakAGSdKeFfq2INZWzLEEb1FTOwNNmcLtn8=
-                     *
-                     *     — intrigue/transparency Mevo3GG7OIx5ELfSz9nmLUmGrC2RyGI4tFhH6zswOvpQBoPwGLXkklCJSAeS8ftPA6xw2pYWkPI0LJ2GBoGdDxu1XQM=
+                     *     1
+                     *     MwhrjROn/3bPQ26l68fjvpTvwjQcc3fefsuKgJ6o3Y0=
                      */
                     "text/plain": string;
                 };
@@ -8265,18 +9153,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "index": 0,
-                     *       "size": 5,
+                     *       "size": 1,
                      *       "leaf": {
-                     *         "ended_at": "2026-11-29T09:41:21.387Z",
-                     *         "final_hash": "26cbd78fbf658f38ea4958c411baff5e265bba9dfed43d88b14116beafd42c35",
-                     *         "game": "2033b7301819",
-                     *         "seed_hash": "9d1bf9bbe7ecf0940b2b3f82a231d70d8f8142c8edb72d2b44b93338e9fc44a9"
+                     *         "ended_at": "2026-11-29T12:20:38.666Z",
+                     *         "final_hash": "f15b2f00b2c03be67192d707e62673ec95191e098473ff0434880b7c39989b65",
+                     *         "game": "922a77ada9f9",
+                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b"
                      *       },
-                     *       "hashes": [
-                     *         "REWi2u9FFtFjIuDPNMJdiB/0OOrNug2dNsI94QNR7TU=",
-                     *         "gHKLBbnWhhANPM4FyKzlUlMG/RhXvRUmZjbvHQafoBU=",
-                     *         "zsr0KKSmpemPIMT1BxKfMV0doYiqP9XaXsokgCPbJAM="
-                     *       ]
+                     *       "hashes": []
                      *     }
                      */
                     "application/json": components["schemas"]["InclusionProof"];
@@ -8427,12 +9311,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "hashes": [
-                     *         "UGg2H43oXdNphl6P5uDC6L2v2mW8rEZPuRTA1olITDE=",
-                     *         "8AECcaPR6GqfQFn4qzeJObg9XDKbrBCtJtknya7jZY8=",
-                     *         "o+uiZk2DANKu+9Z+UvxsjvWv0ZnZWclimkeI1TUvu8A=",
-                     *         "zsr0KKSmpemPIMT1BxKfMV0doYiqP9XaXsokgCPbJAM="
-                     *       ]
+                     *       "hashes": []
                      *     }
                      */
                     "application/json": components["schemas"]["ConsistencyProof"];
@@ -8559,9 +9438,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "checkpoint": "intrigue/transparency\n1\nSZVWxGn1f/DKacTd3mSb+N18twU1uyaiSAQBQVLQYpM=\n\n— intrigue/transparency M7bxx1IH1VCJvRh/4VA6zXk+9JeoDBQdy+HCAYES8POvhurPg4XeyOl3s/jToKbmTBugGbKKKe7o2Zg6mE1AsKLuZAM=\n",
-                 *       "cosignature": "— witness.example atqKggAAAABrC9uAGNGvXiBqI+hsXkTnfufI9Tbi88Sc6+zsjHZH8ZdlpPAvuJLw4/+ArzKo46XjTY0o8Kt+mOqFVe3iLCtvuIFEAw==\n",
-                 *       "public_key": "skhreWJjc/VrtdbAxXBm0BEfLCb1+1r6R0Wua1R0bfA="
+                 *       "checkpoint": "intrigue/transparency\n1\nMwhrjROn/3bPQ26l68fjvpTvwjQcc3fefsuKgJ6o3Y0=\n\n— intrigue/transparency XsQvwhrZIZqmql2IJao6/RbqUCR2I+5b1QzbQ0S6AwxCYgzbswLMr8fzEA5HY9zCmbIDyGfFEmnYx5guZ/k1gHwq2w4=\n",
+                 *       "cosignature": "— witness.example MPaAigAAAABrC9uAZamwmjZwAyKLvvMMyjYfr0iGEPQdh2rYvnXTCeKZVKzXuWZ4xiAYsFB4hmD9guH1rNF5NdVlFBGxAM0C2Z2qAg==\n",
+                 *       "public_key": "pcXFN2f2McaUqSNtRn0HaZzhjyPrJ9sSLMJhoMVZDYM="
                  *     }
                  */
                 "application/json": components["schemas"]["Cosignature"];
@@ -8580,7 +9459,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "witness": "witness.example+6ada8a82",
+                     *       "witness": "witness.example+30f6808a",
                      *       "size": 1
                      *     }
                      */
@@ -8757,7 +9636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {"id":"219f650220a4","title":"coup","players":[{"id":"7e245d54f58c59f5","name":"natasha"},{"id":"1a0eaf27c5897f1e","name":"sacha"},{"id":"bot:random","name":"Random bot","bot":"random"}],"result":{"winners":[2],"reason":"last_standing"},"rated":false,"final_hash":"6e069221ffe9faf29fbab6765487dc9656743ec4227b8f4f5a1653273abb36d1","seed_hash":"0d82368d0bef7cb7fc5d5e6a317cc89ccbd05cc36be251b546f298a9786999fd","created_at":"2026-11-29T11:28:47.114Z","ended_at":"2026-11-29T11:28:47.790Z"} */
+                    /** @example {"id":"922a77ada9f9","title":"coup","players":[{"id":"7af8f3b8a2f59c08","name":"natasha"},{"id":"23c546e0cdb11d5d","name":"sacha"},{"id":"bot:random","name":"Random bot","bot":"random"}],"result":{"winners":[2],"reason":"last_standing"},"rated":false,"final_hash":"f15b2f00b2c03be67192d707e62673ec95191e098473ff0434880b7c39989b65","seed_hash":"7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b","created_at":"2026-11-29T12:20:37.729Z","ended_at":"2026-11-29T12:20:38.666Z"} */
                     "application/x-ndjson": string;
                 };
             };
@@ -8905,18 +9784,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "game": {
-                     *         "id": "d5480d7c3ede",
+                     *         "id": "de2576315b04",
                      *         "game": "coup",
                      *         "status": "starting",
                      *         "version": 5,
                      *         "seats": 2,
                      *         "players": [
                      *           {
-                     *             "id": "7e245d54f58c59f5",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "1a0eaf27c5897f1e",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           }
                      *         ],
@@ -8926,24 +9805,28 @@ export interface operations {
                      *           "seconds_per_move": 86400,
                      *           "autoplay_after": 3,
                      *           "autoplay_seconds": 10,
-                     *           "reserve_seconds": 0
+                     *           "reserve_seconds": 0,
+                     *           "max_vacation_days": 30,
+                     *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T11:28:47.888Z",
-                     *         "updated_at": "2026-11-29T11:28:47.893Z",
-                     *         "seed_hash": "d535b35775bdcd1cfe33724740b9b50facc90f68f881cf6fcf03beaff762bc0e",
+                     *         "created_at": "2026-11-29T12:20:38.766Z",
+                     *         "updated_at": "2026-11-29T12:00:00.000Z",
+                     *         "seed_hash": "bf2c470144ff064b629f75b124016f6089821ab66bbe6e513f497a65a3c0faf1",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
                      *         "invite": [],
                      *         "rematch_of": null,
                      *         "rated": true,
+                     *         "min_reliability": null,
+                     *         "substitutes": true,
                      *         "entropy": {
                      *           "0": "committed",
                      *           "1": "revealed"
                      *         },
                      *         "awaiting": [],
                      *         "awaiting_kinds": {},
-                     *         "deadline": "2026-11-29T11:30:47.891Z",
+                     *         "deadline": "2026-11-29T12:22:38.773Z",
                      *         "deadlines": {},
                      *         "autoplay": [],
                      *         "reserve": [
@@ -8951,6 +9834,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {},
+                     *         "vacation_until": {},
                      *         "seat": 1,
                      *         "view": null,
                      *         "legal_actions": [],
@@ -9162,7 +10046,7 @@ export interface operations {
                      * @example {
                      *       "tournaments": [
                      *         {
-                     *           "id": "d62e686e1b52",
+                     *           "id": "a67127519c9e",
                      *           "name": "Sunday Swiss",
                      *           "game": "coup",
                      *           "status": "open",
@@ -9172,8 +10056,8 @@ export interface operations {
                      *           "max_players": 8,
                      *           "rated": true,
                      *           "round_seconds": 604800,
-                     *           "created_by": "38bc9ff80855b4b4",
-                     *           "created_at": "2026-11-29T11:21:07.588Z",
+                     *           "created_by": "7af8f3b8a2f59c08",
+                     *           "created_at": "2026-11-29T12:20:38.885Z",
                      *           "rounds": 1,
                      *           "players": 2,
                      *           "round": 0
@@ -9323,7 +10207,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d62e686e1b52",
+                     *       "id": "a67127519c9e",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "open",
@@ -9333,14 +10217,16 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "38bc9ff80855b4b4",
-                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "created_by": "7af8f3b8a2f59c08",
+                     *       "created_at": "2026-11-29T12:20:38.885Z",
                      *       "rounds": 1,
                      *       "players": 0,
                      *       "round": 0,
                      *       "time_control": {
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false,
                      *         "reserve_seconds": 0,
                      *         "seconds_per_move": 86400
                      *       },
@@ -9532,7 +10418,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d62e686e1b52",
+                     *       "id": "a67127519c9e",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "running",
@@ -9542,14 +10428,16 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "38bc9ff80855b4b4",
-                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "created_by": "7af8f3b8a2f59c08",
+                     *       "created_at": "2026-11-29T12:20:38.885Z",
                      *       "rounds": 1,
                      *       "players": 2,
                      *       "round": 1,
                      *       "time_control": {
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false,
                      *         "reserve_seconds": 0,
                      *         "seconds_per_move": 86400
                      *       },
@@ -9559,12 +10447,12 @@ export interface operations {
                      *       "version": 7,
                      *       "entrants": [
                      *         {
-                     *           "id": "38bc9ff80855b4b4",
+                     *           "id": "7af8f3b8a2f59c08",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         },
                      *         {
-                     *           "id": "aa7904f6804f0308",
+                     *           "id": "23c546e0cdb11d5d",
                      *           "name": "sacha",
                      *           "withdrawn": false
                      *         }
@@ -9573,7 +10461,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "38bc9ff80855b4b4",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           "points": 0,
@@ -9586,7 +10474,7 @@ export interface operations {
                      *         {
                      *           "rank": 2,
                      *           "player": {
-                     *             "id": "aa7904f6804f0308",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -9600,16 +10488,16 @@ export interface operations {
                      *       "rounds_played": [
                      *         {
                      *           "round": 1,
-                     *           "deadline": "2026-12-06T11:21:07.599Z",
+                     *           "deadline": "2026-12-06T12:20:38.909Z",
                      *           "ended": false,
                      *           "byes": [],
                      *           "tables": [
                      *             {
                      *               "table": 0,
-                     *               "game": "fdcf43354dd0",
+                     *               "game": "af5b1c5408bf",
                      *               "players": [
-                     *                 "38bc9ff80855b4b4",
-                     *                 "aa7904f6804f0308"
+                     *                 "7af8f3b8a2f59c08",
+                     *                 "23c546e0cdb11d5d"
                      *               ],
                      *               "ranks": null
                      *             }
@@ -9743,7 +10631,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d62e686e1b52",
+                     *       "id": "a67127519c9e",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "open",
@@ -9753,14 +10641,16 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "38bc9ff80855b4b4",
-                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "created_by": "7af8f3b8a2f59c08",
+                     *       "created_at": "2026-11-29T12:20:38.885Z",
                      *       "rounds": 1,
                      *       "players": 1,
                      *       "round": 0,
                      *       "time_control": {
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false,
                      *         "reserve_seconds": 0,
                      *         "seconds_per_move": 86400
                      *       },
@@ -9770,7 +10660,7 @@ export interface operations {
                      *       "version": 2,
                      *       "entrants": [
                      *         {
-                     *           "id": "aa7904f6804f0308",
+                     *           "id": "23c546e0cdb11d5d",
                      *           "name": "sacha",
                      *           "withdrawn": false
                      *         }
@@ -9779,7 +10669,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "aa7904f6804f0308",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -9942,7 +10832,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d62e686e1b52",
+                     *       "id": "a67127519c9e",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "open",
@@ -9952,14 +10842,16 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "38bc9ff80855b4b4",
-                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "created_by": "7af8f3b8a2f59c08",
+                     *       "created_at": "2026-11-29T12:20:38.885Z",
                      *       "rounds": 1,
                      *       "players": 1,
                      *       "round": 0,
                      *       "time_control": {
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false,
                      *         "reserve_seconds": 0,
                      *         "seconds_per_move": 86400
                      *       },
@@ -9969,7 +10861,7 @@ export interface operations {
                      *       "version": 4,
                      *       "entrants": [
                      *         {
-                     *           "id": "38bc9ff80855b4b4",
+                     *           "id": "7af8f3b8a2f59c08",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         }
@@ -9978,7 +10870,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "38bc9ff80855b4b4",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           "points": 0,
@@ -10141,7 +11033,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d62e686e1b52",
+                     *       "id": "a67127519c9e",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "running",
@@ -10151,14 +11043,16 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "38bc9ff80855b4b4",
-                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "created_by": "7af8f3b8a2f59c08",
+                     *       "created_at": "2026-11-29T12:20:38.885Z",
                      *       "rounds": 1,
                      *       "players": 2,
                      *       "round": 1,
                      *       "time_control": {
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false,
                      *         "reserve_seconds": 0,
                      *         "seconds_per_move": 86400
                      *       },
@@ -10168,12 +11062,12 @@ export interface operations {
                      *       "version": 7,
                      *       "entrants": [
                      *         {
-                     *           "id": "38bc9ff80855b4b4",
+                     *           "id": "7af8f3b8a2f59c08",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         },
                      *         {
-                     *           "id": "aa7904f6804f0308",
+                     *           "id": "23c546e0cdb11d5d",
                      *           "name": "sacha",
                      *           "withdrawn": false
                      *         }
@@ -10182,7 +11076,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "38bc9ff80855b4b4",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           "points": 0,
@@ -10195,7 +11089,7 @@ export interface operations {
                      *         {
                      *           "rank": 2,
                      *           "player": {
-                     *             "id": "aa7904f6804f0308",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -10209,16 +11103,16 @@ export interface operations {
                      *       "rounds_played": [
                      *         {
                      *           "round": 1,
-                     *           "deadline": "2026-12-06T11:21:07.599Z",
+                     *           "deadline": "2026-12-06T12:20:38.909Z",
                      *           "ended": false,
                      *           "byes": [],
                      *           "tables": [
                      *             {
                      *               "table": 0,
-                     *               "game": "fdcf43354dd0",
+                     *               "game": "af5b1c5408bf",
                      *               "players": [
-                     *                 "38bc9ff80855b4b4",
-                     *                 "aa7904f6804f0308"
+                     *                 "7af8f3b8a2f59c08",
+                     *                 "23c546e0cdb11d5d"
                      *               ],
                      *               "ranks": null
                      *             }
@@ -10376,7 +11270,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d62e686e1b52",
+                     *       "id": "a67127519c9e",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "finished",
@@ -10386,14 +11280,16 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "38bc9ff80855b4b4",
-                     *       "created_at": "2026-11-29T11:21:07.588Z",
+                     *       "created_by": "7af8f3b8a2f59c08",
+                     *       "created_at": "2026-11-29T12:20:38.885Z",
                      *       "rounds": 1,
                      *       "players": 2,
                      *       "round": 1,
                      *       "time_control": {
                      *         "autoplay_after": 3,
                      *         "autoplay_seconds": 10,
+                     *         "max_vacation_days": 30,
+                     *         "pause_weekends": false,
                      *         "reserve_seconds": 0,
                      *         "seconds_per_move": 86400
                      *       },
@@ -10403,12 +11299,12 @@ export interface operations {
                      *       "version": 11,
                      *       "entrants": [
                      *         {
-                     *           "id": "38bc9ff80855b4b4",
+                     *           "id": "7af8f3b8a2f59c08",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         },
                      *         {
-                     *           "id": "aa7904f6804f0308",
+                     *           "id": "23c546e0cdb11d5d",
                      *           "name": "sacha",
                      *           "withdrawn": true
                      *         }
@@ -10417,7 +11313,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "38bc9ff80855b4b4",
+                     *             "id": "7af8f3b8a2f59c08",
                      *             "name": "natasha"
                      *           },
                      *           "points": 1,
@@ -10430,7 +11326,7 @@ export interface operations {
                      *         {
                      *           "rank": 2,
                      *           "player": {
-                     *             "id": "aa7904f6804f0308",
+                     *             "id": "23c546e0cdb11d5d",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -10444,16 +11340,16 @@ export interface operations {
                      *       "rounds_played": [
                      *         {
                      *           "round": 1,
-                     *           "deadline": "2026-12-06T11:21:07.599Z",
+                     *           "deadline": "2026-12-06T12:20:38.909Z",
                      *           "ended": true,
                      *           "byes": [],
                      *           "tables": [
                      *             {
                      *               "table": 0,
-                     *               "game": "fdcf43354dd0",
+                     *               "game": "af5b1c5408bf",
                      *               "players": [
-                     *                 "38bc9ff80855b4b4",
-                     *                 "aa7904f6804f0308"
+                     *                 "7af8f3b8a2f59c08",
+                     *                 "23c546e0cdb11d5d"
                      *               ],
                      *               "ranks": [
                      *                 0,
@@ -10610,9 +11506,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"actor":null,"at":"2026-11-29T11:21:07.588Z","cause":{"batch":1,"kind":"create","player":"38bc9ff80855b4b4"},"data":{"created_by":"38bc9ff80855b4b4","game":"coup","id":"d62e686e1b52","max_players":8,"min_players":2,"name":"Sunday Swiss","options":{"deck":null},"rated":true,"round_seconds":604800,"rounds":1,"seats_per_table":2,"starts_at":"2036-12-07T18:00:00.000Z","time_control":{"autoplay_after":3,"autoplay_seconds":10,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"00acd34b61d331a29addd210fb7e9bd2e5e60920f2d7930213b4124c4dda2df6","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"TournamentCreated"}
-                     *     {"actor":null,"at":"2026-11-29T11:21:07.590Z","cause":{"batch":2,"kind":"join","player":"aa7904f6804f0308"},"data":{"order":2,"player":{"id":"aa7904f6804f0308","name":"sacha"},"rating":-1.833},"hash":"64469d39133e06c354ba5f51ad7f978d1d5d368f591d0cd505ca2bbf9a40a8fc","prev":"00acd34b61d331a29addd210fb7e9bd2e5e60920f2d7930213b4124c4dda2df6","seq":2,"type":"PlayerJoinedTournament"}
-                     *     {"actor":null,"at":"2026-11-29T11:21:07.592Z","cause":{"batch":3,"kind":"join","player":"38bc9ff80855b4b4"},"data":{"order":3,"player":{"id":"38bc9ff80855b4b4","name":"natasha"},"rating":3.438},"hash":"794b6ab3360aac591cefc0b14b8e59ea24097d58ff2954a3140914156571b4a8","prev":"64469d39133e06c354ba5f51ad7f978d1d5d368f591d0cd505ca2bbf9a40a8fc","seq":3,"type":"PlayerJoinedTournament"}
+                     * @example {"actor":null,"at":"2026-11-29T12:20:38.885Z","cause":{"batch":1,"kind":"create","player":"7af8f3b8a2f59c08"},"data":{"created_by":"7af8f3b8a2f59c08","game":"coup","id":"a67127519c9e","max_players":8,"min_players":2,"name":"Sunday Swiss","options":{"deck":null},"rated":true,"round_seconds":604800,"rounds":1,"seats_per_table":2,"starts_at":"2036-12-07T18:00:00.000Z","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"a1c50979d63a99ef8c81ba811ff559eba8197a402ac8fb3ccce3289e49b8ed70","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"TournamentCreated"}
+                     *     {"actor":null,"at":"2026-11-29T12:20:38.888Z","cause":{"batch":2,"kind":"join","player":"23c546e0cdb11d5d"},"data":{"order":2,"player":{"id":"23c546e0cdb11d5d","name":"sacha"},"rating":-1.833},"hash":"1edaade1afd8dd11abea0b5424e1ecb8998e94492ce23358e6a1a1934cd974c8","prev":"a1c50979d63a99ef8c81ba811ff559eba8197a402ac8fb3ccce3289e49b8ed70","seq":2,"type":"PlayerJoinedTournament"}
+                     *     {"actor":null,"at":"2026-11-29T12:20:38.895Z","cause":{"batch":3,"kind":"join","player":"7af8f3b8a2f59c08"},"data":{"order":3,"player":{"id":"7af8f3b8a2f59c08","name":"natasha"},"rating":3.438},"hash":"c6e9c17bdc644c7a2c46d82becf83e2a2251b5c4466cabc993ac635701a6ad0c","prev":"1edaade1afd8dd11abea0b5424e1ecb8998e94492ce23358e6a1a1934cd974c8","seq":3,"type":"PlayerJoinedTournament"}
                      */
                     "application/x-ndjson": string;
                 };

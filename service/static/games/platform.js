@@ -5,7 +5,8 @@ import {gameName} from "../words.js";
 
 /** The platform's event types: the same list as events/envelope.py's PLATFORM_EVENTS. */
 export const PLATFORM_TYPES = ["GameCreated", "PlayerJoined", "GameStarted", "DeadlineMissed", "PlayerLeft",
-                               "GameCancelled", "SeatResigned", "GameEnded", "RevealsAwaited", "SecretRevealed"];
+                               "GameCancelled", "SeatResigned", "GameEnded", "RevealsAwaited", "SecretRevealed",
+                               "VacationStarted", "VacationEnded", "SeatSubstituted"];
 
 const REASONS = {last_standing: "the last seat standing", expired: "its seats did not fill in time",
                  resigned: "every other seat resigned", stalled: "play stalled", scored: "the final score"};
@@ -33,6 +34,9 @@ export function describePlatform(item, {seatName}) {
     case "PlayerLeft": return `${seatName(d.seat)} leaves the table`;
     case "GameCancelled": return "The creator cancels the game before it starts";
     case "SeatResigned": return `${seatName(d.seat)} resigns: a bot plays the seat from now on`;
+    case "VacationStarted": return `${seatName(d.seat)} goes on vacation until ${new Date(d.until).toLocaleString()}: the seat's clock stops`;
+    case "VacationEnded": return `${seatName(d.seat)} is back from vacation: the seat's clock runs again`;
+    case "SeatSubstituted": return `${d.player?.name ?? "A substitute"} takes seat ${d.seat} over`;
     case "GameEnded": {
       const winners = (d.winners || []).map(seatName);
       if (!winners.length) return `The game ends: ${reasonWords(d.reason)}`;

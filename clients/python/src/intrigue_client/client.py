@@ -41,6 +41,7 @@ from intrigue_client.errors import (
 )
 from intrigue_client.stream import EventStream
 from intrigue_client.types import (
+    Account,
     Action,
     ActionResult,
     Cosigned,
@@ -217,16 +218,20 @@ class Client:
     def create_game(self, game: str, seats: int, options: Mapping[str, Any] | None = None,
                     time_control: TimeControl | None = None, bots: Mapping[int, str] | None = None, *,
                     unlisted: bool = False, invite: list[str] | None = None, rated: bool | None = None,
-                    humans_only: bool = False) -> GameView:
+                    humans_only: bool = False, min_reliability: int | None = None,
+                    substitutes: bool = True) -> GameView:
         """``POST /v1/games``: open a game of ``game`` (``coup``, ``revolution``, ...) for ``seats``.
 
         ``bots`` seats the server's bots at once, by seat number: ``{2: "ismcts"}`` or ``"random"``.
         ``unlisted`` keeps it out of the lobby, ``invite`` (player ids) lets only those join;
         ``rated`` (default: true unless a seat is a bot's) says whether it moves ratings;
-        ``humans_only`` keeps bot accounts out.
+        ``humans_only`` keeps bot accounts out; ``min_reliability`` (percent) keeps out players below
+        it, and ``substitutes=False`` offers no seat left to the bot to a substitute.
         """
         body: dict[str, Any] = {"game": game, "seats": seats, "options": dict(options or {}),
-                                "unlisted": unlisted, "invite": list(invite or [])}
+                                "unlisted": unlisted, "invite": list(invite or []), "substitutes": substitutes}
+        if min_reliability is not None:
+            body["min_reliability"] = min_reliability
         if rated is not None:
             body["rated"] = rated
         if humans_only:
@@ -291,6 +296,34 @@ class Client:
             except GameNotStarting:  # the wait ended meanwhile: the game started without it
                 self._secrets.pop(game_id, None)
         return view
+
+    def seeking_substitute(self, *, limit: int | None = None, cursor: str | None = None) -> GamePage:
+        """``GET /v1/games?seeking_substitute=true``: running games offering seats (``seats_offered``)."""
+        params = _params(seeking_substitute="true", limit=limit, cursor=cursor)
+        return cast(GamePage, self._json("GET", "/v1/games", params=params, retry=True))
+
+    def substitute(self, game_id: str, seat: int) -> JoinResult:
+        """``POST /v1/games/<id>/join`` ``{"seat": N}``: take over a seat a running game offers.
+
+        Not retried: a lost answer may have seated you (read the game to find out)."""
+        return cast(JoinResult, self._json("POST", f"/v1/games/{game_id}/join", body={"seat": seat}))
+
+    # ------------------------------------------------------------------ your account
+    def me(self) -> Account:
+        """``GET /v1/me``: who you are, your time zone and your vacation."""
+        return cast(Account, self._json("GET", "/v1/me", retry=True))
+
+    def set_timezone(self, timezone: str) -> Account:
+        """``PATCH /v1/me``: your IANA time zone, whose weekends pause games with ``pause_weekends``."""
+        return cast(Account, self._json("PATCH", "/v1/me", body={"timezone": timezone}, retry=True))
+
+    def start_vacation(self, days: int) -> Account:
+        """``POST /v1/me/vacation``: ``days`` away from now; your clocks stop where the games allow it."""
+        return cast(Account, self._json("POST", "/v1/me/vacation", body={"days": days}))
+
+    def end_vacation(self) -> Account:
+        """``DELETE /v1/me/vacation``: back early; the whole days not used come back."""
+        return cast(Account, self._json("DELETE", "/v1/me/vacation"))
 
     def leave(self, game_id: str) -> GameView:
         """``POST /v1/games/<id>/leave``: free your seat in a game that has not started."""

@@ -29,6 +29,8 @@ class PlayerRef(TypedDict):
     name: str
     #: On a seat a bot holds: its strategy (``ismcts`` or ``random``).
     bot: NotRequired[str]
+    #: In the lobby and your games: the player's reliability (null until 20 decisions).
+    reliability: NotRequired[float | None]
     #: Present and true for a bot account.
     bot_account: NotRequired[bool]
 
@@ -38,6 +40,11 @@ class TimeControl(TypedDict, total=False):
     autoplay_after: int
     autoplay_seconds: int
     reserve_seconds: int
+    #: Whether clocks stop for vacations (default: true with a day or more per move).
+    vacation: bool
+    max_vacation_days: int
+    #: Deadlines do not run on Saturdays and Sundays in each seat's time zone.
+    pause_weekends: bool
 
 
 class GameSummary(TypedDict):
@@ -61,6 +68,12 @@ class GameSummary(TypedDict):
     rated: NotRequired[bool]
     #: The seats bots hold, by seat number (as a string), with their strategy.
     bots: NotRequired[dict[str, str]]
+    #: The reliability (percent) a player needs to join; null: anyone.
+    min_reliability: NotRequired[int | None]
+    #: Whether a seat left to the bot is offered to a substitute.
+    substitutes: NotRequired[bool]
+    #: In ``seeking_substitute`` listings: the seats a substitute may take over.
+    seats_offered: NotRequired[list[int]]
     #: Fair shuffles: each seat that joined with a commitment, and where its secret stands.
     entropy: NotRequired[dict[str, Literal["committed", "revealed", "dropped"]]]
     #: On a table of a tournament's round: the tournament's id, and the round it belongs to.
@@ -142,6 +155,22 @@ class PlayerProfile(TypedDict):
     name: str
     ratings: dict[str, Rating]
     bot_account: NotRequired[bool]
+    #: Percent of decisions made before the deadline in the last 100 games ended (null until 20 decisions).
+    reliability: float | None
+    decisions: int
+    timeouts: int
+    abandoned: int
+
+
+class Account(TypedDict):
+    """``GET /v1/me``: who you are, your time zone and your vacation."""
+
+    id: str
+    name: str
+    timezone: str
+    vacation_until: str | None
+    vacation_days_left: int
+    vacation_days_per_year: int
 
 
 class LeaderboardEntry(Rating):
