@@ -29,6 +29,24 @@ from projections.community import on_vacation, vacation_allowed, vacation_budget
 from projections.record import Record, resigned, seat_of
 
 DAY = 86400
+#: The account's fields a vacation reads and writes, swapped together or not at all.
+VACATION_FIELDS = ("vacation_until", "vacation_used", "vacation_year")
+#: Compare-and-set of the vacation fields of one player's hash (one key: a cluster takes it
+#: too). ARGV: the three fields as read ('' for absent), then the three to write ('' deletes).
+_SWAP = """
+local names = {'vacation_until', 'vacation_used', 'vacation_year'}
+local have = redis.call('HMGET', KEYS[1], unpack(names))
+for i = 1, 3 do
+  if (have[i] or '') ~= ARGV[i] then return 0 end
+end
+for i = 1, 3 do
+  if ARGV[i + 3] == '' then redis.call('HDEL', KEYS[1], names[i])
+  else redis.call('HSET', KEYS[1], names[i], ARGV[i + 3]) end
+end
+return 1
+"""
+#: How often a start or an end is decided again after another request changed the account.
+SWAP_TRIES = 5
 
 
 class Vacations:
@@ -39,6 +57,7 @@ class Vacations:
         self.commits = commits
         self.days_per_year = days_per_year
         self.clock = clock
+        self._swap = client.register_script(_SWAP)
 
     # ------------------------------------------------------------------ the account
     def account(self, player: Player) -> dict[str, Any]:
@@ -70,38 +89,52 @@ class Vacations:
         return found.decode() if found else "UTC"
 
     # ------------------------------------------------------------------ a vacation
+    def _decide_and_swap(self, player_id: str,
+                         decide: Callable[[dict[str, str], datetime], dict[str, str]]) -> dict[str, str]:
+        """Read the account, ``decide`` its new vacation fields (or raise), and write them only if
+        nobody changed them meanwhile, else decide again: two racing starts cannot both spend
+        the same days."""
+        for _ in range(SWAP_TRIES):
+            fields = self._fields(player_id)
+            new = decide(fields, self.clock())
+            if self._swap(keys=[self.keys.player(player_id)],
+                          args=[*(fields.get(name, "") for name in VACATION_FIELDS),
+                                *(new.get(name, "") for name in VACATION_FIELDS)]):
+                return new
+        raise Conflict("busy", "your account changed while this was decided; try again")
+
     def start(self, player: Player, days: int) -> dict[str, Any]:
         """Start a vacation of ``days`` now, and stop the player's clocks in every game that allows it."""
-        fields = self._fields(player.id)
-        now = self.clock()
-        until = fields.get("vacation_until")
-        if until and parse_time(until) > now:
-            raise Conflict("on_vacation", f"you are on vacation until {until}; end it first (DELETE /v1/me/vacation)")
-        left = self._left(fields, now)
-        if days > left:
-            raise Conflict("not_enough_vacation", f"you have {left} vacation days left this year, not {days}")
-        ends = format_at(now + timedelta(days=days))
-        used = self.days_per_year - left + days
-        self.redis.hset(self.keys.player(player.id), mapping={"vacation_until": ends, "vacation_year": now.year,
-                                                              "vacation_used": used})
+
+        def decide(fields: dict[str, str], now: datetime) -> dict[str, str]:
+            until = fields.get("vacation_until")
+            if until and parse_time(until) > now:
+                raise Conflict("on_vacation",
+                               f"you are on vacation until {until}; end it first (DELETE /v1/me/vacation)")
+            left = self._left(fields, now)
+            if days > left:
+                raise Conflict("not_enough_vacation", f"you have {left} vacation days left this year, not {days}")
+            return {"vacation_until": format_at(now + timedelta(days=days)), "vacation_year": str(now.year),
+                    "vacation_used": str(self.days_per_year - left + days)}
+
+        ends = self._decide_and_swap(player.id, decide)["vacation_until"]
         for game_id in self._games(player.id):
             self._append(game_id, lambda record: self._start_in(record, player.id, ends))
         return self.account(player)
 
     def end(self, player: Player) -> dict[str, Any]:
         """End the caller's vacation now: the whole days not used are given back, the clocks run again."""
-        fields = self._fields(player.id)
-        now = self.clock()
-        until = fields.get("vacation_until")
-        if not until or parse_time(until) <= now:
-            raise Conflict("not_on_vacation", "you are not on vacation")
-        back = math.floor((parse_time(until) - now).total_seconds() / DAY)
-        used = max(0, int(fields.get("vacation_used") or 0) - back) if fields.get("vacation_year") == str(now.year) \
-            else 0
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hdel(self.keys.player(player.id), "vacation_until")
-        pipe.hset(self.keys.player(player.id), "vacation_used", used)
-        pipe.execute()
+
+        def decide(fields: dict[str, str], now: datetime) -> dict[str, str]:
+            until = fields.get("vacation_until")
+            if not until or parse_time(until) <= now:
+                raise Conflict("not_on_vacation", "you are not on vacation")
+            back = math.floor((parse_time(until) - now).total_seconds() / DAY)
+            this_year = fields.get("vacation_year") == str(now.year)
+            used = max(0, int(fields.get("vacation_used") or 0) - back) if this_year else 0
+            return {"vacation_used": str(used), "vacation_year": fields.get("vacation_year", "")}
+
+        self._decide_and_swap(player.id, decide)
         for game_id in self._games(player.id):
             self._append(game_id, lambda record: self._end_in(record, player.id))
         return self.account(player)
