@@ -24,7 +24,7 @@ inside the worker's ``DeadlineBody`` (the body timeout), as gunicorn's body is r
 chunked body is gunicorn's (a transfer coding is not plain).
 
 The environ is the one gunicorn would build for such a request, and the answer is written by
-the worker's response (``service.gevent_worker.CoalescingResponse``, a subclass of gunicorn's
+the worker's response (``service.worker_response.CoalescingResponse``, a subclass of gunicorn's
 that spells the status line, the ``Server``, ``Date`` and ``Connection`` fields and the
 framing as gunicorn does).
 """
@@ -40,7 +40,7 @@ from gunicorn.http import wsgi
 
 from engine.settings import gunicorn_script_name
 from service.deadline_body import DeadlineBody
-from service.gevent_worker import CoalescingResponse
+from service.worker_response import CoalescingResponse
 
 #: The methods the API has: a request with any other goes to gunicorn.
 _METHODS = frozenset({b"GET", b"POST", b"PUT", b"PATCH", b"DELETE", b"OPTIONS"})

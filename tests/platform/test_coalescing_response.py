@@ -1,6 +1,6 @@
 """The worker's response puts on the wire what gunicorn's own response does, byte for byte.
 
-``service.gevent_worker.CoalescingResponse`` spells the head and the chunk framing itself
+``service.worker_response.CoalescingResponse`` spells the head and the chunk framing itself
 (and sends the head with the body's first write); a client cannot tell it from gunicorn's.
 Every kind of answer here is run through both, with the clock held still for the ``Date``.
 """
@@ -13,8 +13,8 @@ import pytest
 from gunicorn import util
 from gunicorn.config import Config
 
-from service import gevent_worker
-from service.gevent_worker import CoalescingResponse
+from service import worker_response
+from service.worker_response import CoalescingResponse
 
 #: gunicorn's own class (the worker swaps the module's name for its own in its process).
 GUNICORN_RESPONSE = CoalescingResponse.__mro__[1]
@@ -81,7 +81,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=lambda case: f"{case[0]} {case[1]} {case[3]} {len(case[5])} writes")
 def test_the_same_bytes_as_gunicorns_response(case: tuple, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(util.time, "time", lambda: 1_800_000_000.25)  # the time module both read
-    monkeypatch.setattr(gevent_worker, "_date_cache", (-1, ""))
+    monkeypatch.setattr(worker_response, "_date_cache", (-1, ""))
     ours, our_response = answered(CoalescingResponse, *case)
     theirs, their_response = answered(GUNICORN_RESPONSE, *case)
     assert ours.data == theirs.data
@@ -111,12 +111,12 @@ def test_the_date_is_formatted_once_a_second(monkeypatch: pytest.MonkeyPatch) ->
         formatted.append(timestamp)  # type: ignore[arg-type]
         return f"second {int(timestamp)}"  # type: ignore[arg-type]
 
-    monkeypatch.setattr(gevent_worker.time, "time", lambda: clock[0])
-    monkeypatch.setattr(gevent_worker.util, "http_date", http_date)
-    monkeypatch.setattr(gevent_worker, "_date_cache", (-1, ""))
-    assert gevent_worker.http_date() == "second 1800000000"
+    monkeypatch.setattr(worker_response.time, "time", lambda: clock[0])
+    monkeypatch.setattr(worker_response.util, "http_date", http_date)
+    monkeypatch.setattr(worker_response, "_date_cache", (-1, ""))
+    assert worker_response.http_date() == "second 1800000000"
     clock[0] = 1_800_000_000.9
-    assert gevent_worker.http_date() == "second 1800000000"
+    assert worker_response.http_date() == "second 1800000000"
     clock[0] = 1_800_000_001.0
-    assert gevent_worker.http_date() == "second 1800000001"
+    assert worker_response.http_date() == "second 1800000001"
     assert formatted == [1_800_000_000, 1_800_000_001]

@@ -12,7 +12,8 @@ import gevent
 import gevent.socket
 from gunicorn.config import Config
 
-from service.gevent_worker import CoalescingResponse, freeze_settings
+from service.gevent_worker import freeze_settings
+from service.worker_response import CoalescingResponse
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ from engine.core import Engine
 from engine.scheduling import JobScheduler, make_queue
 from service.embedded import EmbeddedRedis
 from service.event_stream import EventStream
-from service.gevent_worker import CoalescingResponse
+from service.worker_response import CoalescingResponse
 from tests.platform.test_front import toy_game
 from tests.platform.test_stream_ceilings import app_with
 

@@ -2490,7 +2490,7 @@ export interface operations {
                      * @example {
                      *       "players": [
                      *         {
-                     *           "id": "23c546e0cdb11d5d",
+                     *           "id": "906f957784a46975",
                      *           "name": "sacha"
                      *         }
                      *       ]
@@ -2627,7 +2627,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7af8f3b8a2f59c08",
+                     *       "id": "c3186240e52a7e89",
                      *       "name": "natasha",
                      *       "token": "<shown once>"
                      *     }
@@ -2777,18 +2777,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "23c546e0cdb11d5d",
-                     *       "name": "sacha",
-                     *       "ratings": {
-                     *         "coup": {
-                     *           "rating": -1.833,
-                     *           "mu": 22.365,
-                     *           "sigma": 8.066,
-                     *           "games": 1
-                     *         }
-                     *       },
+                     *       "id": "38fdbf4f71cb4a4a",
+                     *       "name": "olga",
+                     *       "ratings": {},
                      *       "reliability": null,
-                     *       "decisions": 18,
+                     *       "decisions": 0,
                      *       "timeouts": 0,
                      *       "abandoned": 0
                      *     }
@@ -3072,7 +3065,7 @@ export interface operations {
                      * @example {
                      *       "games": [
                      *         {
-                     *           "id": "922a77ada9f9",
+                     *           "id": "c78c168e5ead",
                      *           "game": "coup",
                      *           "status": "open",
                      *           "version": 1,
@@ -3098,9 +3091,9 @@ export interface operations {
                      *             "max_vacation_days": 30,
                      *             "pause_weekends": false
                      *           },
-                     *           "created_at": "2026-11-29T12:20:37.729Z",
+                     *           "created_at": "2026-11-29T12:41:20.612Z",
                      *           "updated_at": "2026-11-29T12:00:00.000Z",
-                     *           "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
+                     *           "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4",
                      *           "scenario": false,
                      *           "resigned": [],
                      *           "unlisted": false,
@@ -3229,7 +3222,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "922a77ada9f9",
+                     *       "id": "c78c168e5ead",
                      *       "game": "coup",
                      *       "status": "open",
                      *       "version": 1,
@@ -3255,9 +3248,9 @@ export interface operations {
                      *         "max_vacation_days": 30,
                      *         "pause_weekends": false
                      *       },
-                     *       "created_at": "2026-11-29T12:20:37.729Z",
+                     *       "created_at": "2026-11-29T12:41:20.612Z",
                      *       "updated_at": "2026-11-29T12:00:00.000Z",
-                     *       "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
+                     *       "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4",
                      *       "scenario": false,
                      *       "resigned": [],
                      *       "unlisted": false,
@@ -3482,22 +3475,22 @@ export interface operations {
                      * @example {
                      *       "seat": 2,
                      *       "game": {
-                     *         "id": "6db1c2c36747",
+                     *         "id": "add3ac365924",
                      *         "game": "coup",
                      *         "status": "active",
                      *         "version": 8,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           {
-                     *             "id": "06e14f7399d04571",
+                     *             "id": "43791400fbd5b5e8",
                      *             "name": "boris"
                      *           }
                      *         ],
@@ -3511,9 +3504,9 @@ export interface operations {
                      *           "max_vacation_days": 30,
                      *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T12:20:37.752Z",
+                     *         "created_at": "2026-11-29T12:41:20.630Z",
                      *         "updated_at": "2026-11-29T12:00:00.000Z",
-                     *         "seed_hash": "71d10b02c6e5cd55217442fe0997fddefe76f72e61469d9a16d81fbda8fc1d3c",
+                     *         "seed_hash": "e11b26aec8b1e7f09a47fb90c9c9aa85658e0f5fefc37085b56009ca2c614f36",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
@@ -3529,9 +3522,9 @@ export interface operations {
                      *         "awaiting_kinds": {
                      *           "0": "turn"
                      *         },
-                     *         "deadline": "2026-11-30T12:20:37.765Z",
+                     *         "deadline": "2026-11-30T12:41:20.638Z",
                      *         "deadlines": {
-                     *           "0": "2026-11-30T12:20:37.765Z"
+                     *           "0": "2026-11-30T12:41:20.638Z"
                      *         },
                      *         "autoplay": [],
                      *         "reserve": [
@@ -3540,7 +3533,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {
-                     *           "0": "2026-11-30T12:20:37.765Z"
+                     *           "0": "2026-11-30T12:41:20.638Z"
                      *         },
                      *         "vacation_until": {},
                      *         "seat": 2,
@@ -3567,8 +3560,8 @@ export interface operations {
                      *               "revealed": [],
                      *               "alive": true,
                      *               "hand": [
-                     *                 "assassin",
-                     *                 "captain"
+                     *                 "captain",
+                     *                 "assassin"
                      *               ]
                      *             }
                      *           ],
@@ -3796,7 +3789,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f8dee6e51596",
+                     *       "id": "fadacbeac90c",
                      *       "game": "coup",
                      *       "status": "open",
                      *       "version": 3,
@@ -3815,9 +3808,9 @@ export interface operations {
                      *         "max_vacation_days": 30,
                      *         "pause_weekends": false
                      *       },
-                     *       "created_at": "2026-11-29T12:20:38.783Z",
+                     *       "created_at": "2026-11-29T12:41:21.530Z",
                      *       "updated_at": "2026-11-29T12:00:00.000Z",
-                     *       "seed_hash": "6f5d2b5098cb48d5c7dabe93f38ab1bae53537d1255d7bc97c4715b5cb294bd5",
+                     *       "seed_hash": "5dcd7a1d4afe00851eb1e45707cbe94b93712f82099ce2aa979e81b5950fd1d2",
                      *       "scenario": false,
                      *       "resigned": [],
                      *       "unlisted": false,
@@ -3994,18 +3987,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "922a77ada9f9",
+                     *       "id": "c78c168e5ead",
                      *       "game": "coup",
                      *       "status": "active",
                      *       "version": 5,
                      *       "seats": 3,
                      *       "players": [
                      *         {
-                     *           "id": "7af8f3b8a2f59c08",
+                     *           "id": "c3186240e52a7e89",
                      *           "name": "natasha"
                      *         },
                      *         {
-                     *           "id": "23c546e0cdb11d5d",
+                     *           "id": "906f957784a46975",
                      *           "name": "sacha"
                      *         },
                      *         {
@@ -4026,9 +4019,9 @@ export interface operations {
                      *         "max_vacation_days": 30,
                      *         "pause_weekends": false
                      *       },
-                     *       "created_at": "2026-11-29T12:20:37.729Z",
+                     *       "created_at": "2026-11-29T12:41:20.612Z",
                      *       "updated_at": "2026-11-29T12:00:00.000Z",
-                     *       "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
+                     *       "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4",
                      *       "scenario": false,
                      *       "resigned": [],
                      *       "unlisted": false,
@@ -4044,9 +4037,9 @@ export interface operations {
                      *       "awaiting_kinds": {
                      *         "0": "turn"
                      *       },
-                     *       "deadline": "2026-11-30T12:20:37.780Z",
+                     *       "deadline": "2026-11-30T12:41:20.652Z",
                      *       "deadlines": {
-                     *         "0": "2026-11-30T12:20:37.780Z"
+                     *         "0": "2026-11-30T12:41:20.652Z"
                      *       },
                      *       "autoplay": [],
                      *       "reserve": [
@@ -4055,7 +4048,7 @@ export interface operations {
                      *         0
                      *       ],
                      *       "move_deadlines": {
-                     *         "0": "2026-11-30T12:20:37.780Z"
+                     *         "0": "2026-11-30T12:41:20.652Z"
                      *       },
                      *       "vacation_until": {},
                      *       "seat": 0,
@@ -4068,8 +4061,8 @@ export interface operations {
                      *             "revealed": [],
                      *             "alive": true,
                      *             "hand": [
-                     *               "ambassador",
-                     *               "assassin"
+                     *               "assassin",
+                     *               "duke"
                      *             ]
                      *           },
                      *           {
@@ -4391,18 +4384,18 @@ export interface operations {
                      * @example {
                      *       "version": 7,
                      *       "game": {
-                     *         "id": "75b5d6d0b8f8",
+                     *         "id": "4a47c755eb6a",
                      *         "game": "coup",
                      *         "status": "finished",
                      *         "version": 7,
                      *         "seats": 2,
                      *         "players": [
                      *           {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           }
                      *         ],
@@ -4416,9 +4409,9 @@ export interface operations {
                      *           "max_vacation_days": 30,
                      *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T12:20:38.792Z",
-                     *         "updated_at": "2026-11-29T12:20:38.798Z",
-                     *         "seed_hash": "f050f0500ae0d1acb8a6327a0443f4b589f6813bcd9cbcb8166ca0f05f6bb3e1",
+                     *         "created_at": "2026-11-29T12:41:21.542Z",
+                     *         "updated_at": "2026-11-29T12:41:21.548Z",
+                     *         "seed_hash": "6c932b06aac61576f4e1bc512a945958f7bc0c7dcc25c03d04729b622b4a3452",
                      *         "scenario": false,
                      *         "resigned": [
                      *           1
@@ -4488,7 +4481,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "reason": "resigned",
-                     *         "seed": "3e2ee5a2e882b8245284f81bb83c207077cc8b57576ca21c7ef2db854d1cb3a8",
+                     *         "seed": "747e74fe80d0d3d2bbea71cf6a6d69fd07765c395b06bba2781e2add14e92e8c",
                      *         "rematch": null,
                      *         "phase": "turn"
                      *       }
@@ -4645,14 +4638,14 @@ export interface operations {
                      * @example {
                      *       "seat": 0,
                      *       "game": {
-                     *         "id": "d4c517d4e920",
+                     *         "id": "54eeed9c88ff",
                      *         "game": "coup",
                      *         "status": "open",
                      *         "version": 2,
                      *         "seats": 2,
                      *         "players": [
                      *           {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           null
@@ -4667,17 +4660,17 @@ export interface operations {
                      *           "max_vacation_days": 30,
                      *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T12:20:38.801Z",
+                     *         "created_at": "2026-11-29T12:41:21.555Z",
                      *         "updated_at": "2026-11-29T12:00:00.000Z",
-                     *         "seed_hash": "98f9d99bd652cab69a59ee5f4b25e0543ce740c1d18e8ff3802967f6dff2a7fc",
+                     *         "seed_hash": "d482259d467f32cf66a4702d306dd894a55cbe3fe156c2934a601953f05db207",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": true,
                      *         "invite": [
-                     *           "7af8f3b8a2f59c08",
-                     *           "23c546e0cdb11d5d"
+                     *           "c3186240e52a7e89",
+                     *           "906f957784a46975"
                      *         ],
-                     *         "rematch_of": "75b5d6d0b8f8",
+                     *         "rematch_of": "4a47c755eb6a",
                      *         "rated": true,
                      *         "min_reliability": null,
                      *         "substitutes": true,
@@ -4904,18 +4897,18 @@ export interface operations {
                      *         }
                      *       ],
                      *       "game": {
-                     *         "id": "922a77ada9f9",
+                     *         "id": "c78c168e5ead",
                      *         "game": "coup",
                      *         "status": "active",
                      *         "version": 8,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           {
@@ -4936,9 +4929,9 @@ export interface operations {
                      *           "max_vacation_days": 30,
                      *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T12:20:37.729Z",
+                     *         "created_at": "2026-11-29T12:41:20.612Z",
                      *         "updated_at": "2026-11-29T12:00:00.000Z",
-                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
+                     *         "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
@@ -4954,9 +4947,9 @@ export interface operations {
                      *         "awaiting_kinds": {
                      *           "1": "turn"
                      *         },
-                     *         "deadline": "2026-11-30T12:20:37.787Z",
+                     *         "deadline": "2026-11-30T12:41:20.657Z",
                      *         "deadlines": {
-                     *           "1": "2026-11-30T12:20:37.787Z"
+                     *           "1": "2026-11-30T12:41:20.657Z"
                      *         },
                      *         "autoplay": [],
                      *         "reserve": [
@@ -4965,7 +4958,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {
-                     *           "1": "2026-11-30T12:20:37.787Z"
+                     *           "1": "2026-11-30T12:41:20.657Z"
                      *         },
                      *         "vacation_until": {},
                      *         "seat": 0,
@@ -4978,8 +4971,8 @@ export interface operations {
                      *               "revealed": [],
                      *               "alive": true,
                      *               "hand": [
-                     *                 "ambassador",
-                     *                 "assassin"
+                     *                 "assassin",
+                     *                 "duke"
                      *               ]
                      *             },
                      *             {
@@ -5264,7 +5257,7 @@ export interface operations {
                      *           "id": "8-0",
                      *           "version": 8,
                      *           "type": "ChatMessage",
-                     *           "at": "2026-11-29T12:20:37.794Z",
+                     *           "at": "2026-11-29T12:41:20.660Z",
                      *           "actor": 1,
                      *           "data": {
                      *             "from": 1,
@@ -5277,18 +5270,18 @@ export interface operations {
                      *       "messages_after": "8-0",
                      *       "status": "active",
                      *       "game": {
-                     *         "id": "922a77ada9f9",
+                     *         "id": "c78c168e5ead",
                      *         "game": "coup",
                      *         "status": "active",
                      *         "version": 8,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           {
@@ -5309,9 +5302,9 @@ export interface operations {
                      *           "max_vacation_days": 30,
                      *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T12:20:37.729Z",
+                     *         "created_at": "2026-11-29T12:41:20.612Z",
                      *         "updated_at": "2026-11-29T12:00:00.000Z",
-                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
+                     *         "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
@@ -5327,9 +5320,9 @@ export interface operations {
                      *         "awaiting_kinds": {
                      *           "1": "turn"
                      *         },
-                     *         "deadline": "2026-11-30T12:20:37.787Z",
+                     *         "deadline": "2026-11-30T12:41:20.657Z",
                      *         "deadlines": {
-                     *           "1": "2026-11-30T12:20:37.787Z"
+                     *           "1": "2026-11-30T12:41:20.657Z"
                      *         },
                      *         "autoplay": [],
                      *         "reserve": [
@@ -5338,7 +5331,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {
-                     *           "1": "2026-11-30T12:20:37.787Z"
+                     *           "1": "2026-11-30T12:41:20.657Z"
                      *         },
                      *         "vacation_until": {},
                      *         "seat": 1,
@@ -5358,8 +5351,8 @@ export interface operations {
                      *               "revealed": [],
                      *               "alive": true,
                      *               "hand": [
-                     *                 "duke",
-                     *                 "ambassador"
+                     *                 "captain",
+                     *                 "contessa"
                      *               ]
                      *             },
                      *             {
@@ -5563,7 +5556,7 @@ export interface operations {
                      *
                      *     id: 1/8-0
                      *     event: GameCreated
-                     *     data: {"seq":1,"type":"GameCreated","at":"2026-11-29T12:20:37.729Z","actor":null,"data":{"bots":{"2":"random"},"created_by":"7af8f3b8a2f59c08","game":"coup","id":"922a77ada9f9","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}}}
+                     *     data: {"seq":1,"type":"GameCreated","at":"2026-11-29T12:41:20.612Z","actor":null,"data":{"bots":{"2":"random"},"created_by":"c3186240e52a7e89","game":"coup","id":"c78c168e5ead","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}}}
                      *
                      *     id: 2/8-0
                      *     event: PlayerJoined
@@ -5711,18 +5704,18 @@ export interface operations {
                      * @example {
                      *       "version": 5,
                      *       "game": {
-                     *         "id": "922a77ada9f9",
+                     *         "id": "c78c168e5ead",
                      *         "game": "coup",
                      *         "status": "active",
                      *         "version": 5,
                      *         "seats": 3,
                      *         "players": [
                      *           {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           {
@@ -5743,9 +5736,9 @@ export interface operations {
                      *           "max_vacation_days": 30,
                      *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T12:20:37.729Z",
+                     *         "created_at": "2026-11-29T12:41:20.612Z",
                      *         "updated_at": "2026-11-29T12:00:00.000Z",
-                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
+                     *         "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
@@ -5761,9 +5754,9 @@ export interface operations {
                      *         "awaiting_kinds": {
                      *           "0": "turn"
                      *         },
-                     *         "deadline": "2026-11-30T12:20:37.780Z",
+                     *         "deadline": "2026-11-30T12:41:20.652Z",
                      *         "deadlines": {
-                     *           "0": "2026-11-30T12:20:37.780Z"
+                     *           "0": "2026-11-30T12:41:20.652Z"
                      *         },
                      *         "autoplay": [],
                      *         "reserve": [
@@ -5772,7 +5765,7 @@ export interface operations {
                      *           0
                      *         ],
                      *         "move_deadlines": {
-                     *           "0": "2026-11-30T12:20:37.780Z"
+                     *           "0": "2026-11-30T12:41:20.652Z"
                      *         },
                      *         "vacation_until": {},
                      *         "seat": 0,
@@ -5785,8 +5778,8 @@ export interface operations {
                      *               "revealed": [],
                      *               "alive": true,
                      *               "hand": [
-                     *                 "ambassador",
-                     *                 "assassin"
+                     *                 "assassin",
+                     *                 "duke"
                      *               ]
                      *             },
                      *             {
@@ -5966,9 +5959,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"actor":null,"at":"2026-11-29T12:20:37.729Z","cause":{"batch":1,"kind":"create","player":"7af8f3b8a2f59c08"},"data":{"bots":{"2":"random"},"created_by":"7af8f3b8a2f59c08","game":"coup","id":"922a77ada9f9","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"56b2a5456e6bf6813abf2e637fe4f1b63140237620da82eb8763985682397b80","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"GameCreated"}
-                     *     {"actor":0,"at":"2026-11-29T12:20:37.778Z","cause":{"batch":2,"kind":"join","player":"7af8f3b8a2f59c08"},"data":{"player":{"id":"7af8f3b8a2f59c08","name":"natasha"},"seat":0},"hash":"c501e69708abffca06e27155d51c91c70a197bd0bb15472c3878de54cd4284b4","prev":"56b2a5456e6bf6813abf2e637fe4f1b63140237620da82eb8763985682397b80","seq":2,"type":"PlayerJoined"}
-                     *     {"actor":1,"at":"2026-11-29T12:20:37.780Z","cause":{"batch":3,"kind":"join","player":"23c546e0cdb11d5d"},"data":{"player":{"id":"23c546e0cdb11d5d","name":"sacha"},"seat":1},"hash":"415011366cd4765cbb01e95199b1c03fbf9dec5afdf622b8d14ebad330e8f181","prev":"c501e69708abffca06e27155d51c91c70a197bd0bb15472c3878de54cd4284b4","seq":3,"type":"PlayerJoined"}
+                     * @example {"actor":null,"at":"2026-11-29T12:41:20.612Z","cause":{"batch":1,"kind":"create","player":"c3186240e52a7e89"},"data":{"bots":{"2":"random"},"created_by":"c3186240e52a7e89","game":"coup","id":"c78c168e5ead","options":{"deck":null},"rated":false,"seats":3,"seed_hash":"6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"4d85b566677b8e609dbf17b6b8474ac0985acb7925637d9f2e8231db197f936d","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"GameCreated"}
+                     *     {"actor":0,"at":"2026-11-29T12:41:20.649Z","cause":{"batch":2,"kind":"join","player":"c3186240e52a7e89"},"data":{"player":{"id":"c3186240e52a7e89","name":"natasha"},"seat":0},"hash":"580e5e20aeafd3f3e6507c99409fe3e9a0b9520d0bb070cad39d8b45e0212630","prev":"4d85b566677b8e609dbf17b6b8474ac0985acb7925637d9f2e8231db197f936d","seq":2,"type":"PlayerJoined"}
+                     *     {"actor":1,"at":"2026-11-29T12:41:20.652Z","cause":{"batch":3,"kind":"join","player":"906f957784a46975"},"data":{"player":{"id":"906f957784a46975","name":"sacha"},"seat":1},"hash":"1d017d0b9f3916f8b489bab4dc174e63988b0e2b451603a0e12a07ae67c3e7d0","prev":"580e5e20aeafd3f3e6507c99409fe3e9a0b9520d0bb070cad39d8b45e0212630","seq":3,"type":"PlayerJoined"}
                      */
                     "application/x-ndjson": string;
                 };
@@ -6099,7 +6092,7 @@ export interface operations {
                      *         {
                      *           "id": "8-0",
                      *           "version": 8,
-                     *           "at": "2026-11-29T12:20:37.794Z",
+                     *           "at": "2026-11-29T12:41:20.660Z",
                      *           "from": 1,
                      *           "to": null,
                      *           "text": "Your move, comrade."
@@ -6257,7 +6250,7 @@ export interface operations {
                      * @example {
                      *       "id": "8-0",
                      *       "version": 8,
-                     *       "at": "2026-11-29T12:20:37.794Z",
+                     *       "at": "2026-11-29T12:41:20.660Z",
                      *       "from": 1,
                      *       "to": null,
                      *       "text": "Your move, comrade."
@@ -6456,9 +6449,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example coup for 3 seats (game 922a77ada9f9); bots hold seat 2 (Random bot)
+                     * @example coup for 3 seats (game c78c168e5ead); bots hold seat 2 (Random bot)
                      *     The game starts: seat 0 (natasha), seat 1 (sacha), seat 2 (Random bot)
-                     *     Deal - each seat gets 2 coins and two cards: seat 0 Ambassador, Assassin; seat 1 Duke, Ambassador; seat 2 Contessa, Contessa
+                     *     Deal - each seat gets 2 coins and two cards: seat 0 Assassin, Duke; seat 1 Captain, Contessa; seat 2 Duke, Duke
                      */
                     "text/plain": string;
                 };
@@ -7117,19 +7110,19 @@ export interface operations {
                      * @example {
                      *       "games": [
                      *         {
-                     *           "id": "922a77ada9f9",
+                     *           "id": "c78c168e5ead",
                      *           "game": "coup",
                      *           "status": "active",
                      *           "version": 8,
                      *           "seats": 3,
                      *           "players": [
                      *             {
-                     *               "id": "7af8f3b8a2f59c08",
+                     *               "id": "c3186240e52a7e89",
                      *               "name": "natasha",
                      *               "reliability": null
                      *             },
                      *             {
-                     *               "id": "23c546e0cdb11d5d",
+                     *               "id": "906f957784a46975",
                      *               "name": "sacha",
                      *               "reliability": null
                      *             },
@@ -7151,9 +7144,9 @@ export interface operations {
                      *             "max_vacation_days": 30,
                      *             "pause_weekends": false
                      *           },
-                     *           "created_at": "2026-11-29T12:20:37.729Z",
+                     *           "created_at": "2026-11-29T12:41:20.612Z",
                      *           "updated_at": "2026-11-29T12:00:00.000Z",
-                     *           "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b",
+                     *           "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4",
                      *           "scenario": false,
                      *           "resigned": [],
                      *           "unlisted": false,
@@ -7167,7 +7160,7 @@ export interface operations {
                      *           "seat": 1,
                      *           "invited": false,
                      *           "awaiting_me": true,
-                     *           "deadline": "2026-11-30T12:20:37.787Z"
+                     *           "deadline": "2026-11-30T12:41:20.657Z"
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -7294,9 +7287,9 @@ export interface operations {
                      * @example {
                      *       "tokens": [
                      *         {
-                     *           "id": "df7f0882c2f45aef",
-                     *           "created_at": "2026-11-29T12:20:37.718Z",
-                     *           "last_used_at": "2026-11-29T12:20:37.727Z",
+                     *           "id": "b5502d5d7487fea2",
+                     *           "created_at": "2026-11-29T12:41:20.601Z",
+                     *           "last_used_at": "2026-11-29T12:41:20.610Z",
                      *           "current": true,
                      *           "scopes": [
                      *             "read",
@@ -7308,8 +7301,8 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "id": "85a5c766e193bd5b",
-                     *           "created_at": "2026-11-29T12:20:37.927Z",
+                     *           "id": "e7d416c820c28bc2",
+                     *           "created_at": "2026-11-29T12:41:20.719Z",
                      *           "last_used_at": null,
                      *           "current": false,
                      *           "scopes": [
@@ -7442,8 +7435,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "85a5c766e193bd5b",
-                     *       "created_at": "2026-11-29T12:20:37.927Z",
+                     *       "id": "e7d416c820c28bc2",
+                     *       "created_at": "2026-11-29T12:41:20.719Z",
                      *       "token": "<shown once>",
                      *       "last_used_at": null,
                      *       "scopes": [
@@ -7737,7 +7730,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7af8f3b8a2f59c08",
+                     *       "id": "c3186240e52a7e89",
                      *       "name": "natasha",
                      *       "timezone": "UTC",
                      *       "vacation_until": null,
@@ -7861,7 +7854,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7af8f3b8a2f59c08",
+                     *       "id": "c3186240e52a7e89",
                      *       "name": "natasha",
                      *       "timezone": "Europe/Paris",
                      *       "vacation_until": null,
@@ -8048,10 +8041,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7af8f3b8a2f59c08",
+                     *       "id": "c3186240e52a7e89",
                      *       "name": "natasha",
                      *       "timezone": "Europe/Paris",
-                     *       "vacation_until": "2026-12-06T12:20:37.920Z",
+                     *       "vacation_until": "2026-12-06T12:41:20.709Z",
                      *       "vacation_days_left": 23,
                      *       "vacation_days_per_year": 30
                      *     }
@@ -8223,7 +8216,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7af8f3b8a2f59c08",
+                     *       "id": "c3186240e52a7e89",
                      *       "name": "natasha",
                      *       "timezone": "Europe/Paris",
                      *       "vacation_until": null,
@@ -8352,13 +8345,13 @@ export interface operations {
                      * @example {
                      *       "webhooks": [
                      *         {
-                     *           "id": "d1ebc758eba32d98",
+                     *           "id": "1d587159df046583",
                      *           "url": "https://1.1.1.1/intrigue-hook",
                      *           "events": [
                      *             "your_turn",
                      *             "game_over"
                      *           ],
-                     *           "created_at": "2026-11-29T12:20:37.878Z",
+                     *           "created_at": "2026-11-29T12:41:20.683Z",
                      *           "disabled": false,
                      *           "disabled_at": null,
                      *           "disabled_reason": null,
@@ -8490,7 +8483,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d1ebc758eba32d98",
+                     *       "id": "1d587159df046583",
                      *       "url": "https://1.1.1.1/intrigue-hook",
                      *       "events": [
                      *         "your_turn",
@@ -8923,9 +8916,9 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "id": "intrigue/transparency+5ec42fc2",
+                     *           "id": "intrigue/transparency+fbbdfbba",
                      *           "alg": "Ed25519",
-                     *           "public_key": "OJqGzUDPatjx8QgJiZqwKTDUiA1iNtVEqPkXKOcNuVs="
+                     *           "public_key": "Qpiem7jrjCqM4IQPfONNir3cN4DGLdOzqGNN80CLfPo="
                      *         }
                      *       ]
                      *     }
@@ -9038,7 +9031,7 @@ export interface operations {
                     /**
                      * @example intrigue/transparency
                      *     1
-                     *     MwhrjROn/3bPQ26l68fjvpTvwjQcc3fefsuKgJ6o3Y0=
+                     *     fNNZBNMmJePvBaLoHgqpUS8nAa3nqckHfoqX1/9I3uY=
                      */
                     "text/plain": string;
                 };
@@ -9155,10 +9148,10 @@ export interface operations {
                      *       "index": 0,
                      *       "size": 1,
                      *       "leaf": {
-                     *         "ended_at": "2026-11-29T12:20:38.666Z",
-                     *         "final_hash": "f15b2f00b2c03be67192d707e62673ec95191e098473ff0434880b7c39989b65",
-                     *         "game": "922a77ada9f9",
-                     *         "seed_hash": "7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b"
+                     *         "ended_at": "2026-11-29T12:41:21.400Z",
+                     *         "final_hash": "25a39e8a89e0b8b4749b2054b4f58c872460ef7f8b9992802a4bb8277ec05da2",
+                     *         "game": "c78c168e5ead",
+                     *         "seed_hash": "6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4"
                      *       },
                      *       "hashes": []
                      *     }
@@ -9438,9 +9431,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "checkpoint": "intrigue/transparency\n1\nMwhrjROn/3bPQ26l68fjvpTvwjQcc3fefsuKgJ6o3Y0=\n\n— intrigue/transparency XsQvwhrZIZqmql2IJao6/RbqUCR2I+5b1QzbQ0S6AwxCYgzbswLMr8fzEA5HY9zCmbIDyGfFEmnYx5guZ/k1gHwq2w4=\n",
-                 *       "cosignature": "— witness.example MPaAigAAAABrC9uAZamwmjZwAyKLvvMMyjYfr0iGEPQdh2rYvnXTCeKZVKzXuWZ4xiAYsFB4hmD9guH1rNF5NdVlFBGxAM0C2Z2qAg==\n",
-                 *       "public_key": "pcXFN2f2McaUqSNtRn0HaZzhjyPrJ9sSLMJhoMVZDYM="
+                 *       "checkpoint": "intrigue/transparency\n1\nfNNZBNMmJePvBaLoHgqpUS8nAa3nqckHfoqX1/9I3uY=\n\n— intrigue/transparency +737upjB2Wqizbz1ekrKt4SNqQYopbxHJr2+u2QctjCaCZYcC28oey2SoyAfJxX+47UW2b03soSdmeY8WRrpzNaCig0=\n",
+                 *       "cosignature": "— witness.example Wq5jlQAAAABrC9uAfloTUqr8syh9rnsDAy0mAzOaM//DZNxKZm2+FliEZX2oLoo7NsO2MneNMEe1+di3pC916AWKvZ1fDeUm2NP4Aw==\n",
+                 *       "public_key": "AUEBTp03cGhkE/ntGVBEvogSz6f7/S2Xsmmbb/lAYM4="
                  *     }
                  */
                 "application/json": components["schemas"]["Cosignature"];
@@ -9459,7 +9452,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "witness": "witness.example+30f6808a",
+                     *       "witness": "witness.example+5aae6395",
                      *       "size": 1
                      *     }
                      */
@@ -9636,7 +9629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {"id":"922a77ada9f9","title":"coup","players":[{"id":"7af8f3b8a2f59c08","name":"natasha"},{"id":"23c546e0cdb11d5d","name":"sacha"},{"id":"bot:random","name":"Random bot","bot":"random"}],"result":{"winners":[2],"reason":"last_standing"},"rated":false,"final_hash":"f15b2f00b2c03be67192d707e62673ec95191e098473ff0434880b7c39989b65","seed_hash":"7c08b8d442380ee2e3b58f94a14c1c26ae02edaa126bfaf456cc8981fd99115b","created_at":"2026-11-29T12:20:37.729Z","ended_at":"2026-11-29T12:20:38.666Z"} */
+                    /** @example {"id":"c78c168e5ead","title":"coup","players":[{"id":"c3186240e52a7e89","name":"natasha"},{"id":"906f957784a46975","name":"sacha"},{"id":"bot:random","name":"Random bot","bot":"random"}],"result":{"winners":[2],"reason":"last_standing"},"rated":false,"final_hash":"25a39e8a89e0b8b4749b2054b4f58c872460ef7f8b9992802a4bb8277ec05da2","seed_hash":"6aec8e968ef35e2cb0053ae3723dceb6c8830d872305cb3afaba0c148dd854c4","created_at":"2026-11-29T12:41:20.612Z","ended_at":"2026-11-29T12:41:21.400Z"} */
                     "application/x-ndjson": string;
                 };
             };
@@ -9784,18 +9777,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "game": {
-                     *         "id": "de2576315b04",
+                     *         "id": "04ccb3991772",
                      *         "game": "coup",
                      *         "status": "starting",
                      *         "version": 5,
                      *         "seats": 2,
                      *         "players": [
                      *           {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           }
                      *         ],
@@ -9809,9 +9802,9 @@ export interface operations {
                      *           "max_vacation_days": 30,
                      *           "pause_weekends": false
                      *         },
-                     *         "created_at": "2026-11-29T12:20:38.766Z",
+                     *         "created_at": "2026-11-29T12:41:21.514Z",
                      *         "updated_at": "2026-11-29T12:00:00.000Z",
-                     *         "seed_hash": "bf2c470144ff064b629f75b124016f6089821ab66bbe6e513f497a65a3c0faf1",
+                     *         "seed_hash": "ac8f0c73a19e771ab7adb4871c48ba7cd84fb0eb5fdb71009d9cfc9017451d48",
                      *         "scenario": false,
                      *         "resigned": [],
                      *         "unlisted": false,
@@ -9826,7 +9819,7 @@ export interface operations {
                      *         },
                      *         "awaiting": [],
                      *         "awaiting_kinds": {},
-                     *         "deadline": "2026-11-29T12:22:38.773Z",
+                     *         "deadline": "2026-11-29T12:43:21.521Z",
                      *         "deadlines": {},
                      *         "autoplay": [],
                      *         "reserve": [
@@ -10046,7 +10039,7 @@ export interface operations {
                      * @example {
                      *       "tournaments": [
                      *         {
-                     *           "id": "a67127519c9e",
+                     *           "id": "c8f0e1d1d3e7",
                      *           "name": "Sunday Swiss",
                      *           "game": "coup",
                      *           "status": "open",
@@ -10056,8 +10049,8 @@ export interface operations {
                      *           "max_players": 8,
                      *           "rated": true,
                      *           "round_seconds": 604800,
-                     *           "created_by": "7af8f3b8a2f59c08",
-                     *           "created_at": "2026-11-29T12:20:38.885Z",
+                     *           "created_by": "c3186240e52a7e89",
+                     *           "created_at": "2026-11-29T12:41:21.586Z",
                      *           "rounds": 1,
                      *           "players": 2,
                      *           "round": 0
@@ -10207,7 +10200,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a67127519c9e",
+                     *       "id": "c8f0e1d1d3e7",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "open",
@@ -10217,8 +10210,8 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "7af8f3b8a2f59c08",
-                     *       "created_at": "2026-11-29T12:20:38.885Z",
+                     *       "created_by": "c3186240e52a7e89",
+                     *       "created_at": "2026-11-29T12:41:21.586Z",
                      *       "rounds": 1,
                      *       "players": 0,
                      *       "round": 0,
@@ -10418,7 +10411,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a67127519c9e",
+                     *       "id": "c8f0e1d1d3e7",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "running",
@@ -10428,8 +10421,8 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "7af8f3b8a2f59c08",
-                     *       "created_at": "2026-11-29T12:20:38.885Z",
+                     *       "created_by": "c3186240e52a7e89",
+                     *       "created_at": "2026-11-29T12:41:21.586Z",
                      *       "rounds": 1,
                      *       "players": 2,
                      *       "round": 1,
@@ -10447,12 +10440,12 @@ export interface operations {
                      *       "version": 7,
                      *       "entrants": [
                      *         {
-                     *           "id": "7af8f3b8a2f59c08",
+                     *           "id": "c3186240e52a7e89",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         },
                      *         {
-                     *           "id": "23c546e0cdb11d5d",
+                     *           "id": "906f957784a46975",
                      *           "name": "sacha",
                      *           "withdrawn": false
                      *         }
@@ -10461,7 +10454,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           "points": 0,
@@ -10474,7 +10467,7 @@ export interface operations {
                      *         {
                      *           "rank": 2,
                      *           "player": {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -10488,16 +10481,16 @@ export interface operations {
                      *       "rounds_played": [
                      *         {
                      *           "round": 1,
-                     *           "deadline": "2026-12-06T12:20:38.909Z",
+                     *           "deadline": "2026-12-06T12:41:21.601Z",
                      *           "ended": false,
                      *           "byes": [],
                      *           "tables": [
                      *             {
                      *               "table": 0,
-                     *               "game": "af5b1c5408bf",
+                     *               "game": "34ed06240e06",
                      *               "players": [
-                     *                 "7af8f3b8a2f59c08",
-                     *                 "23c546e0cdb11d5d"
+                     *                 "c3186240e52a7e89",
+                     *                 "906f957784a46975"
                      *               ],
                      *               "ranks": null
                      *             }
@@ -10631,7 +10624,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a67127519c9e",
+                     *       "id": "c8f0e1d1d3e7",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "open",
@@ -10641,8 +10634,8 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "7af8f3b8a2f59c08",
-                     *       "created_at": "2026-11-29T12:20:38.885Z",
+                     *       "created_by": "c3186240e52a7e89",
+                     *       "created_at": "2026-11-29T12:41:21.586Z",
                      *       "rounds": 1,
                      *       "players": 1,
                      *       "round": 0,
@@ -10660,7 +10653,7 @@ export interface operations {
                      *       "version": 2,
                      *       "entrants": [
                      *         {
-                     *           "id": "23c546e0cdb11d5d",
+                     *           "id": "906f957784a46975",
                      *           "name": "sacha",
                      *           "withdrawn": false
                      *         }
@@ -10669,7 +10662,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -10832,7 +10825,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a67127519c9e",
+                     *       "id": "c8f0e1d1d3e7",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "open",
@@ -10842,8 +10835,8 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "7af8f3b8a2f59c08",
-                     *       "created_at": "2026-11-29T12:20:38.885Z",
+                     *       "created_by": "c3186240e52a7e89",
+                     *       "created_at": "2026-11-29T12:41:21.586Z",
                      *       "rounds": 1,
                      *       "players": 1,
                      *       "round": 0,
@@ -10861,7 +10854,7 @@ export interface operations {
                      *       "version": 4,
                      *       "entrants": [
                      *         {
-                     *           "id": "7af8f3b8a2f59c08",
+                     *           "id": "c3186240e52a7e89",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         }
@@ -10870,7 +10863,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           "points": 0,
@@ -11033,7 +11026,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a67127519c9e",
+                     *       "id": "c8f0e1d1d3e7",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "running",
@@ -11043,8 +11036,8 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "7af8f3b8a2f59c08",
-                     *       "created_at": "2026-11-29T12:20:38.885Z",
+                     *       "created_by": "c3186240e52a7e89",
+                     *       "created_at": "2026-11-29T12:41:21.586Z",
                      *       "rounds": 1,
                      *       "players": 2,
                      *       "round": 1,
@@ -11062,12 +11055,12 @@ export interface operations {
                      *       "version": 7,
                      *       "entrants": [
                      *         {
-                     *           "id": "7af8f3b8a2f59c08",
+                     *           "id": "c3186240e52a7e89",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         },
                      *         {
-                     *           "id": "23c546e0cdb11d5d",
+                     *           "id": "906f957784a46975",
                      *           "name": "sacha",
                      *           "withdrawn": false
                      *         }
@@ -11076,7 +11069,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           "points": 0,
@@ -11089,7 +11082,7 @@ export interface operations {
                      *         {
                      *           "rank": 2,
                      *           "player": {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -11103,16 +11096,16 @@ export interface operations {
                      *       "rounds_played": [
                      *         {
                      *           "round": 1,
-                     *           "deadline": "2026-12-06T12:20:38.909Z",
+                     *           "deadline": "2026-12-06T12:41:21.601Z",
                      *           "ended": false,
                      *           "byes": [],
                      *           "tables": [
                      *             {
                      *               "table": 0,
-                     *               "game": "af5b1c5408bf",
+                     *               "game": "34ed06240e06",
                      *               "players": [
-                     *                 "7af8f3b8a2f59c08",
-                     *                 "23c546e0cdb11d5d"
+                     *                 "c3186240e52a7e89",
+                     *                 "906f957784a46975"
                      *               ],
                      *               "ranks": null
                      *             }
@@ -11270,7 +11263,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a67127519c9e",
+                     *       "id": "c8f0e1d1d3e7",
                      *       "name": "Sunday Swiss",
                      *       "game": "coup",
                      *       "status": "finished",
@@ -11280,8 +11273,8 @@ export interface operations {
                      *       "max_players": 8,
                      *       "rated": true,
                      *       "round_seconds": 604800,
-                     *       "created_by": "7af8f3b8a2f59c08",
-                     *       "created_at": "2026-11-29T12:20:38.885Z",
+                     *       "created_by": "c3186240e52a7e89",
+                     *       "created_at": "2026-11-29T12:41:21.586Z",
                      *       "rounds": 1,
                      *       "players": 2,
                      *       "round": 1,
@@ -11299,12 +11292,12 @@ export interface operations {
                      *       "version": 11,
                      *       "entrants": [
                      *         {
-                     *           "id": "7af8f3b8a2f59c08",
+                     *           "id": "c3186240e52a7e89",
                      *           "name": "natasha",
                      *           "withdrawn": false
                      *         },
                      *         {
-                     *           "id": "23c546e0cdb11d5d",
+                     *           "id": "906f957784a46975",
                      *           "name": "sacha",
                      *           "withdrawn": true
                      *         }
@@ -11313,7 +11306,7 @@ export interface operations {
                      *         {
                      *           "rank": 1,
                      *           "player": {
-                     *             "id": "7af8f3b8a2f59c08",
+                     *             "id": "c3186240e52a7e89",
                      *             "name": "natasha"
                      *           },
                      *           "points": 1,
@@ -11326,7 +11319,7 @@ export interface operations {
                      *         {
                      *           "rank": 2,
                      *           "player": {
-                     *             "id": "23c546e0cdb11d5d",
+                     *             "id": "906f957784a46975",
                      *             "name": "sacha"
                      *           },
                      *           "points": 0,
@@ -11340,16 +11333,16 @@ export interface operations {
                      *       "rounds_played": [
                      *         {
                      *           "round": 1,
-                     *           "deadline": "2026-12-06T12:20:38.909Z",
+                     *           "deadline": "2026-12-06T12:41:21.601Z",
                      *           "ended": true,
                      *           "byes": [],
                      *           "tables": [
                      *             {
                      *               "table": 0,
-                     *               "game": "af5b1c5408bf",
+                     *               "game": "34ed06240e06",
                      *               "players": [
-                     *                 "7af8f3b8a2f59c08",
-                     *                 "23c546e0cdb11d5d"
+                     *                 "c3186240e52a7e89",
+                     *                 "906f957784a46975"
                      *               ],
                      *               "ranks": [
                      *                 0,
@@ -11506,9 +11499,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"actor":null,"at":"2026-11-29T12:20:38.885Z","cause":{"batch":1,"kind":"create","player":"7af8f3b8a2f59c08"},"data":{"created_by":"7af8f3b8a2f59c08","game":"coup","id":"a67127519c9e","max_players":8,"min_players":2,"name":"Sunday Swiss","options":{"deck":null},"rated":true,"round_seconds":604800,"rounds":1,"seats_per_table":2,"starts_at":"2036-12-07T18:00:00.000Z","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"a1c50979d63a99ef8c81ba811ff559eba8197a402ac8fb3ccce3289e49b8ed70","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"TournamentCreated"}
-                     *     {"actor":null,"at":"2026-11-29T12:20:38.888Z","cause":{"batch":2,"kind":"join","player":"23c546e0cdb11d5d"},"data":{"order":2,"player":{"id":"23c546e0cdb11d5d","name":"sacha"},"rating":-1.833},"hash":"1edaade1afd8dd11abea0b5424e1ecb8998e94492ce23358e6a1a1934cd974c8","prev":"a1c50979d63a99ef8c81ba811ff559eba8197a402ac8fb3ccce3289e49b8ed70","seq":2,"type":"PlayerJoinedTournament"}
-                     *     {"actor":null,"at":"2026-11-29T12:20:38.895Z","cause":{"batch":3,"kind":"join","player":"7af8f3b8a2f59c08"},"data":{"order":3,"player":{"id":"7af8f3b8a2f59c08","name":"natasha"},"rating":3.438},"hash":"c6e9c17bdc644c7a2c46d82becf83e2a2251b5c4466cabc993ac635701a6ad0c","prev":"1edaade1afd8dd11abea0b5424e1ecb8998e94492ce23358e6a1a1934cd974c8","seq":3,"type":"PlayerJoinedTournament"}
+                     * @example {"actor":null,"at":"2026-11-29T12:41:21.586Z","cause":{"batch":1,"kind":"create","player":"c3186240e52a7e89"},"data":{"created_by":"c3186240e52a7e89","game":"coup","id":"c8f0e1d1d3e7","max_players":8,"min_players":2,"name":"Sunday Swiss","options":{"deck":null},"rated":true,"round_seconds":604800,"rounds":1,"seats_per_table":2,"starts_at":"2036-12-07T18:00:00.000Z","time_control":{"autoplay_after":3,"autoplay_seconds":10,"max_vacation_days":30,"pause_weekends":false,"reserve_seconds":0,"seconds_per_move":86400}},"hash":"92b486a0b2e7bb0075432a622fcba4a535cf231ad52235e895cf3180518eb682","prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":1,"type":"TournamentCreated"}
+                     *     {"actor":null,"at":"2026-11-29T12:41:21.589Z","cause":{"batch":2,"kind":"join","player":"906f957784a46975"},"data":{"order":2,"player":{"id":"906f957784a46975","name":"sacha"},"rating":-1.833},"hash":"1a2d8a3d8afa0139e4d5c839e0df5cbe91a7bd77c236a14267648d8acb905f69","prev":"92b486a0b2e7bb0075432a622fcba4a535cf231ad52235e895cf3180518eb682","seq":2,"type":"PlayerJoinedTournament"}
+                     *     {"actor":null,"at":"2026-11-29T12:41:21.591Z","cause":{"batch":3,"kind":"join","player":"c3186240e52a7e89"},"data":{"order":3,"player":{"id":"c3186240e52a7e89","name":"natasha"},"rating":3.438},"hash":"fb254233b7ddf553f768b7af60299db4cd21d46c6fcf152bef2d18c978d4442b","prev":"1a2d8a3d8afa0139e4d5c839e0df5cbe91a7bd77c236a14267648d8acb905f69","seq":3,"type":"PlayerJoinedTournament"}
                      */
                     "application/x-ndjson": string;
                 };
