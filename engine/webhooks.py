@@ -321,22 +321,31 @@ class Webhooks:
                  tag: str) -> int:
         """Create one delivery per active webhook of ``player_id`` that wants ``kind`` and make its
         first attempt; idempotent (a delivery's id comes from the webhook and the notification)."""
+        return self.dispatch_to(player_id, kind, f"{game_id}:{seat}:{tag}",
+                                {"game": game_id, "version": version, "deadline": deadline},
+                                {"game": game_id, "version": version})
+
+    def dispatch_to(self, player_id: str, kind: str, identity: str, said: dict[str, Any],
+                    stored: dict[str, Any]) -> int:
+        """Create one delivery per active webhook of ``player_id`` that wants ``kind`` and make its
+        first attempt: the body is ``said`` with the delivery's id, type and time; ``stored`` goes
+        beside it in the delivery's hash. Idempotent: a delivery's id comes from the webhook, the
+        kind and ``identity`` (what the notification is about), so a dispatch run twice makes one."""
         fresh: list[str] = []
         for raw in sorted(self.redis.smembers(self.keys.player_webhooks(player_id))):
             hook = self._load(raw.decode())
             if hook is None or hook["disabled"] == "1" or kind not in json.loads(hook["events"]):
                 continue
-            delivery_id = hashlib.sha256(f"{hook['id']}:{kind}:{game_id}:{seat}:{tag}".encode()).hexdigest()[:32]
+            delivery_id = hashlib.sha256(f"{hook['id']}:{kind}:{identity}".encode()).hexdigest()[:32]
             now = self.clock()
-            body = canonical_json({"id": delivery_id, "type": kind, "game": game_id, "version": version,
-                                   "deadline": deadline, "created_at": _iso(now)})
+            body = canonical_json({"id": delivery_id, "type": kind, **said, "created_at": _iso(now)})
             key = self.keys.delivery(delivery_id)
             if not self.redis.hsetnx(key, "id", delivery_id):
                 continue  # this dispatch ran before: the delivery exists
             pipe = self.redis.pipeline(transaction=False)  # its keys may sit on several cluster shards
-            pipe.hset(key, mapping={"webhook": hook["id"], "type": kind, "game": game_id, "version": version,
-                                    "body": body, "status": "pending", "attempts": 0, "created": now,
-                                    "created_at": _iso(now), "next_retry": _iso(now), "last_status": ""})
+            pipe.hset(key, mapping={"webhook": hook["id"], "type": kind, **stored, "body": body, "status": "pending",
+                                    "attempts": 0, "created": now, "created_at": _iso(now), "next_retry": _iso(now),
+                                    "last_status": ""})
             pipe.expire(key, DELIVERY_TTL)
             pipe.lpush(self.keys.webhook_deliveries(hook["id"]), delivery_id)
             pipe.ltrim(self.keys.webhook_deliveries(hook["id"]), 0, RECENT_DELIVERIES - 1)
