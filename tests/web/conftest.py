@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,6 +110,19 @@ class Player:
         if SHOTS:
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             shutil.copy(path, Path(SHOTS) / path.name)
+
+
+def seated_table(players: Callable[..., Player], names: Sequence[str], game: str) -> tuple[list[Player], str]:
+    """Sign everyone named up; the first creates a table of ``game`` for them all through the
+    form and the others take their seats. Returns the players, in order, and the game's id."""
+    people = [players(name) for name in names]
+    for person in people:
+        person.sign_up()
+    host, *guests = people
+    game_id = host.create_game(game, len(people))
+    for guest in guests:
+        guest.take_seat(game_id)
+    return people, game_id
 
 
 @pytest.fixture()

@@ -8,7 +8,7 @@ from pathlib import Path
 import requests
 from playwright.sync_api import expect
 
-from tests.web.conftest import Player
+from tests.web.conftest import Player, seated_table
 
 ALLOW = "Allow every claim and block unless I am targeted"
 CAPTAIN = "Always block a steal from me with the Captain if I hold it"
@@ -17,13 +17,8 @@ NEVER_CHALLENGE_STEAL = "Never challenge a steal from me (a block above, if on, 
 
 def test_a_coup_player_sets_and_removes_standing_orders_as_choices(players: Callable[..., Player],
                                                                     shots: Path) -> None:
-    people = [players(name) for name in ("Olga", "Pavel", "Raisa")]
-    for person in people:
-        person.sign_up()
+    people, game_id = seated_table(players, ("Olga", "Pavel", "Raisa"), "coup")
     olga, pavel, raisa = people
-    game_id = olga.create_game("coup", 3)
-    pavel.take_seat(game_id)
-    raisa.take_seat(game_id)
 
     pavel.page.get_by_text("Standing orders").click()
     choice = pavel.page.get_by_label(ALLOW)

@@ -9,7 +9,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.web.conftest import Player
+from tests.web.conftest import Player, seated_table
 
 
 @pytest.mark.parametrize(("title", "seats", "label", "order"), [
@@ -22,13 +22,8 @@ from tests.web.conftest import Player
 ])
 def test_each_table_offers_its_orders_shows_them_on_and_turns_them_off(
         players: Callable[..., Player], title: str, seats: int, label: str, order: dict[str, Any]) -> None:
-    people = [players(name) for name in ("Vera", "Lev", "Nina")[:seats]]
-    for person in people:
-        person.sign_up()
+    people, game_id = seated_table(players, ("Vera", "Lev", "Nina")[:seats], title)
     host, *guests = people
-    game_id = host.create_game(title, seats)
-    for guest in guests:
-        guest.take_seat(game_id)
     me = guests[0]
     api = {"Authorization": f"Bearer {me.token}"}
 

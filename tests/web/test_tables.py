@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import Player
+from tests.web.conftest import Player, seated_table
 
 
 def seal(player: Player, bid: dict[str, int]) -> None:
@@ -18,13 +18,8 @@ def seal(player: Player, bid: dict[str, int]) -> None:
 
 
 def test_a_revolution_round_resolves_in_every_context(players: Callable[..., Player], shots: Path) -> None:
-    people = [players(name) for name in ("Ana", "Bruno", "Carla")]
-    for person in people:
-        person.sign_up()
+    people, game_id = seated_table(players, ("Ana", "Bruno", "Carla"), "revolution")
     ana, bruno, carla = people
-    game_id = ana.create_game("revolution", 3)
-    bruno.take_seat(game_id)
-    carla.take_seat(game_id)
     for person in people:
         expect(person.page.get_by_role("button", name="Seal my bid")).to_be_visible()
 
