@@ -86,14 +86,18 @@ class Player:
         expect(self.page).to_have_url(re.compile(r"/me$"))
         self.token = token
 
-    def create_game(self, game: str, seats: int, options_json: str | None = None) -> str:
-        """Create a game through the form and sit down; returns its id (from the address)."""
+    def create_game(self, game: str, seats: int, options_json: str | None = None,
+                    fill_in: Callable[[Page], None] | None = None) -> str:
+        """Create a game through the form and sit down; returns its id (from the address).
+        ``fill_in``, if given, sets the form's other fields (after the game and seats)."""
         self.open("/new")
         self.page.get_by_label("Game", exact=True).select_option(game)
         self.page.get_by_label("Seats").fill(str(seats))
         if options_json is not None:
             self.page.get_by_text("Advanced options (JSON)").click()
             self.page.get_by_label("Options as JSON").fill(options_json)
+        if fill_in is not None:
+            fill_in(self.page)
         self.page.get_by_role("button", name="Create and sit down").click()
         expect(self.page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
         return self.page.url.rsplit("/", 1)[1]

@@ -9,7 +9,7 @@ import re
 import uuid
 from collections.abc import Callable
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.web.by_api import ApiPlayer
 from tests.web.conftest import Player, axe_violations
@@ -46,15 +46,13 @@ def test_the_new_game_form_pauses_weekends_and_asks_for_reliability_shown_beside
         players: Callable[..., Player], web_server: str) -> None:
     sacha = players(unique("Sacha"))
     sacha.sign_up()
-    sacha.open("/new")
     page = sacha.page
-    page.get_by_label("Game", exact=True).select_option("coup")
-    page.get_by_label("Seats").fill("3")
-    page.get_by_label("Pause on weekends").check()
-    page.get_by_label("Minimum reliability (%)").fill("80")
-    page.get_by_role("button", name="Create and sit down").click()
-    expect(page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
-    game_id = page.url.rsplit("/", 1)[1]
+
+    def weekends_and_reliability(form: Page) -> None:
+        form.get_by_label("Pause on weekends").check()
+        form.get_by_label("Minimum reliability (%)").fill("80")
+
+    game_id = sacha.create_game("coup", 3, fill_in=weekends_and_reliability)
     haig = ApiPlayer(web_server, unique("Haig"))
     created = haig.view(game_id)
     assert created["time_control"]["pause_weekends"] is True and created["min_reliability"] == 80

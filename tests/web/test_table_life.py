@@ -8,7 +8,7 @@ import re
 import uuid
 from collections.abc import Callable
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.web.by_api import ApiPlayer, coup_game, play_until
 from tests.web.conftest import Player
@@ -17,14 +17,8 @@ from tests.web.conftest import Player
 def test_a_game_against_a_bot_resigned_with_confirmation_then_a_rematch(players: Callable[..., Player]) -> None:
     person = players("Solo")
     person.sign_up()
-    person.open("/new")
     page = person.page
-    page.get_by_label("Game", exact=True).select_option("coup")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Seat 2 is a bot").check()
-    page.get_by_role("button", name="Create and sit down").click()
-    expect(page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
-    first_id = page.url.rsplit("/", 1)[1]
+    first_id = person.create_game("coup", 2, fill_in=lambda form: form.get_by_label("Seat 2 is a bot").check())
     expect(page.get_by_text("Treasury:")).to_be_visible()  # the bot's seat was taken at creation
     expect(page.locator(".seated")).to_contain_text("(seat 1, a bot)")
 
@@ -50,17 +44,15 @@ def test_invite_by_name_accept_on_my_games_leave_and_cancel(players: Callable[..
     guest_api = ApiPlayer(web_server, f"Guest{tag}")
     host, guest = players(f"Host{tag}"), players(f"Guest{tag}")
     host.sign_up()
-    host.open("/new")
     page = host.page
-    page.get_by_label("Game", exact=True).select_option("coup")
-    page.get_by_label("Seats").fill("3")
-    invite = page.get_by_label("Invite (names, comma-separated)")
-    invite.press_sequentially(f"guest{tag}"[:7])
-    expect(page.locator("#invite-names option")).to_have_count(1)
-    invite.fill(f"Guest{tag}")
-    page.get_by_role("button", name="Create and sit down").click()
-    expect(page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
-    game_id = page.url.rsplit("/", 1)[1]
+
+    def invite_the_guest(form: Page) -> None:
+        invite = form.get_by_label("Invite (names, comma-separated)")
+        invite.press_sequentially(f"guest{tag}"[:7])
+        expect(form.locator("#invite-names option")).to_have_count(1)
+        invite.fill(f"Guest{tag}")
+
+    game_id = host.create_game("coup", 3, fill_in=invite_the_guest)
     assert guest_api.call("GET", f"/v1/games/{game_id}")["invite"] == [guest_api.id]
 
     guest.sign_in(guest_api.token)
