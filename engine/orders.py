@@ -88,6 +88,13 @@ class _Known:
     revision: str
     by_seat: dict[int, list[dict[str, Any]]]
 
+    @classmethod
+    def of(cls, revision: str, pairs: Any) -> _Known:
+        """What a process holds at ``revision`` from the stored ``(seat, orders JSON)`` pairs (seats
+        with none left out)."""
+        orders = {int(seat): orjson.loads(raw) for seat, raw in pairs}
+        return cls(revision, {seat: mine for seat, mine in orders.items() if mine})
+
 
 def check_orders(rules: GameRules, seats: int, orders: Any) -> list[dict[str, Any]]:
     """The orders completed with their defaults, or ``Invalid("bad_order")`` naming the order and field."""
@@ -275,8 +282,7 @@ class StandingOrders:
         pipe.get(self.keys.orders_revision(game_id))
         pipe.hgetall(self.keys.orders(game_id))
         revision, held = pipe.execute()
-        orders = {int(seat): orjson.loads(raw) for seat, raw in held.items()}
-        self._keep(game_id, _Known((revision or b"0").decode(), {seat: mine for seat, mine in orders.items() if mine}))
+        self._keep(game_id, _Known.of((revision or b"0").decode(), held.items()))
 
     def _keep(self, game_id: str, known: _Known) -> None:
         self._known[game_id] = known
@@ -293,8 +299,7 @@ class StandingOrders:
         if known is None or int(known.revision) >= int(revision):
             return
         pairs = orjson.loads(flat)
-        orders = {int(pairs[i]): orjson.loads(pairs[i + 1]) for i in range(0, len(pairs), 2)}
-        self._known[game_id] = _Known(revision, {seat: mine for seat, mine in orders.items() if mine})
+        self._known[game_id] = _Known.of(revision, zip(pairs[::2], pairs[1::2], strict=True))
 
     def answer(self, game_id: str, record: Record, rng: Callable[[], Any],
                spent: set[tuple[int, int]]) -> OrderAnswer | None:

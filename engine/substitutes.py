@@ -21,6 +21,7 @@ from engine.commit import MAX_RETRIES, CommitPath
 from engine.errors import Conflict, Forbidden
 from engine.outcomes import Joined, Player
 from engine.reliability import Reliability
+from engine.vacations import player_timezone
 from events.store import Keys
 from games.base import GameEvent
 from projections.listing import Page, index_page
@@ -66,8 +67,7 @@ class Substitutes:
             data: dict[str, Any] = {"seat": seat, "player": {"id": player.id, "name": player.name},
                                     "left": record["players"][seat]["id"]}
             if record["time_control"].get("pause_weekends"):
-                zone = self.redis.hget(self.keys.player(player.id), "timezone")
-                data["timezone"] = zone.decode() if zone else "UTC"
+                data["timezone"] = player_timezone(self.redis, self.keys, player.id)
             done = self.commits.commit(game_id, record, [GameEvent("SeatSubstituted", data, actor=seat)],
                                        {"kind": "substitute", "player": player.id})
             if done is not None:

@@ -24,6 +24,7 @@ from engine.reliability import Reliability
 from engine.revisions import check_rejoin
 from engine.seat_bots import check_bots
 from engine.seeds import Seeds
+from engine.vacations import player_timezone
 from events.entropy import is_hex64
 from events.envelope import seed_commitment
 from events.lean import LeanScript
@@ -242,8 +243,7 @@ class Tables:
             joining = {"id": player.id, "name": player.name, **({"bot_account": True} if player.bot else {})}
             joined: dict[str, Any] = {"seat": seat, "player": joining}
             if record["time_control"].get("pause_weekends"):  # the weekends that pause this seat's clock
-                zone = self.redis.hget(self.keys.player(player.id), "timezone")
-                joined["timezone"] = zone.decode() if zone else "UTC"
+                joined["timezone"] = player_timezone(self.redis, self.keys, player.id)
             if commitment is not None:
                 joined["commitment"] = commitment
             drafts = [GameEvent("PlayerJoined", joined, actor=seat)]

@@ -49,6 +49,12 @@ return 1
 SWAP_TRIES = 5
 
 
+def player_timezone(client: redis.Redis, keys: Keys, player_id: str) -> str:
+    """The player's IANA time zone (``UTC`` when they set none): whose weekends pause their clock."""
+    found = client.hget(keys.player(player_id), "timezone")
+    return found.decode() if found else "UTC"
+
+
 class Vacations:
     def __init__(self, client: redis.Redis, keys: Keys, commits: CommitPath, days_per_year: int,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
@@ -83,10 +89,6 @@ class Vacations:
         """Keep the caller's IANA time zone (checked by the caller): weekends are theirs from now on."""
         self.redis.hset(self.keys.player(player.id), "timezone", zone)
         return self.account(player)
-
-    def timezone(self, player_id: str) -> str:
-        found = self.redis.hget(self.keys.player(player_id), "timezone")
-        return found.decode() if found else "UTC"
 
     # ------------------------------------------------------------------ a vacation
     def _decide_and_swap(self, player_id: str,
