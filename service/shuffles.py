@@ -65,12 +65,6 @@ def join_body() -> dict[str, Any]:
     return body
 
 
-def join_commitment() -> str | None:
-    """The commitment of a join's body, if it has one (a join may have no body at all)."""
-    commitment: str | None = join_body().get("commitment")
-    return commitment
-
-
 @shuffles_bp.post("/<game_id>/reveal")
 @declare("Reveal your seat's committed secret (fair shuffles)", auth="required", ok=(200, "Revealed"),
          problems=(BODY, TOKEN, GAME, {403: ("not_seated",), 409: ("game_not_starting", "nothing_to_reveal", "busy"),
