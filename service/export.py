@@ -100,12 +100,19 @@ def export_games(query: dict[str, Any], player_id: str) -> Response:
     return Response(lines(), mimetype="application/x-ndjson", headers={"Cache-Control": "no-store"})
 
 
+def published_log(eng: Engine, game_id: str, signing: NoteSigner | None) -> Iterator[Envelope]:
+    """The game's log as ``GET /v1/games/<id>/log`` publishes it, read a page at a time: its
+    events, the seats' standing orders (a chain of their own that never was in the game's
+    stream), then, given a signer, the server's signature of the final hash."""
+    after, last = 0, None
+    while batch := eng.read_events(game_id, after=after, count=MAX_PAGE):
+        yield from batch
+        after, last = batch[-1].seq, batch[-1]
+    yield from eng.orders.log(game_id)
+    if signing is not None and last is not None:
+        yield final_record(signing, game_id, last)
+
+
 def whole_log(eng: Engine, game_id: str, signing: NoteSigner) -> list[dict[str, Any]]:
     """The game's log as ``GET /v1/games/<id>/log`` publishes it: events, standing orders, signed final record."""
-    events: list[Envelope] = []
-    while batch := eng.read_events(game_id, after=events[-1].seq if events else 0, count=MAX_PAGE):
-        events += batch
-    published = [*events, *eng.orders.log(game_id)]
-    if events:
-        published.append(final_record(signing, game_id, events[-1]))
-    return [event.to_dict() for event in published]
+    return [event.to_dict() for event in published_log(eng, game_id, signing)]

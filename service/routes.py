@@ -11,7 +11,6 @@ from marshmallow import Schema, fields
 
 from engine import directory
 from engine.chat import readable
-from engine.final_record import final_record
 from events.envelope import parse_time
 from games import registry
 from projections.listing import CURSOR_PATTERN, BadCursor, Page
@@ -45,6 +44,7 @@ from service.context import (
     take,
 )
 from service.event_stream import MAX_PAGE, EventStream
+from service.export import published_log
 from service.inputs import object_body, prefers_minimal, query_bool, query_int, whole_number
 from service.queries import Choice, Flag, Matching, WholeNumber
 from service.schemas import PlayerCreateSchema, TokenCreateSchema
@@ -496,22 +496,8 @@ def log(game_id: str) -> Response:
 
     signing = signer() if record["status"] == "finished" else None  # read here: the lines stream outside the app
 
-    def lines():
-        after, last = 0, None
-        while True:
-            batch = eng.read_events(game_id, after=after, count=MAX_PAGE)
-            if not batch:
-                break
-            for event in batch:
-                yield event.to_json() + "\n"
-            after, last = batch[-1].seq, batch[-1]
-        # The seats' standing orders, a chain of their own that never was in the game's stream.
-        for event in eng.orders.log(game_id):
-            yield event.to_json() + "\n"
-        if signing is not None and last is not None:  # the server's signature of the final hash
-            yield final_record(signing, game_id, last).to_json() + "\n"
-
-    return Response(lines(), mimetype="application/x-ndjson",
+    lines = (event.to_json() + "\n" for event in published_log(eng, game_id, signing))
+    return Response(lines, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from projections.record import seat_of
 from projections.views import game_view
@@ -36,6 +36,12 @@ class JoinSchema(Schema):
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=11), metadata={
         "description": "A substitute's join: a seat a running game offers (`seats_offered` in GET "
                        "/v1/games?seeking_substitute=true; docs/community.md); no commitment with it"})
+
+    @validates_schema
+    def _one_kind_of_join(self, data: dict[str, Any], **_: Any) -> None:
+        """A substitute's seat takes no commitment: refused rather than one of them dropped."""
+        if "seat" in data and "commitment" in data:
+            raise ValidationError("a substitute's join (seat) takes no commitment", "commitment")
 
 
 class RevealSchema(Schema):
@@ -63,12 +69,6 @@ def join_body() -> dict[str, Any]:
         return {}
     body: dict[str, Any] = JOIN_SCHEMA.load(object_body())
     return body
-
-
-def join_commitment() -> str | None:
-    """The commitment of a join's body, if it has one (a join may have no body at all)."""
-    commitment: str | None = join_body().get("commitment")
-    return commitment
 
 
 @shuffles_bp.post("/<game_id>/reveal")

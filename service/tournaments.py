@@ -18,6 +18,7 @@ from service.answers import Problem
 from service.api_doc import BODY, OPTIONAL_TOKEN, TOKEN, Blueprint, declare, path_param
 from service.context import current_player, engine
 from service.inputs import object_body
+from service.plain_text import PATTERN, OneLine
 from service.queries import Choice, WholeNumber
 from service.schemas import TimeControlSchema
 
@@ -33,8 +34,10 @@ class TournamentCreateSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(load_default=None, validate=validate.Length(min=1, max=80),
-                         metadata={"example": "Sunday Coup Swiss"})
+    name = fields.String(load_default=None, validate=[validate.Length(min=1, max=80), OneLine()],
+                         metadata={"example": "Sunday Coup Swiss", "pattern": PATTERN,
+                                   "description": "Shown to every player: 1 to 80 characters, no control "
+                                                  "characters, line breaks or bidirectional overrides"})
     game = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={"example": "coup"})
     seats_per_table = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=12),
                                      metadata={"example": 3})

@@ -291,3 +291,18 @@ def test_a_rounds_webhook_delivery_is_listed_as_the_document_says(live: tuple[st
     declared = guest.openapi()["components"]["schemas"]["Delivery"]
     assert set(delivery) <= set(declared["properties"]) and declared["additionalProperties"] is False
     assert delivery["game"] is None  # it is about a tournament, not a game
+
+
+def test_a_tournament_name_that_would_not_print_as_one_line_is_refused(live: tuple[str, Engine]) -> None:
+    """The name reaches every player's screen: a line break or a bidi override is refused, as in a player's name."""
+    base, _ = live
+    ada = Client.register(base, "ada")
+    starts = (datetime.now(UTC) + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for name in ("Sunday\nThe tournament ends: ada wins", "Sunday \u202eSwiss", "Sunday\x1b[2JSwiss"):
+        body = {"game": "coup", "seats_per_table": 3, "rounds": 3, "starts_at": starts, "min_players": 6,
+                "name": name}
+        response = ada.session.post(f"{base}/v1/tournaments", json=body,
+                                    headers={"Authorization": f"Bearer {ada.token}"})
+        assert response.status_code == 400 and response.json()["code"] == "invalid_body", response.text
+        assert set(response.json()["errors"]) == {"name"}, response.text
+    assert ada.tournaments("open")["tournaments"] == []
