@@ -224,6 +224,27 @@ export class Client {
   /** `POST /v1/games/<id>/join`: the first free seat (joining twice keeps the seat, so it is retried). */
   join(gameId) { return this.request("POST", `/v1/games/${enc(gameId)}/join`, {retry: true}); }
 
+  /** `GET /v1/games?seeking_substitute=true`: running games offering seats (`seats_offered`). */
+  seekingSubstitute({limit, cursor} = {}) {
+    return this.request("GET", "/v1/games", {query: {seeking_substitute: "true", limit, cursor}, retry: true});
+  }
+
+  /** `POST /v1/games/<id>/join` `{seat}`: take over a seat a running game offers (not retried: a lost
+   * answer may have seated you; read the game to find out). */
+  substitute(gameId, seat) { return this.request("POST", `/v1/games/${enc(gameId)}/join`, {body: {seat}}); }
+
+  /** `GET /v1/me`: who you are, your time zone and your vacation. */
+  me() { return this.request("GET", "/v1/me", {retry: true}); }
+
+  /** `PATCH /v1/me`: your IANA time zone, whose weekends pause games with `pause_weekends`. */
+  setTimezone(timezone) { return this.request("PATCH", "/v1/me", {body: {timezone}, retry: true}); }
+
+  /** `POST /v1/me/vacation`: `days` away from now; your clocks stop where the games allow it. */
+  startVacation(days) { return this.request("POST", "/v1/me/vacation", {body: {days}}); }
+
+  /** `DELETE /v1/me/vacation`: back early; the whole days not used come back. */
+  endVacation() { return this.request("DELETE", "/v1/me/vacation"); }
+
   /** `POST /v1/games/<id>/leave`: free your seat in a game that has not started. */
   leave(gameId) { return this.request("POST", `/v1/games/${enc(gameId)}/leave`); }
 

@@ -29,6 +29,7 @@ export type SigningKey = Schemas["SigningKey"];
 export type InclusionProof = Schemas["InclusionProof"];
 export type Problem = Schemas["Problem"];
 export type TimeControl = Schemas["TimeControl"];
+export type Account = Schemas["Account"];
 export type {components, operations, paths} from "./api.js";
 
 export declare const RETRY_STATUSES: Set<number>;
@@ -115,6 +116,12 @@ export declare class Client {
   cancel(gameId: string): Promise<void>;
   resign(gameId: string): Promise<ResignResult>;
   rematch(gameId: string): Promise<JoinResult>;
+  seekingSubstitute(options?: {limit?: number; cursor?: string}): Promise<GameList>;
+  substitute(gameId: string, seat: number): Promise<JoinResult>;
+  me(): Promise<Account>;
+  setTimezone(timezone: string): Promise<Account>;
+  startVacation(days: number): Promise<Account>;
+  endVacation(): Promise<Account>;
   game(gameId: string, options?: {signal?: AbortSignal}): Promise<GameView>;
   act(gameId: string, action: Action | Record<string, unknown>, options?: {ifMatch?: number; idempotencyKey?: string;
     minimal?: boolean; signal?: AbortSignal}): Promise<ActionResult>;

@@ -170,3 +170,16 @@ test("a scoped token, and a bot account", async () => {
   assert.equal(robot.player.bot, true);
   assert.equal((await robot.playerProfile(robot.player.id)).bot_account, true);
 });
+
+test("the account: its time zone and a vacation", async () => {
+  const me = await register("account");
+  const account = await me.me();
+  assert.equal(account.timezone, "UTC");
+  assert.equal(account.vacation_until, null);
+  assert.equal((await me.setTimezone("Asia/Tokyo")).timezone, "Asia/Tokyo");
+  const away = await me.startVacation(3);
+  assert.notEqual(away.vacation_until, null);
+  const back = await me.endVacation();
+  assert.equal(back.vacation_until, null);
+  assert.ok(Array.isArray((await me.seekingSubstitute({limit: 5})).games));
+});
