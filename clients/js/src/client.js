@@ -374,6 +374,54 @@ export class Client {
   async revokeToken(tokenId) { await this.request("DELETE", `/v1/me/tokens/${enc(tokenId)}`, {retry: true}); }
 
   // ------------------------------------------------------------------ transparency log
+  // ------------------------------------------------------------------ tournaments
+  /** `POST /v1/tournaments`: a Swiss tournament of `game` (`startsAt` in ISO 8601, UTC). */
+  createTournament(game, seatsPerTable, rounds, startsAt, minPlayers,
+    {maxPlayers = null, timeControl, options = {}, rated = true, roundSeconds, name} = {}) {
+    const body = {game, seats_per_table: seatsPerTable, rounds, starts_at: startsAt, min_players: minPlayers,
+      max_players: maxPlayers, options, rated};
+    if (timeControl !== undefined) body.time_control = timeControl;
+    if (roundSeconds !== undefined) body.round_seconds = roundSeconds;
+    if (name !== undefined) body.name = name;
+    return this.request("POST", "/v1/tournaments", {body});
+  }
+
+  /** `GET /v1/tournaments?status=open|running|finished`: one page, oldest first. */
+  tournaments({status = "open", limit, cursor} = {}) {
+    return this.request("GET", "/v1/tournaments", {query: {status, limit, cursor}, retry: true});
+  }
+
+  /** `GET /v1/tournaments/<id>`: settings, standings, every round's tables and results. */
+  tournament(tournamentId) { return this.request("GET", `/v1/tournaments/${enc(tournamentId)}`, {retry: true}); }
+
+  /** `POST /v1/tournaments/<id>/join` before the start (joining twice is harmless, so it is retried). */
+  joinTournament(tournamentId) {
+    return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/join`, {retry: true});
+  }
+
+  /** `POST /v1/tournaments/<id>/leave` before the start. */
+  leaveTournament(tournamentId) { return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/leave`); }
+
+  /** `POST /v1/tournaments/<id>/start`: its creator starts it early, once `min_players` joined. */
+  startTournament(tournamentId) { return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/start`); }
+
+  /** `POST /v1/tournaments/<id>/withdraw`: never paired again; your running games there are resigned. */
+  withdrawFromTournament(tournamentId) {
+    return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/withdraw`);
+  }
+
+  /** `GET /v1/tournaments/<id>/log`: the hash-chained stream as NDJSON text. */
+  tournamentLogNdjson(tournamentId) {
+    return this.request("GET", `/v1/tournaments/${enc(tournamentId)}/log`,
+      {headers: {Accept: "application/x-ndjson"}, text: true, retry: true});
+  }
+
+  /** The tournament's stream (public at any time), one envelope per event. */
+  async tournamentLog(tournamentId) {
+    return (await this.tournamentLogNdjson(tournamentId)).split("\n").filter((line) => line.trim())
+      .map((line) => JSON.parse(line));
+  }
+
   /** `GET /v1/keys`: the server's signing keys. */
   async keys() { return (await this.request("GET", "/v1/keys", {retry: true})).keys; }
 

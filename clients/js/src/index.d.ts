@@ -30,6 +30,8 @@ export type InclusionProof = Schemas["InclusionProof"];
 export type Problem = Schemas["Problem"];
 export type TimeControl = Schemas["TimeControl"];
 export type Account = Schemas["Account"];
+export type Tournament = Schemas["Tournament"];
+export type TournamentList = Schemas["TournamentList"];
 export type {components, operations, paths} from "./api.js";
 
 export declare const RETRY_STATUSES: Set<number>;
@@ -147,6 +149,18 @@ export declare class Client {
   tokens(): Promise<Token[]>;
   createToken(options?: {scopes?: string[]}): Promise<TokenIssued>;
   revokeToken(tokenId: string): Promise<void>;
+  createTournament(game: string, seatsPerTable: number, rounds: number, startsAt: string, minPlayers: number,
+    options?: {maxPlayers?: number | null; timeControl?: TimeControl; options?: Record<string, unknown>;
+    rated?: boolean; roundSeconds?: number; name?: string}): Promise<Tournament>;
+  tournaments(options?: {status?: "open" | "running" | "finished"; limit?: number; cursor?: string}):
+    Promise<TournamentList>;
+  tournament(tournamentId: string): Promise<Tournament>;
+  joinTournament(tournamentId: string): Promise<Tournament>;
+  leaveTournament(tournamentId: string): Promise<Tournament>;
+  startTournament(tournamentId: string): Promise<Tournament>;
+  withdrawFromTournament(tournamentId: string): Promise<Tournament>;
+  tournamentLogNdjson(tournamentId: string): Promise<string>;
+  tournamentLog(tournamentId: string): Promise<Array<Record<string, unknown>>>;
   keys(): Promise<SigningKey[]>;
   checkpoint(): Promise<string>;
   inclusionProof(gameId: string, size: number): Promise<InclusionProof>;

@@ -183,3 +183,18 @@ test("the account: its time zone and a vacation", async () => {
   assert.equal(back.vacation_until, null);
   assert.ok(Array.isArray((await me.seekingSubstitute({limit: 5})).games));
 });
+
+test("a tournament is created, joined, listed and its stream read", async () => {
+  const host = await register("tourhost");
+  const guest = await register("tourguest");
+  const starts = new Date(Date.now() + 86400000).toISOString().replace(/\.\d+Z$/, "Z");
+  const created = await host.createTournament("coup", 2, 1, starts, 2);
+  assert.equal(created.round_seconds, 14 * 24 * 3600);
+  await guest.joinTournament(created.id);
+  assert.equal((await guest.tournament(created.id)).id, created.id);
+  const stream = await guest.tournamentLog(created.id);
+  assert.deepEqual(stream.map((event) => event.type), ["TournamentCreated", "PlayerJoinedTournament"]);
+  await guest.leaveTournament(created.id);
+  assert.ok(Array.isArray((await guest.tournaments({limit: 5})).tournaments));
+  await assert.rejects(guest.tournament("no-such-tournament"), (err) => err instanceof ApiError && err.status === 404);
+});
