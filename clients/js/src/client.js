@@ -441,6 +441,16 @@ export class Client {
       .hashes;
   }
 
+  /** `GET /v1/players/<id>/games/export`: the player's finished games, oldest end first, one object per
+   * NDJSON line. `since` (a line's `ended_at`, or Unix milliseconds) resumes an export (the games that
+   * ended at that moment come again); `logs` puts each game's published log in its line. */
+  async exportGames(playerId, {since, logs = false} = {}) {
+    const text = await this.request("GET", `/v1/players/${enc(playerId)}/games/export`,
+      {query: {since, logs: logs ? "true" : undefined}, headers: {Accept: "application/x-ndjson"}, text: true,
+        retry: true});
+    return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  }
+
   /** `GET /v1/openapi.json`: the API's own description. */
   openapi() { return this.request("GET", "/v1/openapi.json", {retry: true, token: null}); }
 }

@@ -165,6 +165,8 @@ export declare class Client {
   checkpoint(): Promise<string>;
   inclusionProof(gameId: string, size: number): Promise<InclusionProof>;
   consistencyProof(first: number, second: number): Promise<string[]>;
+  exportGames(playerId: string, options?: {since?: string | number; logs?: boolean}):
+    Promise<Array<Record<string, unknown>>>;
   openapi(): Promise<Record<string, unknown>>;
 }
 

@@ -198,3 +198,12 @@ test("a tournament is created, joined, listed and its stream read", async () => 
   assert.ok(Array.isArray((await guest.tournaments({limit: 5})).tournaments));
   await assert.rejects(guest.tournament("no-such-tournament"), (err) => err instanceof ApiError && err.status === 404);
 });
+
+test("the export streams a player's finished games, with their logs on demand", async () => {
+  const me = await register("export");
+  const gameId = await finishedGame(me);
+  const [exported] = (await me.exportGames(me.player.id, {logs: true})).filter((g) => g.id === gameId);
+  assert.equal(exported.final_hash, exported.log.at(-2).hash);
+  assert.equal(exported.log.at(-1).type, "LogSigned");
+  assert.deepEqual((await me.exportGames(me.player.id)).map((g) => g.id), [gameId]);
+});
