@@ -221,8 +221,18 @@ export class Client {
   /** `GET /v1/games`: one page of open games, oldest first. */
   lobby({game, limit, cursor} = {}) { return this.request("GET", "/v1/games", {query: {game, limit, cursor}, retry: true}); }
 
-  /** `POST /v1/games/<id>/join`: the first free seat (joining twice keeps the seat, so it is retried). */
-  join(gameId) { return this.request("POST", `/v1/games/${enc(gameId)}/join`, {retry: true}); }
+  /** `POST /v1/games/<id>/join`: the first free seat (joining twice keeps the seat, so it is retried).
+   * `commitment` (hex SHA-256 of a secret of 32 bytes the caller keeps) joins for a fair shuffle. */
+  join(gameId, {commitment} = {}) {
+    return this.request("POST", `/v1/games/${enc(gameId)}/join`,
+      {body: commitment === undefined ? undefined : {commitment}, retry: true});
+  }
+
+  /** `POST /v1/games/<id>/reveal`: the seat's secret (hex) behind its commitment, once the game is
+   * `starting`; resolves to the game's view. */
+  async reveal(gameId, secret) {
+    return (await this.request("POST", `/v1/games/${enc(gameId)}/reveal`, {body: {secret}, retry: true})).game;
+  }
 
   /** `GET /v1/games?seeking_substitute=true`: running games offering seats (`seats_offered`). */
   seekingSubstitute({limit, cursor} = {}) {

@@ -113,7 +113,8 @@ export declare class Client {
     bots?: Record<number, string>; unlisted?: boolean; invite?: string[]; rated?: boolean; humansOnly?: boolean}):
     Promise<GameView>;
   lobby(options?: {game?: string; limit?: number; cursor?: string}): Promise<GameList>;
-  join(gameId: string): Promise<JoinResult>;
+  join(gameId: string, options?: {commitment?: string}): Promise<JoinResult>;
+  reveal(gameId: string, secret: string): Promise<GameView>;
   leave(gameId: string): Promise<GameView>;
   cancel(gameId: string): Promise<void>;
   resign(gameId: string): Promise<ResignResult>;

@@ -2,6 +2,7 @@
 // 429s waited out, and the event stream resumed with Last-Event-ID after a drop.
 
 import assert from "node:assert/strict";
+import {createHash, randomBytes} from "node:crypto";
 import {test} from "node:test";
 
 import {ApiError, Bot, Client} from "../src/index.js";
@@ -206,4 +207,16 @@ test("the export streams a player's finished games, with their logs on demand", 
   assert.equal(exported.final_hash, exported.log.at(-2).hash);
   assert.equal(exported.log.at(-1).type, "LogSigned");
   assert.deepEqual((await me.exportGames(me.player.id)).map((g) => g.id), [gameId]);
+});
+
+test("a seat joined with a commitment reveals its secret, and the game starts", async () => {
+  const host = await register("commit");
+  const guest = await register("plain");
+  const game = await host.createGame("coup", 2);
+  const secret = randomBytes(32).toString("hex");
+  const commitment = createHash("sha256").update(Buffer.from(secret, "hex")).digest("hex");
+  await host.join(game.id, {commitment});
+  await guest.join(game.id);
+  const revealed = await host.reveal(game.id, secret);
+  assert.equal(revealed.entropy["0"], "revealed");
 });
