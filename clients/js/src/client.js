@@ -451,6 +451,13 @@ export class Client {
       .hashes;
   }
 
+  /** `POST /v1/transparency/cosignatures`: a witness's C2SP cosignature line of `checkpoint` (as
+   * `checkpoint()` gave it), by the Ed25519 key `publicKey` (base64). */
+  cosign(checkpoint, cosignature, publicKey) {
+    return this.request("POST", "/v1/transparency/cosignatures",
+      {body: {checkpoint, cosignature, public_key: publicKey}});
+  }
+
   /** `GET /v1/players/<id>/games/export`: the player's finished games, oldest end first, one object per
    * NDJSON line. `since` (a line's `ended_at`, or Unix milliseconds) resumes an export (the games that
    * ended at that moment come again); `logs` puts each game's published log in its line. */

@@ -166,6 +166,7 @@ export declare class Client {
   checkpoint(): Promise<string>;
   inclusionProof(gameId: string, size: number): Promise<InclusionProof>;
   consistencyProof(first: number, second: number): Promise<string[]>;
+  cosign(checkpoint: string, cosignature: string, publicKey: string): Promise<Record<string, unknown>>;
   exportGames(playerId: string, options?: {since?: string | number; logs?: boolean}):
     Promise<Array<Record<string, unknown>>>;
   openapi(): Promise<Record<string, unknown>>;

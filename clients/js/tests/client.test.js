@@ -220,3 +220,12 @@ test("a seat joined with a commitment reveals its secret, and the game starts", 
   const revealed = await host.reveal(game.id, secret);
   assert.equal(revealed.entropy["0"], "revealed");
 });
+
+test("a cosignature that does not verify is refused", async () => {
+  const me = await register("witness");
+  const checkpoint = await me.checkpoint();
+  const publicKey = Buffer.alloc(32, 1).toString("base64");
+  const line = `— witness.js ${Buffer.alloc(72).toString("base64")}\n`;
+  await assert.rejects(me.cosign(checkpoint, line, publicKey), (err) => err instanceof ApiError && err.status === 422
+    && err.code === "bad_cosignature");
+});
