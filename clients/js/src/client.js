@@ -319,7 +319,7 @@ export class Client {
 
   /** The finished game's log, one envelope per event. */
   async log(gameId) {
-    return (await this.logNdjson(gameId)).split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+    return ndjson(await this.logNdjson(gameId));
   }
 
   /** `GET /v1/games/<id>/transcript`: a finished game as text, the table talk in place. */
@@ -428,8 +428,7 @@ export class Client {
 
   /** The tournament's stream (public at any time), one envelope per event. */
   async tournamentLog(tournamentId) {
-    return (await this.tournamentLogNdjson(tournamentId)).split("\n").filter((line) => line.trim())
-      .map((line) => JSON.parse(line));
+    return ndjson(await this.tournamentLogNdjson(tournamentId));
   }
 
   /** `GET /v1/keys`: the server's signing keys. */
@@ -465,7 +464,7 @@ export class Client {
     const text = await this.request("GET", `/v1/players/${enc(playerId)}/games/export`,
       {query: {since, logs: logs ? "true" : undefined}, headers: {Accept: "application/x-ndjson"}, text: true,
         retry: true});
-    return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+    return ndjson(text);
   }
 
   /** `GET /v1/openapi.json`: the API's own description. */
@@ -473,6 +472,9 @@ export class Client {
 }
 
 const enc = encodeURIComponent;
+
+/** NDJSON text as its objects, blank lines skipped. */
+const ndjson = (text) => text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
 
 /** Seconds to wait: the body's exact `retry_after`, else the Retry-After header, else 0. */
 function retryAfter(response, problem) {
