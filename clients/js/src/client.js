@@ -221,8 +221,39 @@ export class Client {
   /** `GET /v1/games`: one page of open games, oldest first. */
   lobby({game, limit, cursor} = {}) { return this.request("GET", "/v1/games", {query: {game, limit, cursor}, retry: true}); }
 
-  /** `POST /v1/games/<id>/join`: the first free seat (joining twice keeps the seat, so it is retried). */
-  join(gameId) { return this.request("POST", `/v1/games/${enc(gameId)}/join`, {retry: true}); }
+  /** `POST /v1/games/<id>/join`: the first free seat (joining twice keeps the seat, so it is retried).
+   * `commitment` (hex SHA-256 of a secret of 32 bytes the caller keeps) joins for a fair shuffle. */
+  join(gameId, {commitment} = {}) {
+    return this.request("POST", `/v1/games/${enc(gameId)}/join`,
+      {body: commitment === undefined ? undefined : {commitment}, retry: true});
+  }
+
+  /** `POST /v1/games/<id>/reveal`: the seat's secret (hex) behind its commitment, once the game is
+   * `starting`; resolves to the game's view. */
+  async reveal(gameId, secret) {
+    return (await this.request("POST", `/v1/games/${enc(gameId)}/reveal`, {body: {secret}, retry: true})).game;
+  }
+
+  /** `GET /v1/games?seeking_substitute=true`: running games offering seats (`seats_offered`). */
+  seekingSubstitute({limit, cursor} = {}) {
+    return this.request("GET", "/v1/games", {query: {seeking_substitute: "true", limit, cursor}, retry: true});
+  }
+
+  /** `POST /v1/games/<id>/join` `{seat}`: take over a seat a running game offers (not retried: a lost
+   * answer may have seated you; read the game to find out). */
+  substitute(gameId, seat) { return this.request("POST", `/v1/games/${enc(gameId)}/join`, {body: {seat}}); }
+
+  /** `GET /v1/me`: who you are, your time zone and your vacation. */
+  me() { return this.request("GET", "/v1/me", {retry: true}); }
+
+  /** `PATCH /v1/me`: your IANA time zone, whose weekends pause games with `pause_weekends`. */
+  setTimezone(timezone) { return this.request("PATCH", "/v1/me", {body: {timezone}, retry: true}); }
+
+  /** `POST /v1/me/vacation`: `days` away from now; your clocks stop where the games allow it. */
+  startVacation(days) { return this.request("POST", "/v1/me/vacation", {body: {days}}); }
+
+  /** `DELETE /v1/me/vacation`: back early; the whole days not used come back. */
+  endVacation() { return this.request("DELETE", "/v1/me/vacation"); }
 
   /** `POST /v1/games/<id>/leave`: free your seat in a game that has not started. */
   leave(gameId) { return this.request("POST", `/v1/games/${enc(gameId)}/leave`); }
@@ -288,7 +319,7 @@ export class Client {
 
   /** The finished game's log, one envelope per event. */
   async log(gameId) {
-    return (await this.logNdjson(gameId)).split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+    return ndjson(await this.logNdjson(gameId));
   }
 
   /** `GET /v1/games/<id>/transcript`: a finished game as text, the table talk in place. */
@@ -353,6 +384,53 @@ export class Client {
   async revokeToken(tokenId) { await this.request("DELETE", `/v1/me/tokens/${enc(tokenId)}`, {retry: true}); }
 
   // ------------------------------------------------------------------ transparency log
+  // ------------------------------------------------------------------ tournaments
+  /** `POST /v1/tournaments`: a Swiss tournament of `game` (`startsAt` in ISO 8601, UTC). */
+  createTournament(game, seatsPerTable, rounds, startsAt, minPlayers,
+    {maxPlayers = null, timeControl, options = {}, rated = true, roundSeconds, name} = {}) {
+    const body = {game, seats_per_table: seatsPerTable, rounds, starts_at: startsAt, min_players: minPlayers,
+      max_players: maxPlayers, options, rated};
+    if (timeControl !== undefined) body.time_control = timeControl;
+    if (roundSeconds !== undefined) body.round_seconds = roundSeconds;
+    if (name !== undefined) body.name = name;
+    return this.request("POST", "/v1/tournaments", {body});
+  }
+
+  /** `GET /v1/tournaments?status=open|running|finished`: one page, oldest first. */
+  tournaments({status = "open", limit, cursor} = {}) {
+    return this.request("GET", "/v1/tournaments", {query: {status, limit, cursor}, retry: true});
+  }
+
+  /** `GET /v1/tournaments/<id>`: settings, standings, every round's tables and results. */
+  tournament(tournamentId) { return this.request("GET", `/v1/tournaments/${enc(tournamentId)}`, {retry: true}); }
+
+  /** `POST /v1/tournaments/<id>/join` before the start (joining twice is harmless, so it is retried). */
+  joinTournament(tournamentId) {
+    return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/join`, {retry: true});
+  }
+
+  /** `POST /v1/tournaments/<id>/leave` before the start. */
+  leaveTournament(tournamentId) { return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/leave`); }
+
+  /** `POST /v1/tournaments/<id>/start`: its creator starts it early, once `min_players` joined. */
+  startTournament(tournamentId) { return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/start`); }
+
+  /** `POST /v1/tournaments/<id>/withdraw`: never paired again; your running games there are resigned. */
+  withdrawFromTournament(tournamentId) {
+    return this.request("POST", `/v1/tournaments/${enc(tournamentId)}/withdraw`);
+  }
+
+  /** `GET /v1/tournaments/<id>/log`: the hash-chained stream as NDJSON text. */
+  tournamentLogNdjson(tournamentId) {
+    return this.request("GET", `/v1/tournaments/${enc(tournamentId)}/log`,
+      {headers: {Accept: "application/x-ndjson"}, text: true, retry: true});
+  }
+
+  /** The tournament's stream (public at any time), one envelope per event. */
+  async tournamentLog(tournamentId) {
+    return ndjson(await this.tournamentLogNdjson(tournamentId));
+  }
+
   /** `GET /v1/keys`: the server's signing keys. */
   async keys() { return (await this.request("GET", "/v1/keys", {retry: true})).keys; }
 
@@ -372,11 +450,31 @@ export class Client {
       .hashes;
   }
 
+  /** `POST /v1/transparency/cosignatures`: a witness's C2SP cosignature line of `checkpoint` (as
+   * `checkpoint()` gave it), by the Ed25519 key `publicKey` (base64). */
+  cosign(checkpoint, cosignature, publicKey) {
+    return this.request("POST", "/v1/transparency/cosignatures",
+      {body: {checkpoint, cosignature, public_key: publicKey}});
+  }
+
+  /** `GET /v1/players/<id>/games/export`: the player's finished games, oldest end first, one object per
+   * NDJSON line. `since` (a line's `ended_at`, or Unix milliseconds) resumes an export (the games that
+   * ended at that moment come again); `logs` puts each game's published log in its line. */
+  async exportGames(playerId, {since, logs = false} = {}) {
+    const text = await this.request("GET", `/v1/players/${enc(playerId)}/games/export`,
+      {query: {since, logs: logs ? "true" : undefined}, headers: {Accept: "application/x-ndjson"}, text: true,
+        retry: true});
+    return ndjson(text);
+  }
+
   /** `GET /v1/openapi.json`: the API's own description. */
   openapi() { return this.request("GET", "/v1/openapi.json", {retry: true, token: null}); }
 }
 
 const enc = encodeURIComponent;
+
+/** NDJSON text as its objects, blank lines skipped. */
+const ndjson = (text) => text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
 
 /** Seconds to wait: the body's exact `retry_after`, else the Retry-After header, else 0. */
 function retryAfter(response, problem) {

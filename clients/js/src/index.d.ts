@@ -29,6 +29,9 @@ export type SigningKey = Schemas["SigningKey"];
 export type InclusionProof = Schemas["InclusionProof"];
 export type Problem = Schemas["Problem"];
 export type TimeControl = Schemas["TimeControl"];
+export type Account = Schemas["Account"];
+export type Tournament = Schemas["Tournament"];
+export type TournamentList = Schemas["TournamentList"];
 export type {components, operations, paths} from "./api.js";
 
 export declare const RETRY_STATUSES: Set<number>;
@@ -110,11 +113,18 @@ export declare class Client {
     bots?: Record<number, string>; unlisted?: boolean; invite?: string[]; rated?: boolean; humansOnly?: boolean}):
     Promise<GameView>;
   lobby(options?: {game?: string; limit?: number; cursor?: string}): Promise<GameList>;
-  join(gameId: string): Promise<JoinResult>;
+  join(gameId: string, options?: {commitment?: string}): Promise<JoinResult>;
+  reveal(gameId: string, secret: string): Promise<GameView>;
   leave(gameId: string): Promise<GameView>;
   cancel(gameId: string): Promise<void>;
   resign(gameId: string): Promise<ResignResult>;
   rematch(gameId: string): Promise<JoinResult>;
+  seekingSubstitute(options?: {limit?: number; cursor?: string}): Promise<GameList>;
+  substitute(gameId: string, seat: number): Promise<JoinResult>;
+  me(): Promise<Account>;
+  setTimezone(timezone: string): Promise<Account>;
+  startVacation(days: number): Promise<Account>;
+  endVacation(): Promise<Account>;
   game(gameId: string, options?: {signal?: AbortSignal}): Promise<GameView>;
   act(gameId: string, action: Action | Record<string, unknown>, options?: {ifMatch?: number; idempotencyKey?: string;
     minimal?: boolean; signal?: AbortSignal}): Promise<ActionResult>;
@@ -140,10 +150,25 @@ export declare class Client {
   tokens(): Promise<Token[]>;
   createToken(options?: {scopes?: string[]}): Promise<TokenIssued>;
   revokeToken(tokenId: string): Promise<void>;
+  createTournament(game: string, seatsPerTable: number, rounds: number, startsAt: string, minPlayers: number,
+    options?: {maxPlayers?: number | null; timeControl?: TimeControl; options?: Record<string, unknown>;
+    rated?: boolean; roundSeconds?: number; name?: string}): Promise<Tournament>;
+  tournaments(options?: {status?: "open" | "running" | "finished"; limit?: number; cursor?: string}):
+    Promise<TournamentList>;
+  tournament(tournamentId: string): Promise<Tournament>;
+  joinTournament(tournamentId: string): Promise<Tournament>;
+  leaveTournament(tournamentId: string): Promise<Tournament>;
+  startTournament(tournamentId: string): Promise<Tournament>;
+  withdrawFromTournament(tournamentId: string): Promise<Tournament>;
+  tournamentLogNdjson(tournamentId: string): Promise<string>;
+  tournamentLog(tournamentId: string): Promise<Array<Record<string, unknown>>>;
   keys(): Promise<SigningKey[]>;
   checkpoint(): Promise<string>;
   inclusionProof(gameId: string, size: number): Promise<InclusionProof>;
   consistencyProof(first: number, second: number): Promise<string[]>;
+  cosign(checkpoint: string, cosignature: string, publicKey: string): Promise<Record<string, unknown>>;
+  exportGames(playerId: string, options?: {since?: string | number; logs?: boolean}):
+    Promise<Array<Record<string, unknown>>>;
   openapi(): Promise<Record<string, unknown>>;
 }
 

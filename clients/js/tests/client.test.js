@@ -2,6 +2,7 @@
 // 429s waited out, and the event stream resumed with Last-Event-ID after a drop.
 
 import assert from "node:assert/strict";
+import {createHash, randomBytes} from "node:crypto";
 import {test} from "node:test";
 
 import {ApiError, Bot, Client} from "../src/index.js";
@@ -169,4 +170,62 @@ test("a scoped token, and a bot account", async () => {
   const robot = await Client.register(URL, `robot${process.pid}`, {bot: true});
   assert.equal(robot.player.bot, true);
   assert.equal((await robot.playerProfile(robot.player.id)).bot_account, true);
+});
+
+test("the account: its time zone and a vacation", async () => {
+  const me = await register("account");
+  const account = await me.me();
+  assert.equal(account.timezone, "UTC");
+  assert.equal(account.vacation_until, null);
+  assert.equal((await me.setTimezone("Asia/Tokyo")).timezone, "Asia/Tokyo");
+  const away = await me.startVacation(3);
+  assert.notEqual(away.vacation_until, null);
+  const back = await me.endVacation();
+  assert.equal(back.vacation_until, null);
+  assert.ok(Array.isArray((await me.seekingSubstitute({limit: 5})).games));
+});
+
+test("a tournament is created, joined, listed and its stream read", async () => {
+  const host = await register("tourhost");
+  const guest = await register("tourguest");
+  const starts = new Date(Date.now() + 86400000).toISOString().replace(/\.\d+Z$/, "Z");
+  const created = await host.createTournament("coup", 2, 1, starts, 2);
+  assert.equal(created.round_seconds, 14 * 24 * 3600);
+  await guest.joinTournament(created.id);
+  assert.equal((await guest.tournament(created.id)).id, created.id);
+  const stream = await guest.tournamentLog(created.id);
+  assert.deepEqual(stream.map((event) => event.type), ["TournamentCreated", "PlayerJoinedTournament"]);
+  await guest.leaveTournament(created.id);
+  assert.ok(Array.isArray((await guest.tournaments({limit: 5})).tournaments));
+  await assert.rejects(guest.tournament("no-such-tournament"), (err) => err instanceof ApiError && err.status === 404);
+});
+
+test("the export streams a player's finished games, with their logs on demand", async () => {
+  const me = await register("export");
+  const gameId = await finishedGame(me);
+  const [exported] = (await me.exportGames(me.player.id, {logs: true})).filter((g) => g.id === gameId);
+  assert.equal(exported.final_hash, exported.log.at(-2).hash);
+  assert.equal(exported.log.at(-1).type, "LogSigned");
+  assert.deepEqual((await me.exportGames(me.player.id)).map((g) => g.id), [gameId]);
+});
+
+test("a seat joined with a commitment reveals its secret, and the game starts", async () => {
+  const host = await register("commit");
+  const guest = await register("plain");
+  const game = await host.createGame("coup", 2);
+  const secret = randomBytes(32).toString("hex");
+  const commitment = createHash("sha256").update(Buffer.from(secret, "hex")).digest("hex");
+  await host.join(game.id, {commitment});
+  await guest.join(game.id);
+  const revealed = await host.reveal(game.id, secret);
+  assert.equal(revealed.entropy["0"], "revealed");
+});
+
+test("a cosignature that does not verify is refused", async () => {
+  const me = await register("witness");
+  const checkpoint = await me.checkpoint();
+  const publicKey = Buffer.alloc(32, 1).toString("base64");
+  const line = `— witness.js ${Buffer.alloc(72).toString("base64")}\n`;
+  await assert.rejects(me.cosign(checkpoint, line, publicKey), (err) => err instanceof ApiError && err.status === 422
+    && err.code === "bad_cosignature");
 });

@@ -421,7 +421,7 @@ class Client:
 
     def log(self, game_id: str) -> list[dict[str, Any]]:
         """The finished game's log, one envelope per event."""
-        return [json.loads(line) for line in self.log_ndjson(game_id).splitlines() if line.strip()]
+        return _ndjson(self.log_ndjson(game_id))
 
     def transcript(self, game_id: str) -> str:
         """``GET /v1/games/<id>/transcript``: a finished game as text, the table talk in place."""
@@ -550,7 +550,7 @@ class Client:
 
     def tournament_log(self, tournament_id: str) -> list[dict[str, Any]]:
         """The tournament's stream (public at any time), one envelope per event."""
-        return [json.loads(line) for line in self.tournament_log_ndjson(tournament_id).splitlines() if line.strip()]
+        return _ndjson(self.tournament_log_ndjson(tournament_id))
 
     # ------------------------------------------------------------------ transparency log
 
@@ -613,6 +613,11 @@ def parse_rate_limit(header: str) -> dict[str, tuple[int, float]]:
         except (KeyError, ValueError):
             continue
     return found
+
+
+def _ndjson(content: bytes) -> list[dict[str, Any]]:
+    """NDJSON bytes as their objects, blank lines skipped."""
+    return [json.loads(line) for line in content.splitlines() if line.strip()]
 
 
 def _params(**values: Any) -> dict[str, Any]:
