@@ -1525,6 +1525,7 @@ export interface components {
         };
         TournamentCreate: {
             /**
+             * @description Shown to every player: 1 to 80 characters, no control characters, line breaks or bidirectional overrides
              * @default null
              * @example Sunday Coup Swiss
              */
