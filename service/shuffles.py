@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, Schema, fields, validate
 
 from projections.record import seat_of
 from projections.views import game_view
@@ -36,12 +36,6 @@ class JoinSchema(Schema):
     seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=11), metadata={
         "description": "A substitute's join: a seat a running game offers (`seats_offered` in GET "
                        "/v1/games?seeking_substitute=true; docs/community.md); no commitment with it"})
-
-    @validates_schema
-    def _one_kind_of_join(self, data: dict[str, Any], **_: Any) -> None:
-        """A substitute's seat takes no commitment: refused rather than one of them dropped."""
-        if "seat" in data and "commitment" in data:
-            raise ValidationError("a substitute's join (seat) takes no commitment", "commitment")
 
 
 class RevealSchema(Schema):
